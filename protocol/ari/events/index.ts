@@ -1,0 +1,21 @@
+import type { EventDef } from './define-event.js';
+import { ApplicationMoveFailed, ApplicationReplaced } from './application-events.js';
+import * as ch from './channel-events.js';
+
+export { Message, MissingParams, eventBaseFields } from './base.js';
+export type { EventDef } from './define-event.js';
+
+/**
+ * Every event type the server can send. events.json is generated from this
+ * list, and ari-client decodes a frame by looking its `type` up there, so an
+ * event missing here would break clients: the emitter only accepts these.
+ */
+export const EVENTS = [
+  ApplicationMoveFailed, ApplicationReplaced,
+  ch.ChannelCallerId, ch.ChannelConnectedLine, ch.ChannelCreated, ch.ChannelDestroyed, ch.ChannelDialplan,
+  ch.ChannelDtmfReceived, ch.ChannelHangupRequest, ch.ChannelHold, ch.ChannelStateChange, ch.ChannelTalkingFinished,
+  ch.ChannelTalkingStarted, ch.ChannelUnhold, ch.ChannelVarset, ch.Dial, ch.StasisEnd, ch.StasisStart,
+] as const satisfies readonly EventDef[];
+
+export type EventType = (typeof EVENTS)[number]['type'];
+export const EVENTS_BY_TYPE: ReadonlyMap<string, EventDef> = new Map(EVENTS.map((e) => [e.type, e]));

@@ -1,0 +1,13 @@
+export * from './models/application.js';
+export * from './models/asterisk.js';
+export * from './models/channel.js';
+export * from './models/endpoint.js';
+export * from './models/media.js';
+export * as channels from './operations/channels.js';
+export * as asterisk from './operations/asterisk.js';
+export * as applications from './operations/applications.js';
+export * as endpoints from './operations/endpoints.js';
+export * as events from './events/index.js';
+export { eventWebsocket } from './operations/events.js';
+export { ARI_RESOURCES, type AriResource } from './resources.js';
+export { resourceListing, apiDeclaration, ARI_API_VERSION } from './swagger.js';

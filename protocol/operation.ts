@@ -1,0 +1,151 @@
+import type * as v from 'valibot';
+
+export type ParamIn = 'path' | 'query' | 'body';
+/** Swagger 1.1 data types ARI uses for parameters. */
+export type DataType = 'string' | 'int' | 'long' | 'boolean' | 'containers';
+
+/** A channel variable as given in a `variables` body container. */
+export interface VariableInput {
+  name: string;
+  value: string;
+  reportEvents: boolean;
+}
+
+/**
+ * One declared parameter. `T` is the type the handler receives after binding,
+ * so handlers are typed by the very declaration the docs are made from.
+ */
+export interface ParamDef<T = unknown> {
+  in: ParamIn;
+  dataType: DataType;
+  description: string;
+  required: boolean;
+  allowMultiple: boolean;
+  defaultValue?: string | number | boolean;
+  allowableValues?: readonly (string | number)[];
+  min?: number;
+  max?: number;
+  /** Presence is checked by the handler, after its 404/409/412 guards, as Asterisk orders them. */
+  deferRequired: boolean;
+  /** Message for a value outside allowableValues or the range (defaults to a generic one). */
+  invalidMessage?: string;
+  /** Message when a required parameter is missing (defaults to a generic one). */
+  missingMessage?: string;
+  /** Phantom: carries the bound type. */
+  readonly __type?: T;
+}
+
+interface ParamOpts<T> {
+  description: string;
+  required?: boolean;
+  allowMultiple?: boolean;
+  default?: T;
+  values?: readonly T[];
+  min?: number;
+  max?: number;
+  deferRequired?: boolean;
+  invalidMessage?: string;
+  missingMessage?: string;
+}
+
+type Narrow<T, O> = O extends { values: readonly (infer V)[] } ? V : T;
+type Many<T, O> = O extends { allowMultiple: true } ? T[] : T;
+type Absent<O> = O extends { required: true }
+  ? O extends { deferRequired: true } ? undefined : never
+  : O extends { default: unknown } ? never : undefined;
+export type BoundType<T, O> = Many<Narrow<T, O>, O> | Absent<O>;
+
+function param<T>(inn: ParamIn, dataType: DataType) {
+  return <const O extends ParamOpts<T>>(o: O): ParamDef<BoundType<T, O>> => ({
+    in: inn,
+    dataType,
+    description: o.description,
+    required: inn === 'path' ? true : !!o.required,
+    allowMultiple: !!o.allowMultiple,
+    deferRequired: !!o.deferRequired,
+    ...(o.default !== undefined ? { defaultValue: o.default as string | number | boolean } : {}),
+    ...(o.values ? { allowableValues: o.values as readonly (string | number)[] } : {}),
+    ...(o.min !== undefined ? { min: o.min } : {}),
+    ...(o.max !== undefined ? { max: o.max } : {}),
+    ...(o.invalidMessage ? { invalidMessage: o.invalidMessage } : {}),
+    ...(o.missingMessage ? { missingMessage: o.missingMessage } : {}),
+  });
+}
+
+/** Parameter constructors, by location. */
+export const query = {
+  string: param<string>('query', 'string'),
+  int: param<number>('query', 'int'),
+  long: param<number>('query', 'long'),
+  boolean: param<boolean>('query', 'boolean'),
+};
+export const path = {
+  string: <const O extends Omit<ParamOpts<string>, 'required'>>(o: O) => param<string>('path', 'string')({ ...o, required: true as const }),
+};
+/** The ARI `variables` body container: the whole JSON body, whose `variables` key holds the channel variables. */
+export const body = {
+  variables: (description: string): ParamDef<VariableInput[]> => ({
+    in: 'body',
+    dataType: 'containers',
+    description,
+    required: false,
+    allowMultiple: false,
+    deferRequired: false,
+  }),
+};
+
+export type Params = Record<string, ParamDef<any>>;
+export type ArgsOf<P extends Params> = { [K in keyof P]: P[K] extends ParamDef<infer T> ? T : never };
+
+export interface ErrorResponse {
+  code: number;
+  reason: string;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface Operation<P extends Params = Params, R extends v.GenericSchema | null = v.GenericSchema | null> {
+  /** Which API document lists it (`channels`, `asterisk`, …). */
+  resource: string;
+  method: HttpMethod;
+  /** Path relative to the API's basePath, Swagger style: `/channels/{channelId}`. */
+  path: string;
+  nickname: string;
+  summary: string;
+  notes?: string;
+  since: readonly string[];
+  params: P;
+  /** Swagger responseClass: a model id, `List[Model]`, `void` or `binary`. */
+  responseClass: string;
+  /** Schema of the success body (null for `void`). */
+  response: R;
+  success: 200 | 201 | 204;
+  errors: readonly ErrorResponse[];
+  /** WebSocket operations (events) are upgrades, not plain requests. */
+  upgrade?: { protocol: string };
+}
+
+export type OperationArgs<O extends Operation> = O extends Operation<infer P, any> ? ArgsOf<P> : never;
+export type OperationResult<O extends Operation> = O extends Operation<any, infer R>
+  ? R extends v.GenericSchema ? v.InferOutput<R> : void
+  : never;
+
+/**
+ * Declares an operation once. Every operation can answer 400 (a malformed
+ * JSON body or a mistyped parameter), so a 400 entry is added when the
+ * declaration has none: test-mode response checks stay strict and the docs
+ * stay truthful.
+ */
+export function defineOperation<const P extends Params, R extends v.GenericSchema | null>(
+  op: Omit<Operation<P, R>, 'since'> & { since?: readonly string[] },
+): Operation<P, R> {
+  const errors = op.errors.some((e) => e.code === 400)
+    ? op.errors
+    : [{ code: 400, reason: 'Invalid parameters or request body.' }, ...op.errors];
+  return { ...op, since: op.since ?? ['12.0.0'], errors: [...errors].sort((a, b) => a.code - b.code) };
+}
+
+/** Statuses an operation may answer with (success plus every declared error). */
+export function declaredStatuses(op: Operation): Set<number> {
+  return new Set([op.success, ...op.errors.map((e) => e.code)]);
+}

@@ -1,0 +1,3 @@
+export * from './models.js';
+export * from './operations.js';
+export { SIM_RESOURCE } from './resource.js';

@@ -1,0 +1,95 @@
+import * as v from 'valibot';
+import { body, defineOperation, path, query, type Params } from '../operation.js';
+import { Channel } from '../ari/models/channel.js';
+import { CallRecord, SimChannel } from './models.js';
+
+const channelId = path.string({ description: 'Channel\'s id or name' });
+const e404 = { code: 404, reason: 'Channel not found' };
+
+export const placeCall = defineOperation({
+  resource: 'sim', method: 'POST', path: '/calls', nickname: 'placeCall',
+  summary: 'Place an inbound call: the endpoint calls into a dialplan extension.',
+  notes: 'The new channel starts in state Ring and runs the dialplan from context/extension/1. Stasis(${STASIS_APP}) in the bundled dialplan puts it in the application named by the STASIS_APP variable (set it in variables, or globally).',
+  params: {
+    endpoint: query.string({ description: 'Calling endpoint (tech/resource), e.g. PJSIP/alice.', required: true }),
+    extension: query.string({ description: 'Extension dialled.', default: 's' }),
+    context: query.string({ description: 'Dialplan context; defaults to the endpoint\'s context.' }),
+    callerId: query.string({ description: 'Caller ID presented, e.g. "Alice" <1001>; defaults to the endpoint\'s.' }),
+    channelId: query.string({ description: 'Unique id to give the channel.' }),
+    variables: body.variables('{"variables": {"NAME": "value"}} set on the channel before the dialplan runs.'),
+  },
+  responseClass: 'Channel', response: Channel.schema, success: 200,
+  errors: [
+    { code: 400, reason: 'Invalid endpoint, or unknown context/extension.' },
+    { code: 409, reason: 'Channel with given unique ID already exists.' },
+  ],
+});
+
+export const getSimChannel = defineOperation({
+  resource: 'sim', method: 'GET', path: '/channels/{channelId}', nickname: 'getChannel',
+  summary: 'What the far end of a live channel perceives (indications, media, DTMF heard) and is doing.',
+  params: { channelId },
+  responseClass: 'SimChannel', response: SimChannel.schema, success: 200, errors: [e404],
+});
+
+export const farAnswer = defineOperation({
+  resource: 'sim', method: 'POST', path: '/channels/{channelId}/answer', nickname: 'answer',
+  summary: 'The far end answers an outgoing call that is ringing (e.g. to PJSIP/manual).',
+  params: { channelId },
+  responseClass: 'void', response: null, success: 204,
+  errors: [e404, { code: 409, reason: 'Channel is not an outgoing call waiting for an answer.' }],
+});
+
+export const farHangup = defineOperation({
+  resource: 'sim', method: 'POST', path: '/channels/{channelId}/hangup', nickname: 'hangup',
+  summary: 'The far end hangs up (or, before answering, rejects the call) with a cause.',
+  params: {
+    channelId,
+    cause: query.int({ description: 'Q.850 cause code; default 16 (normal clearing).', min: 0, max: 127 }),
+    reason: query.string({ description: 'Cause by name (as ARI hangup reasons); exclusive with cause.', values: ['normal', 'busy', 'congestion', 'no_answer', 'timeout', 'rejected', 'unallocated', 'normal_unspecified', 'number_incomplete', 'codec_mismatch', 'interworking', 'failure', 'answered_elsewhere'] as const }),
+  },
+  responseClass: 'void', response: null, success: 204,
+  errors: [{ code: 400, reason: 'Both cause and reason given, or an invalid one.' }, e404],
+});
+
+export const farDtmf = defineOperation({
+  resource: 'sim', method: 'POST', path: '/channels/{channelId}/dtmf', nickname: 'pressDtmf',
+  summary: 'The far end presses DTMF digits; each ends with a ChannelDtmfReceived event.',
+  params: {
+    channelId,
+    dtmf: query.string({ description: 'Digits (0-9, A-D, *, #).', required: true }),
+    duration: query.int({ description: 'Length of each digit, ms.', default: 100, min: 1 }),
+    between: query.int({ description: 'Gap between digits, ms.', default: 100, min: 0 }),
+  },
+  responseClass: 'void', response: null, success: 204,
+  errors: [{ code: 400, reason: 'Missing or invalid digits.' }, e404, { code: 409, reason: 'Channel has no media yet (Down).' }],
+});
+
+function toggle<const E extends Params>(method: 'POST' | 'DELETE', suffix: string, nickname: string, summary: string, extra: E = {} as E) {
+  return defineOperation({
+    resource: 'sim', method, path: `/channels/{channelId}/${suffix}`, nickname, summary,
+    params: { channelId, ...extra }, responseClass: 'void', response: null, success: 204, errors: [e404],
+  });
+}
+
+export const farHold = toggle('POST', 'hold', 'hold', 'The far end puts us on hold (ChannelHold).', {
+  musicclass: query.string({ description: 'Music class the far end asks for.' }),
+});
+export const farUnhold = toggle('DELETE', 'hold', 'unhold', 'The far end takes us off hold (ChannelUnhold).');
+export const farTalkStart = toggle('POST', 'talk', 'startTalking', 'The far end starts talking (ChannelTalkingStarted when TALK_DETECT is set).');
+export const farTalkStop = toggle('DELETE', 'talk', 'stopTalking', 'The far end stops talking (ChannelTalkingFinished when TALK_DETECT is set).');
+
+export const history = defineOperation({
+  resource: 'sim', method: 'GET', path: '/history', nickname: 'history',
+  summary: 'Ended channels, newest first, with cause, times, last application and variables.',
+  params: {
+    limit: query.int({ description: 'Maximum number of records.', default: 100, min: 1, max: 1000 }),
+    before: query.string({ description: 'Only channels that ended before the one with this id (paging).' }),
+  },
+  responseClass: 'List[CallRecord]', response: v.array(CallRecord.schema), success: 200,
+  errors: [{ code: 404, reason: 'The channel given in before is not in the history.' }],
+});
+
+export const simOperations = [
+  placeCall, getSimChannel, farAnswer, farHangup, farDtmf, farHold, farUnhold, farTalkStart, farTalkStop, history,
+] as const;

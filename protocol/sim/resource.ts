@@ -1,0 +1,17 @@
+import type { AriResource } from '../ari/resources.js';
+import { CallRecord, FarEnd, FarEndDtmf, SimChannel } from './models.js';
+import { simOperations } from './operations.js';
+
+/** The simulation API, documented at /sim/api-docs.json in the same Swagger 1.1 form as ARI's declarations. */
+export const SIM_RESOURCE: AriResource = {
+  name: 'sim',
+  description: 'Simulation: what only the far end of a call can do',
+  paths: {
+    '/calls': 'Inbound calls', '/channels/{channelId}': 'A live channel, seen from the far end',
+    '/channels/{channelId}/answer': 'Far-end answer', '/channels/{channelId}/hangup': 'Far-end hangup',
+    '/channels/{channelId}/dtmf': 'Far-end DTMF', '/channels/{channelId}/hold': 'Far-end hold',
+    '/channels/{channelId}/talk': 'Far-end talking', '/history': 'Ended channels',
+  },
+  operations: simOperations,
+  models: [FarEndDtmf, FarEnd, SimChannel, CallRecord],
+};
