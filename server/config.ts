@@ -1,0 +1,138 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
+import * as v from 'valibot';
+
+const int = (name: string, min: number, max: number) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^-?\d+$/, `${name} must be an integer`),
+    v.transform(Number),
+    v.minValue(min, `${name} must be at least ${min}`),
+    v.maxValue(max, `${name} must be at most ${max}`),
+  );
+const bool = (name: string) =>
+  v.pipe(v.string(), v.picklist(['true', 'false', '1', '0', 'yes', 'no'], `${name} must be true or false`), v.transform((s) => ['true', '1', 'yes'].includes(s)));
+
+export interface AriUser {
+  name: string;
+  password: string;
+  readOnly: boolean;
+}
+
+/** `name:password[:ro]`, comma separated. Passwords may contain `:` (the last `:ro` is the flag). */
+const ariUsers = v.pipe(
+  v.string(),
+  v.transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+  v.check((list) => list.length > 0, 'ARI_USERS must name at least one user'),
+  v.check((list) => list.every((u) => /^[^:]+:.+$/.test(u)), 'ARI_USERS entries must look like name:password or name:password:ro'),
+  v.transform((list): AriUser[] =>
+    list.map((entry) => {
+      const i = entry.indexOf(':');
+      let password = entry.slice(i + 1);
+      const readOnly = password.endsWith(':ro');
+      if (readOnly) password = password.slice(0, -3);
+      return { name: entry.slice(0, i), password, readOnly };
+    }),
+  ),
+);
+
+/** Every key the server reads; `.env.example` documents the same list. */
+const Env = v.object({
+  HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'HOST must not be empty')), '127.0.0.1'),
+  PORT: v.optional(int('PORT', 0, 65535), '8088'),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'DATA_DIR must not be empty')), './data'),
+  FIXTURES_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './fixtures'),
+  ROOT_URL: v.optional(v.pipe(v.string(), v.url('ROOT_URL must be an absolute URL'))),
+  ARI_USERS: v.optional(ariUsers, 'asterisk:asterisk'),
+  ARI_CHANNELVARS: v.optional(
+    v.pipe(v.string(), v.transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))),
+    '',
+  ),
+  SIM_TIME_SCALE: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+(\.\d+)?$/, 'SIM_TIME_SCALE must be a positive number'),
+      v.transform(Number),
+      v.minValue(0.01, 'SIM_TIME_SCALE must be at least 0.01'),
+      v.maxValue(1000, 'SIM_TIME_SCALE must be at most 1000'),
+    ),
+    '1',
+  ),
+  LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'), 'info'),
+  DB_SYNCHRONOUS: v.optional(v.picklist(['NORMAL', 'FULL'], 'DB_SYNCHRONOUS must be NORMAL or FULL'), 'NORMAL'),
+  MAX_BODY_BYTES: v.optional(int('MAX_BODY_BYTES', 1024, 2 ** 31), String(50 * 1024 * 1024)),
+  MAX_JSON_DEPTH: v.optional(int('MAX_JSON_DEPTH', 2, 1000), '64'),
+  WS_MAX_PAYLOAD: v.optional(int('WS_MAX_PAYLOAD', 1024, 16 * 1024 * 1024), '65536'),
+  WS_MAX_BUFFERED_BYTES: v.optional(int('WS_MAX_BUFFERED_BYTES', 64 * 1024, 2 ** 31), String(8 * 1024 * 1024)),
+  WS_PING_INTERVAL_MS: v.optional(int('WS_PING_INTERVAL_MS', 100, 3_600_000), '30000'),
+  CHANNEL_HISTORY_LIMIT: v.optional(int('CHANNEL_HISTORY_LIMIT', 0, 100_000_000), '100000'),
+  CHECK_RESPONSES: v.optional(bool('CHECK_RESPONSES')),
+  NODE_ENV: v.optional(v.string(), 'production'),
+});
+
+export type Config = {
+  host: string;
+  port: number;
+  dataDir: string;
+  fixturesDir: string;
+  rootUrl: string | undefined;
+  ariUsers: AriUser[];
+  ariChannelVars: string[];
+  simTimeScale: number;
+  logLevel: string;
+  dbSynchronous: 'NORMAL' | 'FULL';
+  maxBodyBytes: number;
+  maxJsonDepth: number;
+  wsMaxPayload: number;
+  wsMaxBufferedBytes: number;
+  wsPingIntervalMs: number;
+  channelHistoryLimit: number;
+  /** Test mode: check every response and event against protocol/. */
+  checkResponses: boolean;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads `.env` (when present) under the real environment, which wins. */
+export function readEnvironment(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.env'): Record<string, string | undefined> {
+  const fromFile = existsSync(dotenvPath) ? parseEnv(readFileSync(dotenvPath, 'utf8')) : {};
+  const merged: Record<string, string | undefined> = { ...fromFile };
+  for (const [k, val] of Object.entries(env)) if (val !== undefined) merged[k] = val;
+  return merged;
+}
+
+/** Validates the environment; a bad value throws a ConfigError naming the key. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(Env.entries)) {
+    const val = env[key];
+    if (val !== undefined && val !== '') raw[key] = val;
+  }
+  const parsed = v.safeParse(Env, raw);
+  if (!parsed.success) {
+    const issue = parsed.issues[0]!;
+    const key = issue.path?.[0]?.key as string | undefined;
+    const shown = key === 'ARI_USERS' ? '(hidden)' : JSON.stringify(raw[key ?? ''] ?? '');
+    throw new ConfigError(`invalid ${key ?? 'configuration'}: ${issue.message} (got ${shown})`);
+  }
+  const e = parsed.output;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    dataDir: e.DATA_DIR,
+    fixturesDir: e.FIXTURES_DIR,
+    rootUrl: e.ROOT_URL,
+    ariUsers: e.ARI_USERS,
+    ariChannelVars: e.ARI_CHANNELVARS,
+    simTimeScale: e.SIM_TIME_SCALE,
+    logLevel: e.LOG_LEVEL,
+    dbSynchronous: e.DB_SYNCHRONOUS,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    maxJsonDepth: e.MAX_JSON_DEPTH,
+    wsMaxPayload: e.WS_MAX_PAYLOAD,
+    wsMaxBufferedBytes: e.WS_MAX_BUFFERED_BYTES,
+    wsPingIntervalMs: e.WS_PING_INTERVAL_MS,
+    channelHistoryLimit: e.CHANNEL_HISTORY_LIMIT,
+    checkResponses: e.CHECK_RESPONSES ?? e.NODE_ENV === 'test',
+  };
+}

@@ -1,0 +1,9 @@
+const pad = (n: number, w = 2) => String(Math.trunc(Math.abs(n))).padStart(w, '0');
+
+/** Asterisk's event/creation timestamp: local time with milliseconds and a `+hhmm` offset. */
+export function ariTimestamp(ms: number): string {
+  const d = new Date(ms);
+  const off = -d.getTimezoneOffset();
+  const sign = off >= 0 ? '+' : '-';
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}${sign}${pad(off / 60)}${pad(off % 60)}`;
+}
