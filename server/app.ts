@@ -1,0 +1,88 @@
+import { Hono } from 'hono';
+import { eventWebsocket } from '../protocol/ari/operations/events.js';
+import type { Operation } from '../protocol/operation.js';
+import { mountDocs } from './ari/docs.js';
+import { mountApplications } from './ari/routes/applications.js';
+import { mountAsterisk } from './ari/routes/asterisk.js';
+import { mountChannels } from './ari/routes/channels.js';
+import { mountEndpoints } from './ari/routes/endpoints.js';
+import type { Telephony } from './ari/telephony.js';
+import type { Config } from './config.js';
+import type { ChannelRepo } from './db/repos/channel-repo.js';
+import { apiKeyOf, type AriAuth } from './http/ari-auth.js';
+import { createAriBinder } from './http/ari-bind.js';
+import type { Logger } from './log.js';
+import { mountSim } from './sim/routes.js';
+
+export interface AppDeps {
+  config: Config;
+  log: Logger;
+  telephony: Telephony;
+  channelRepo: ChannelRepo;
+  ariAuth: AriAuth;
+  /** Contract violations found in test mode (responses and events that do not match protocol/). */
+  violations: string[];
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const REALM = { 'WWW-Authenticate': 'Basic realm="Asterisk REST Interface"' };
+
+/** Builds the HTTP application. It never listens: `startServer` does, and attaches the WebSocket upgrades. */
+export function createApp(deps: AppDeps) {
+  const { config, log, telephony, ariAuth } = deps;
+  const app = new Hono<{ Variables: { ariUser: unknown } }>();
+
+  app.get('/', (c) =>
+    c.json({
+      name: 'Trunkline',
+      ari: { docs: '/ari/api-docs/resources.json', events: '/ari/events?app=<name>' },
+      sim: { docs: '/sim/api-docs.json' },
+    }),
+  );
+
+  // ARI: credentials before anything else (routing, docs, upgrades), then ARI's URL rules.
+  for (const prefix of ['/ari', '/sim'] as const) {
+    app.use(`${prefix}/*`, async (c, next) => {
+      const user = ariAuth.authenticate(c.req.header('authorization'), apiKeyOf(c.req.url));
+      if (!user) return c.json({ message: 'Authentication required' }, 401, REALM);
+      // The simulation acts as the far end of calls: write users only.
+      if (user.readOnly && (prefix === '/sim' || !READ_METHODS.has(c.req.method))) return c.json({ message: 'Write access denied' }, 403);
+      if (c.req.path.endsWith('/')) {
+        return c.json({ message: `ARI URLs do not end with a slash. Try ${c.req.path.replace(/\/+$/, '')}` }, 404);
+      }
+      c.set('ariUser', user);
+      await next();
+    });
+  }
+
+  const common = {
+    maxBodyBytes: config.maxBodyBytes,
+    maxJsonDepth: config.maxJsonDepth,
+    checkResponses: config.checkResponses,
+    violations: deps.violations,
+    log,
+    beforeRespond: () => telephony.engine.flush(),
+  };
+  const ari = createAriBinder(app, { ...common, prefix: '/ari' });
+  const sim = createAriBinder(app, { ...common, prefix: '/sim' });
+  const served = (op: Operation) => op === eventWebsocket || ari.mounted.has(op) || sim.mounted.has(op);
+  mountDocs(app, served);
+  mountAsterisk(ari, telephony);
+  mountEndpoints(ari, telephony);
+  mountChannels(ari, telephony);
+  mountApplications(ari, telephony);
+  mountSim(sim, telephony, deps.channelRepo);
+  ari.finish();
+  sim.finish();
+  // The event socket is an upgrade; a plain GET gets Asterisk's answer for a non-upgrade request.
+  app.get('/ari/events', (c) => c.json({ message: 'Invalid request: expected a WebSocket upgrade' }, 400));
+
+  app.all('/ari/*', (c) => c.json({ message: 'Resource not found' }, 404));
+  app.all('/sim/*', (c) => c.json({ message: 'Resource not found' }, 404));
+  app.notFound((c) => c.json({ message: 'not found' }, 404));
+  app.onError((err, c) => {
+    log.error({ err }, 'unhandled error');
+    return c.json({ message: 'Internal Server Error' }, 500);
+  });
+  return app;
+}

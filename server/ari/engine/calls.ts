@@ -1,0 +1,557 @@
+import { randomBytes } from 'node:crypto';
+import type { VariableInput } from '../../../protocol/operation.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
+import type { EndpointFixture } from '../fixtures.js';
+import { parseCallerId, type Party } from './callerid.js';
+import { CAUSE, SOFTHANGUP_EXPLICIT, causeText, dialStatusForCause } from './causes.js';
+import { Channel, type AfterAnswer, type Direction } from './channel.js';
+import { findExtension } from './dialplan.js';
+import type { Engine } from './engine.js';
+import type { Pbx } from './pbx.js';
+import type { Variables } from './variables.js';
+
+/** Asterisk's limit on client-supplied unique ids. */
+export const MAX_UNIQUEID = 149;
+
+/** What an endpoint string names: a fixture far end, or a Local channel into the dialplan. */
+export type Target =
+  | { kind: 'fixture'; tech: string; resource: string; fixture: EndpointFixture }
+  | { kind: 'local'; tech: 'Local'; resource: string; exten: string; context: string };
+
+export interface NewCallRequest {
+  endpoint: string;
+  channelId?: string | undefined;
+  otherChannelId?: string | undefined;
+  originator?: string | undefined;
+  formats?: string | undefined;
+  variables?: VariableInput[] | undefined;
+}
+
+export interface OriginateRequest extends NewCallRequest {
+  extension?: string | undefined;
+  context?: string | undefined;
+  priority?: number | undefined;
+  label?: string | undefined;
+  app?: string | undefined;
+  appArgs?: string | undefined;
+  callerId?: string | undefined;
+  timeout: number;
+}
+
+export interface InboundRequest {
+  endpoint: string;
+  extension: string;
+  context?: string | undefined;
+  callerId?: string | undefined;
+  channelId?: string | undefined;
+  variables?: VariableInput[] | undefined;
+}
+
+/** How a channel ends: who asked, and whether a ChannelHangupRequest is raised first. */
+export type HangupRequest =
+  | { by: 'api'; cause: number } // ARI DELETE: soft hangup request
+  | { by: 'far'; cause: number } // the far end (or the other Local half) hung up
+  | { by: 'none'; cause: number }; // the dialplan or a failed dial ends it without a request
+
+const EMPTY: Party = { name: '', number: '' };
+
+/** Splits appArgs the way Stasis() receives them. */
+export function splitAppArgs(appArgs: string | undefined): string[] {
+  return appArgs ? appArgs.split(',') : [];
+}
+
+/**
+ * Channel lifecycles: creating channels, dialing far ends (with real
+ * timing from the endpoint fixtures), answering, entering and leaving
+ * Stasis, and hanging up with the events Asterisk sends for each step.
+ */
+export class Calls {
+  pbx!: Pbx;
+
+  constructor(private readonly eng: Engine, private readonly vars: Variables) {
+    eng.onTimer('dialStart', (ch, data) => this.startDial(ch, (data as { timeoutMs: number | null }).timeoutMs));
+    eng.onTimer('stasisStart', (ch, data) => this.createdEnterStasis(ch, data as { app: string; args: string[]; varsets: string[] }));
+    eng.onTimer('ring', (ch) => this.farRinging(ch));
+    eng.onTimer('answer', (ch) => this.farAnswered(ch));
+    eng.onTimer('reject', (ch, cause) => this.farRejected(ch, cause as number));
+    eng.onTimer('dialTimeout', (ch) => this.dialTimedOut(ch));
+    eng.onTimer('farHangup', (ch, cause) => this.hangup(ch, { by: 'far', cause: cause as number }));
+  }
+
+  // ---- endpoints ------------------------------------------------------------
+
+  /** Resolves `TECH/resource`; unknown ones are a 400 (Asterisk answers 500, but it is the caller's input). */
+  resolve(endpoint: string): Target {
+    const slash = endpoint.indexOf('/');
+    const tech = slash > 0 ? endpoint.slice(0, slash) : '';
+    const resource = slash > 0 ? endpoint.slice(slash + 1) : '';
+    if (!tech || !resource) throw badRequest('Invalid endpoint specified');
+    if (tech.toLowerCase() === 'local') {
+      const bare = resource.replace(/\/[a-z]+$/i, ''); // options such as /n
+      const at = bare.lastIndexOf('@');
+      const exten = at >= 0 ? bare.slice(0, at) : bare;
+      const context = at >= 0 ? bare.slice(at + 1) : 'default';
+      if (!exten || !findExtension(this.eng.fixtures.dialplan, context, exten)) {
+        throw badRequest(`No such extension/context ${exten}@${context} for Local channel`);
+      }
+      return { kind: 'local', tech: 'Local', resource: `${exten}@${context}`, exten, context };
+    }
+    const fixture = this.eng.fixtures.endpoints.get(`${tech}/${resource}`.toLowerCase());
+    if (!fixture) throw badRequest(`Endpoint not found: ${endpoint}`);
+    return { kind: 'fixture', tech: fixture.tech, resource: fixture.resource, fixture };
+  }
+
+  // ---- shared validation --------------------------------------------------------
+
+  private checkIds(...ids: Array<string | undefined>): void {
+    for (const id of ids) {
+      if (id !== undefined && id.length > MAX_UNIQUEID) throw badRequest(`Uniqueid length exceeds maximum of ${MAX_UNIQUEID}`);
+    }
+  }
+
+  private checkOriginatorAndFormats(req: NewCallRequest): string[] {
+    if (req.originator && req.formats) throw badRequest('Originator and formats can\'t both be specified');
+    if (req.originator) {
+      const o = this.eng.find(req.originator);
+      if (!o) throw badRequest('Provided originator channel was not found');
+      return o.d.formats;
+    }
+    if (req.formats) {
+      const list = req.formats.split(',').map((f) => f.trim());
+      for (const f of list) if (!this.eng.fixtures.formats.has(f)) throw badRequest(`Provided format (${f}) was not found`);
+      return list;
+    }
+    return ['ulaw', 'alaw', 'slin'];
+  }
+
+  private checkDuplicates(target: Target, channelId: string | undefined, otherChannelId: string | undefined): void {
+    const ids = [channelId, target.kind === 'local' ? otherChannelId ?? (channelId ? `${channelId};2` : undefined) : undefined];
+    if (ids[0] !== undefined && ids[0] === ids[1]) throw conflict('Channel with given unique ID already exists');
+    for (const id of ids) if (id !== undefined && this.eng.hasId(id)) throw conflict('Channel with given unique ID already exists');
+  }
+
+  // ---- creation -------------------------------------------------------------------
+
+  private newChannel(p: {
+    id: string | undefined;
+    endpoint: string;
+    tech: string;
+    nameBase: string;
+    direction: Direction;
+    caller: Party;
+    accountcode: string;
+    language: string;
+    context: string;
+    exten: string;
+    formats: string[];
+    suffix?: string;
+    localHalf?: 0 | 1 | 2;
+  }): Channel {
+    const id = p.id ?? this.eng.nextUniqueId();
+    const ch = new Channel({
+      seq: this.eng.nextSeq(),
+      id,
+      name: `${p.nameBase}-${p.suffix ?? this.eng.nextNameSuffix(p.tech)}${p.localHalf ? `;${p.localHalf}` : ''}`,
+      protocolId: p.tech === 'PJSIP' ? `${randomBytes(16).toString('hex')}@trunkline` : '',
+      endpoint: p.endpoint,
+      tech: p.tech,
+      direction: p.direction,
+      state: p.direction === 'inbound' ? 'Ring' : 'Down',
+      caller: { ...p.caller },
+      connected: { ...EMPTY },
+      accountcode: p.accountcode,
+      language: p.language,
+      created: Date.now(),
+      answered: null,
+      dialplan: { context: p.context, exten: p.exten, priority: 1, appName: '', appData: '' },
+      vars: {},
+      reported: [],
+      stasis: null,
+      lastApp: null,
+      subs: {},
+      dialable: false,
+      dialing: null,
+      pbx: false,
+      peer: null,
+      localHalf: p.localHalf ?? 0,
+      media: { hold: false, ringing: false, moh: null, silence: false, mutedIn: false, mutedOut: false },
+      far: { answered: false, holding: false, talking: false, talkSince: null, dtmf: [], redirectedTo: null },
+      flags: { holdIntercept: false, talkDetect: false },
+      formats: p.formats,
+      timers: [],
+      hangupCause: null,
+      ended: null,
+    });
+    this.eng.add(ch);
+    this.eng.emitChannel(ch, 'ChannelCreated', {}, this.eng.creationRecipients(ch));
+    return ch;
+  }
+
+  /** Allocates the outgoing channel for a target: one PJSIP channel, or both halves of a Local pair (returning `;1`). */
+  private allocate(target: Target, channelId: string | undefined, otherChannelId: string | undefined, formats: string[], caller: Party): Channel {
+    if (target.kind === 'fixture') {
+      const f = target.fixture;
+      return this.newChannel({
+        id: channelId, endpoint: f.key, tech: f.tech, nameBase: f.key, direction: 'outbound', caller,
+        accountcode: f.accountcode, language: f.language, context: f.context, exten: 's', formats,
+      });
+    }
+    const suffix = this.eng.nextNameSuffix('Local');
+    const base = `Local/${target.resource}`;
+    const one = this.newChannel({
+      id: channelId, endpoint: base, tech: 'Local', nameBase: base, direction: 'outbound', caller,
+      accountcode: '', language: 'en', context: 'default', exten: 's', formats, suffix, localHalf: 1,
+    });
+    const two = this.newChannel({
+      id: otherChannelId ?? (channelId !== undefined ? `${channelId};2` : undefined), endpoint: base, tech: 'Local', nameBase: base,
+      direction: 'inbound', caller: { ...EMPTY }, accountcode: '', language: 'en', context: target.context, exten: target.exten,
+      formats, suffix, localHalf: 2,
+    });
+    two.d.state = 'Down';
+    one.d.peer = two.id;
+    two.d.peer = one.id;
+    return one;
+  }
+
+  /** Sets body variables on a new channel; functions such as CALLERID(name) apply as writes. */
+  private applyVariables(ch: Channel, variables: VariableInput[] | undefined): string[] {
+    const names: string[] = [];
+    for (const v of variables ?? []) {
+      try {
+        this.vars.write(ch, v.name, v.value, v.reportEvents);
+      } catch (err) {
+        throw badRequest((err as Error).message);
+      }
+      names.push(v.name);
+    }
+    return names;
+  }
+
+  peerOf(ch: Channel): Channel | undefined {
+    return ch.d.peer ? this.eng.find(ch.d.peer) : undefined;
+  }
+
+  /** POST /channels: validates in Asterisk's order, creates the channel, and dials it once the answer is sent. */
+  originate(req: OriginateRequest): Channel {
+    this.checkIds(req.channelId, req.otherChannelId);
+    if (!req.endpoint) throw badRequest('Endpoint must be specified');
+    const formats = this.checkOriginatorAndFormats(req);
+    const dialplanParams = [req.extension, req.context, req.priority, req.label].some((x) => x !== undefined && x !== '');
+    // The spec makes these exclusive; Asterisk silently prefers app.
+    if (req.app && dialplanParams) throw badRequest('\'app\' is mutually exclusive with \'extension\', \'context\', \'priority\' and \'label\'');
+    if (req.appArgs && dialplanParams) throw badRequest('\'appArgs\' is mutually exclusive with \'extension\', \'context\', \'priority\' and \'label\'');
+    if (req.timeout < -1) throw badRequest('timeout must be -1 (no timeout) or a number of seconds');
+    const target = this.resolve(req.endpoint);
+    let after: AfterAnswer;
+    if (req.app) after = { kind: 'app', app: req.app, args: splitAppArgs(req.appArgs) };
+    else if (req.extension) {
+      const context = req.context || 'default';
+      let priority = req.priority && req.priority > 0 ? req.priority : 1;
+      if (req.label) {
+        priority = this.resolveLabel(context, req.extension, req.label);
+      }
+      after = { kind: 'dialplan', context, exten: req.extension, priority };
+    } else throw badRequest('Application or extension must be specified');
+    this.checkDuplicates(target, req.channelId, req.otherChannelId);
+
+    const caller = req.callerId ? parseCallerId(req.callerId) : { ...EMPTY };
+    const ch = this.allocate(target, req.channelId, req.otherChannelId, formats, caller);
+    if (req.callerId) ch.d.connected = { ...caller };
+    this.applyVariables(ch, req.variables);
+    if (req.app) {
+      this.eng.subscribe(ch, req.app);
+      const peer = this.peerOf(ch);
+      if (peer) this.eng.subscribe(peer, req.app);
+    }
+    const timeoutMs = req.timeout === -1 ? null : (req.timeout > 0 ? req.timeout : 30) * 1000;
+    ch.d.dialing = { dialstring: target.resource, caller: null, after };
+    this.eng.schedule(ch, 'dialStart', 0, { timeoutMs });
+    return ch;
+  }
+
+  /** A label (or numeric string) in the target extension; Asterisk's 404/400 when it cannot be used. */
+  resolveLabel(context: string, exten: string, label: string): number {
+    if (/^\s*-?\d+\s*$/.test(label)) {
+      const n = Number(label);
+      if (n === 0) throw badRequest('Requested priority is illegal');
+      return n;
+    }
+    const p = findExtension(this.eng.fixtures.dialplan, context, exten)?.labels.get(label);
+    if (p === undefined) throw notFound('Requested label can not be found');
+    return p;
+  }
+
+  /** POST /channels/create: the channel enters the app at once (still Down) and waits for /dial. */
+  create(req: NewCallRequest & { app: string; appArgs?: string | undefined }): Channel {
+    this.checkIds(req.channelId, req.otherChannelId);
+    if (!req.endpoint) throw badRequest('Endpoint must be specified');
+    if (!req.app) throw badRequest('Application must be specified');
+    const formats = this.checkOriginatorAndFormats(req);
+    const target = this.resolve(req.endpoint);
+    this.checkDuplicates(target, req.channelId, req.otherChannelId);
+    const ch = this.allocate(target, req.channelId, req.otherChannelId, formats, { ...EMPTY });
+    ch.d.dialable = true;
+    this.eng.subscribe(ch, req.app);
+    if (req.originator) {
+      const o = this.eng.find(req.originator);
+      if (o) this.eng.subscribe(o, req.app);
+    }
+    // Variables are set now (the answer shows them); their ChannelVarset events follow the 200, as in Asterisk.
+    const varsets = (req.variables ?? []).map((v) => v.name);
+    for (const v of req.variables ?? []) {
+      if (v.name.endsWith(')')) {
+        try {
+          this.vars.write(ch, v.name, v.value, v.reportEvents);
+        } catch (err) {
+          throw badRequest((err as Error).message);
+        }
+      } else {
+        ch.d.vars[v.name] = v.value;
+        if (v.reportEvents) ch.d.reported.push(v.name);
+      }
+    }
+    this.eng.touch(ch);
+    this.eng.schedule(ch, 'stasisStart', 0, { app: req.app, args: splitAppArgs(req.appArgs), varsets });
+    return ch;
+  }
+
+  private createdEnterStasis(ch: Channel, data: { app: string; args: string[]; varsets: string[] }): void {
+    for (const name of data.varsets) {
+      if (!name.endsWith(')')) this.eng.emitChannel(ch, 'ChannelVarset', { variable: name, value: ch.d.vars[name] ?? '' });
+    }
+    this.setLocation(ch, { appName: 'Stasis', appData: [data.app, ...data.args].join(',') });
+    if (!this.enterStasis(ch, data.app, data.args)) this.hangup(ch, { by: 'none', cause: CAUSE.NORMAL });
+  }
+
+  /** POST /channels/{id}/dial for a channel made by create. */
+  dial(ch: Channel, callerId: string | undefined, timeoutS: number): void {
+    if (ch.d.state !== 'Down' && ch.d.state !== 'Rsrved') throw conflict('Channel is not in the \'Down\' state');
+    if (!ch.d.dialable) throw conflict('Dialing a channel not created by ARI');
+    const caller = callerId ? this.eng.find(callerId) : undefined;
+    if (caller) {
+      for (const [k, val] of Object.entries(caller.d.vars)) if (k.startsWith('_')) ch.d.vars[k] = val;
+      ch.d.connected = { ...caller.d.caller };
+      ch.d.language = caller.d.language;
+    }
+    ch.d.dialable = false;
+    ch.d.dialing = { dialstring: ch.d.endpoint.slice(ch.d.endpoint.indexOf('/') + 1), caller: caller?.id ?? null, after: { kind: 'stay' } };
+    this.eng.touch(ch);
+    this.startDial(ch, timeoutS > 0 ? timeoutS * 1000 : null);
+  }
+
+  // ---- dialing ---------------------------------------------------------------------
+
+  private dialEvent(ch: Channel, dialstatus: string): void {
+    const d = ch.d.dialing;
+    const caller = d?.caller ? this.eng.find(d.caller) : undefined;
+    const props: Record<string, unknown> = {};
+    if (caller) props.caller = this.eng.snapshot(caller);
+    props.peer = this.eng.snapshot(ch);
+    props.dialstatus = dialstatus;
+    props.forward = '';
+    props.dialstring = d?.dialstring ?? '';
+    const to = this.eng.recipients(ch);
+    if (caller) for (const app of this.eng.recipients(caller)) to.add(app);
+    this.eng.emit('Dial', props, to);
+  }
+
+  /** Starts ringing the far end: Dial "" now, then the endpoint's ring/answer/reject times. */
+  private startDial(ch: Channel, timeoutMs: number | null): void {
+    if (!ch.d.dialing) return;
+    this.dialEvent(ch, '');
+    const peer = this.peerOf(ch);
+    if (ch.d.tech === 'Local' && peer) {
+      // The other half runs the dialplan with a copy of our variables, as chan_local does.
+      for (const [k, val] of Object.entries(ch.d.vars)) peer.d.vars[k] = val;
+      peer.d.caller = { ...ch.d.caller };
+      peer.d.state = 'Ring';
+      this.eng.touch(peer);
+      this.eng.emitChannel(peer, 'ChannelStateChange');
+      this.pbx.start(peer, peer.d.dialplan.context, peer.d.dialplan.exten, 1);
+    } else {
+      const f = this.eng.fixtures.endpoints.get(ch.d.endpoint.toLowerCase());
+      if (!f || f.state === 'offline') return this.farRejected(ch, CAUSE.SUBSCRIBER_ABSENT);
+      if (f.ringAfterMs !== null) this.eng.schedule(ch, 'ring', f.ringAfterMs);
+      if (f.answerAfterMs !== null) this.eng.schedule(ch, 'answer', f.answerAfterMs);
+      if (f.rejectAfterMs !== null) this.eng.schedule(ch, 'reject', f.rejectAfterMs, f.rejectCause);
+    }
+    if (timeoutMs !== null && ch.d.dialing) this.eng.schedule(ch, 'dialTimeout', timeoutMs);
+  }
+
+  /** The far end signals ringing. */
+  farRinging(ch: Channel): void {
+    if (!ch.d.dialing || ch.d.state === 'Up') return;
+    if (ch.d.state !== 'Ringing') {
+      ch.d.state = 'Ringing';
+      this.eng.touch(ch);
+      this.eng.emitChannel(ch, 'ChannelStateChange');
+    }
+    this.dialEvent(ch, 'RINGING');
+  }
+
+  /** The far end sends early media (Local: Progress()). */
+  farProgress(ch: Channel): void {
+    if (ch.d.dialing && ch.d.state !== 'Up') this.dialEvent(ch, 'PROGRESS');
+  }
+
+  isAwaitingAnswer(ch: Channel): boolean {
+    return ch.d.dialing !== null && ch.d.state !== 'Up';
+  }
+
+  /** The far end answers: Up, Dial ANSWER, then the app or dialplan the originate asked for. */
+  farAnswered(ch: Channel): void {
+    const dialing = ch.d.dialing;
+    if (!dialing) return;
+    this.stopDialTimers(ch);
+    ch.d.state = 'Up';
+    ch.d.answered = Date.now();
+    ch.d.far.answered = true;
+    this.eng.touch(ch);
+    this.eng.emitChannel(ch, 'ChannelStateChange');
+    this.dialEvent(ch, 'ANSWER');
+    ch.d.dialing = null;
+    this.eng.touch(ch);
+    const after = dialing.after;
+    if (after.kind === 'app') {
+      this.setLocation(ch, { appName: 'Stasis', appData: [after.app, ...after.args].join(',') });
+      if (!this.enterStasis(ch, after.app, after.args)) this.hangup(ch, { by: 'none', cause: CAUSE.NORMAL });
+    } else if (after.kind === 'dialplan') {
+      this.pbx.start(ch, after.context, after.exten, after.priority);
+    }
+  }
+
+  /** The far end refuses the call with a cause: Dial <status>, then the channel ends. */
+  farRejected(ch: Channel, cause: number): void {
+    if (!ch.d.dialing) return;
+    this.stopDialTimers(ch);
+    this.dialEvent(ch, dialStatusForCause(cause));
+    ch.d.dialing = null;
+    // A channel already in Stasis (create + dial) is hung up like any other; an originate simply fails.
+    this.hangup(ch, ch.inStasis ? { by: 'far', cause } : { by: 'none', cause });
+  }
+
+  private dialTimedOut(ch: Channel): void {
+    if (!ch.d.dialing) return;
+    this.stopDialTimers(ch);
+    this.dialEvent(ch, 'NOANSWER');
+    ch.d.dialing = null;
+    this.hangup(ch, ch.inStasis ? { by: 'far', cause: CAUSE.NO_ANSWER } : { by: 'none', cause: CAUSE.NO_ANSWER });
+  }
+
+  private stopDialTimers(ch: Channel): void {
+    for (const k of ['ring', 'answer', 'reject', 'dialTimeout'] as const) this.eng.cancel(ch, k);
+  }
+
+  // ---- inbound ------------------------------------------------------------------
+
+  /** The simulation's inbound call: the endpoint calls an extension; the dialplan runs from priority 1. */
+  inbound(req: InboundRequest): Channel {
+    this.checkIds(req.channelId);
+    const target = this.resolve(req.endpoint);
+    if (target.kind !== 'fixture') throw badRequest('Inbound calls come from a fixture endpoint, not a Local channel');
+    const f = target.fixture;
+    const context = req.context || f.context;
+    if (!this.eng.fixtures.dialplan.contexts.has(context)) throw badRequest(`No such context '${context}'`);
+    if (!findExtension(this.eng.fixtures.dialplan, context, req.extension)) throw badRequest(`No such extension '${req.extension}' in context '${context}'`);
+    if (req.channelId !== undefined && this.eng.hasId(req.channelId)) throw conflict('Channel with given unique ID already exists');
+    const caller = req.callerId ? parseCallerId(req.callerId) : f.callerid ? parseCallerId(f.callerid) : { ...EMPTY };
+    const ch = this.newChannel({
+      id: req.channelId, endpoint: f.key, tech: f.tech, nameBase: f.key, direction: 'inbound', caller,
+      accountcode: f.accountcode, language: f.language, context, exten: req.extension, formats: ['ulaw', 'alaw', 'slin'],
+    });
+    this.applyVariables(ch, req.variables);
+    this.pbx.start(ch, context, req.extension, 1);
+    return ch;
+  }
+
+  // ---- our side -------------------------------------------------------------------
+
+  /** Answers an inbound channel (ARI answer, dialplan Answer/Playback). Up already: nothing to do. */
+  answer(ch: Channel): void {
+    if (ch.d.state === 'Up') return;
+    ch.d.state = 'Up';
+    ch.d.answered = Date.now();
+    ch.d.media.ringing = false;
+    this.eng.touch(ch);
+    this.eng.emitChannel(ch, 'ChannelStateChange');
+    const peer = this.peerOf(ch);
+    // Answering the dialplan half of a Local pair answers the call the first half placed.
+    if (peer && ch.d.localHalf === 2) this.farAnswered(peer);
+  }
+
+  /** Updates the dialplan location (and the app running there); raises ChannelDialplan as Asterisk does. */
+  setLocation(ch: Channel, loc: Partial<Channel['d']['dialplan']>): void {
+    const dp = ch.d.dialplan;
+    const moved = (loc.context !== undefined && loc.context !== dp.context) || (loc.exten !== undefined && loc.exten !== dp.exten) || (loc.priority !== undefined && loc.priority !== dp.priority);
+    const appSet = dp.appName === '' && !!loc.appName;
+    Object.assign(dp, loc);
+    this.eng.touch(ch);
+    if (moved || appSet || loc.priority !== undefined) {
+      this.eng.emitChannel(ch, 'ChannelDialplan', { dialplan_app: dp.appName, dialplan_app_data: dp.appData });
+    }
+  }
+
+  // ---- Stasis -------------------------------------------------------------------------
+
+  /** Puts a channel in an app; false when the app has no WebSocket (Stasis fails at once, as Asterisk's). */
+  enterStasis(ch: Channel, app: string, args: string[]): boolean {
+    if (!this.eng.apps.isActive(app)) return false;
+    ch.d.stasis = { app, args };
+    ch.d.lastApp = app;
+    this.eng.subscribe(ch, app);
+    this.eng.emitChannel(ch, 'StasisStart', { args }, [app]);
+    return true;
+  }
+
+  /** Takes a channel out of its app: StasisEnd goes to that app only. */
+  leaveStasis(ch: Channel): void {
+    const s = ch.d.stasis;
+    if (!s) return;
+    this.eng.emitChannel(ch, 'StasisEnd', {}, [s.app]);
+    ch.d.stasis = null;
+    ch.rt.queue.length = 0;
+    this.eng.unsubscribe(ch, s.app);
+  }
+
+  /** ARI move: to an active app, StasisEnd then StasisStart; otherwise ApplicationMoveFailed and it stays. */
+  move(ch: Channel, app: string, args: string[]): void {
+    const from = ch.d.stasis;
+    if (!from) return;
+    if (!this.eng.apps.isActive(app)) {
+      this.eng.emit('ApplicationMoveFailed', { channel: this.eng.snapshot(ch), destination: app, args }, [from.app]);
+      return;
+    }
+    this.leaveStasis(ch);
+    this.enterStasis(ch, app, args);
+  }
+
+  // ---- hangup ------------------------------------------------------------------------
+
+  /**
+   * Ends a channel. ARI's DELETE raises ChannelHangupRequest{cause:32, soft}
+   * and the far end's hangup raises it with the Q.850 cause; then StasisEnd,
+   * ChannelDestroyed, and the other half of a Local pair follows.
+   */
+  hangup(ch: Channel, req: HangupRequest): void {
+    if (ch.rt.hangingUp || ch.d.ended !== null) return;
+    ch.rt.hangingUp = true;
+    if (req.by === 'api') this.eng.emitChannel(ch, 'ChannelHangupRequest', { cause: SOFTHANGUP_EXPLICIT, soft: true });
+    else if (req.by === 'far') this.eng.emitChannel(ch, 'ChannelHangupRequest', { cause: req.cause });
+    ch.d.hangupCause = req.cause;
+    this.leaveStasis(ch);
+    ch.rt.queue.length = 0;
+    ch.rt.dtmfDone?.();
+    ch.rt.dtmfDone = null;
+    this.eng.emitChannel(ch, 'ChannelDestroyed', { cause: req.cause, cause_txt: causeText(req.cause) });
+    ch.d.ended = Date.now();
+    ch.d.dialing = null;
+    ch.d.pbx = false;
+    this.eng.remove(ch);
+    const peer = this.peerOf(ch);
+    if (peer && peer.d.ended === null) {
+      // The first half still waiting for an answer sees a failed dial, not a hangup.
+      if (this.isAwaitingAnswer(peer)) this.farRejected(peer, req.cause);
+      else this.hangup(peer, { by: 'far', cause: req.cause });
+    }
+  }
+}

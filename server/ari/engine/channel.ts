@@ -1,0 +1,123 @@
+import type { ChannelState } from '../../../protocol/ari/models/channel.js';
+import type { Party } from './callerid.js';
+
+export type Direction = 'inbound' | 'outbound';
+
+/** Timer kinds the engine knows how to resume; each is plain data so a restart can re-arm it. */
+export type TimerKind =
+  | 'dialStart' // begin dialing the far end (deferred so the HTTP answer goes first)
+  | 'stasisStart' // channels/create: enter the app (deferred likewise)
+  | 'ring' // far end starts ringing
+  | 'answer' // far end answers
+  | 'reject' // far end rejects (busy, congestion, …)
+  | 'dialTimeout' // give up dialing
+  | 'pbx' // resume the dialplan after Wait/Playback/…
+  | 'dtmf' // next step of an ARI sendDTMF sequence
+  | 'farDtmf' // next digit the far end presses
+  | 'farHangup'; // far end hangs up (after Busy(), redirect, …)
+
+export interface Timer {
+  kind: TimerKind;
+  /** Wall-clock due time, ms since the epoch. */
+  due: number;
+  data?: unknown;
+}
+
+export interface DialplanLocation {
+  context: string;
+  exten: string;
+  priority: number;
+  appName: string;
+  appData: string;
+}
+
+/** What happens when an outgoing channel is answered. */
+export type AfterAnswer =
+  | { kind: 'app'; app: string; args: string[] }
+  | { kind: 'dialplan'; context: string; exten: string; priority: number }
+  | { kind: 'stay' }; // channels/create + dial: already in the app
+
+export interface FarDtmf {
+  digit: string;
+  duration_ms: number;
+  offset_ms: number;
+}
+
+/** Everything about a channel that survives a restart (stored as JSON in SQLite). */
+export interface ChannelData {
+  /** Storage key: ids may be reused after a channel ends, rows never are. */
+  seq: number;
+  id: string;
+  name: string;
+  protocolId: string;
+  /** Endpoint the far end is, as `TECH/resource` (Local: `Local/exten@context`). */
+  endpoint: string;
+  tech: string;
+  direction: Direction;
+  state: ChannelState;
+  caller: Party;
+  connected: Party;
+  accountcode: string;
+  language: string;
+  created: number;
+  answered: number | null;
+  dialplan: DialplanLocation;
+  vars: Record<string, string>;
+  /** Variables shown in `channelvars` of every event (report_events). */
+  reported: string[];
+  stasis: { app: string; args: string[] } | null;
+  lastApp: string | null;
+  /** Per-application subscription counts (refcounted as Asterisk's). */
+  subs: Record<string, number>;
+  /** Created by channels/create and not dialed yet. */
+  dialable: boolean;
+  /** Set while we dial the far end. */
+  dialing: { dialstring: string; caller: string | null; after: AfterAnswer } | null;
+  /** The dialplan is executing on this channel (not in Stasis, not waiting on a peer). */
+  pbx: boolean;
+  /** Local channel pairing: the other half's id, and which half this is. */
+  peer: string | null;
+  localHalf: 0 | 1 | 2;
+  /** What we send the far end. */
+  media: { hold: boolean; ringing: boolean; moh: string | null; silence: boolean; mutedIn: boolean; mutedOut: boolean };
+  /** What the far end is doing and has perceived. */
+  far: { answered: boolean; holding: boolean; talking: boolean; talkSince: number | null; dtmf: FarDtmf[]; redirectedTo: string | null };
+  flags: { holdIntercept: boolean; talkDetect: boolean };
+  formats: string[];
+  timers: Timer[];
+  /** Cause set by a hangup request, reported in ChannelDestroyed. */
+  hangupCause: number | null;
+  ended: number | null;
+}
+
+/** Live state that is rebuilt after a restart rather than stored. */
+export interface ChannelRuntime {
+  handles: Map<Timer, NodeJS.Timeout>;
+  /** Cached ARI snapshot; cleared on every change. */
+  snapshot: Record<string, unknown> | null;
+  queue: Array<() => void | Promise<void>>;
+  queueBusy: boolean;
+  /** Resolves the running sendDTMF command when its timers finish. */
+  dtmfDone: (() => void) | null;
+  hangingUp: boolean;
+  dirty: boolean;
+}
+
+export class Channel {
+  readonly rt: ChannelRuntime = { handles: new Map(), snapshot: null, queue: [], queueBusy: false, dtmfDone: null, hangingUp: false, dirty: true };
+  constructor(public d: ChannelData) {}
+
+  get id(): string {
+    return this.d.id;
+  }
+  get name(): string {
+    return this.d.name;
+  }
+  get state(): ChannelState {
+    return this.d.state;
+  }
+  /** In a Stasis application right now. */
+  get inStasis(): boolean {
+    return this.d.stasis !== null;
+  }
+}

@@ -1,0 +1,460 @@
+import { randomBytes } from 'node:crypto';
+import * as v from 'valibot';
+import { EVENTS_BY_TYPE, type EventType } from '../../../protocol/ari/events/index.js';
+import type { ChannelRepo, ChannelRow } from '../../db/repos/channel-repo.js';
+import type { MetaRepo } from '../../db/repos/meta-repo.js';
+import type { Logger } from '../../log.js';
+import { ariTimestamp } from '../../util/timestamp.js';
+import { AppRegistry, type EventSink } from '../apps.js';
+import type { Fixtures } from '../fixtures.js';
+import { Channel, type ChannelData, type Timer, type TimerKind } from './channel.js';
+
+export interface EngineOptions {
+  fixtures: Fixtures;
+  repo: ChannelRepo;
+  meta: MetaRepo;
+  log: Logger;
+  /** SIM_TIME_SCALE: simulated durations are divided by it on the wall clock. */
+  timeScale: number;
+  /** ari.conf-style channelvars shown on every channel snapshot. */
+  channelVars: string[];
+  historyLimit: number;
+  /** Test mode: every outgoing event is checked against protocol/. */
+  checkEvents: boolean;
+}
+
+export type TimerHandler = (ch: Channel, data: unknown) => void;
+
+/** setTimeout's ceiling; longer waits are re-armed in steps. */
+const MAX_TIMEOUT = 2 ** 31 - 1;
+const PRUNE_EVERY = 500;
+
+/**
+ * The simulated telephony core: owns the live channels, their persistence and
+ * timers, and the event stream to Stasis applications. Behaviour (calls,
+ * dialplan, Stasis control) lives in modules that register with it.
+ */
+export class Engine {
+  readonly apps = new AppRegistry();
+  readonly fixtures: Fixtures;
+  readonly log: Logger;
+  readonly timeScale: number;
+  readonly entityId: string;
+  readonly startedAt = Date.now();
+  readonly globals = new Map<string, string>();
+  /** Contract violations seen in test mode (events that do not match protocol/). */
+  readonly violations: string[] = [];
+
+  private readonly byId = new Map<string, Channel>();
+  /** applications/subscribe to `endpoint:TECH[/resource]`, keyed lower-case. */
+  private readonly endpointSubs = new Map<string, Set<string>>();
+  private readonly byName = new Map<string, Channel>();
+  private readonly dirty = new Set<Channel>();
+  private outbox: Array<{ sink: EventSink; json: string }> = [];
+  private flushQueued = false;
+  private readonly timerHandlers = new Map<TimerKind, TimerHandler>();
+  private counters = { seq: 0, uniqueid: 0, names: {} as Record<string, number> };
+  private countersDirty = false;
+  private endedSincePrune = 0;
+  private stopped = false;
+
+  constructor(private readonly opts: EngineOptions) {
+    this.fixtures = opts.fixtures;
+    this.log = opts.log;
+    this.timeScale = opts.timeScale;
+    let eid = opts.meta.get('entity_id');
+    if (!eid) {
+      // Asterisk's EID looks like a MAC address; a locally administered one is ours to make up.
+      const b = randomBytes(6);
+      b[0] = (b[0]! & 0xfe) | 0x02;
+      eid = [...b].map((x) => x.toString(16).padStart(2, '0')).join(':');
+      opts.meta.set('entity_id', eid);
+    }
+    this.entityId = eid;
+    for (const [k, val] of Object.entries(opts.fixtures.globals)) this.globals.set(k, val);
+    for (const [k, val] of opts.meta.globals()) {
+      if (val === null) this.globals.delete(k);
+      else this.globals.set(k, val);
+    }
+    const c = opts.meta.get('counters');
+    if (c) this.counters = JSON.parse(c) as typeof this.counters;
+  }
+
+  // ---- lookup -------------------------------------------------------------
+
+  /** A live channel by unique id or by name (ARI accepts both). */
+  find(idOrName: string): Channel | undefined {
+    return this.byId.get(idOrName) ?? this.byName.get(idOrName);
+  }
+
+  hasId(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  all(): IterableIterator<Channel> {
+    return this.byId.values();
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  // ---- identity ------------------------------------------------------------
+
+  nextSeq(): number {
+    this.countersDirty = true;
+    return ++this.counters.seq;
+  }
+
+  /** Asterisk's default unique id: `<epoch seconds>.<counter>`. */
+  nextUniqueId(): string {
+    this.countersDirty = true;
+    return `${Math.floor(Date.now() / 1000)}.${++this.counters.uniqueid}`;
+  }
+
+  /** Channel names carry a per-technology sequence in 8 hex digits: `PJSIP/alice-0000000a`. */
+  nextNameSuffix(tech: string): string {
+    const n = (this.counters.names[tech] ?? 0) + 1;
+    this.counters.names[tech] = n;
+    this.countersDirty = true;
+    return n.toString(16).padStart(8, '0');
+  }
+
+  // ---- registry ------------------------------------------------------------
+
+  add(ch: Channel): void {
+    this.byId.set(ch.id, ch);
+    this.byName.set(ch.name, ch);
+    for (const [app, n] of Object.entries(ch.d.subs)) if (n > 0) this.apps.ensure(app).channels.add(ch.id);
+    this.touch(ch);
+  }
+
+  /** Takes an ended channel out of the live set; its final record is written on the next flush. */
+  remove(ch: Channel): void {
+    this.cancelTimers(ch);
+    this.byId.delete(ch.id);
+    this.byName.delete(ch.name);
+    for (const app of Object.keys(ch.d.subs)) this.dropSubscription(ch, app);
+    this.touch(ch);
+    this.endedSincePrune++;
+  }
+
+  /** Marks a channel changed: its snapshot is rebuilt and its record written before the next announcement. */
+  touch(ch: Channel): void {
+    ch.rt.snapshot = null;
+    if (!ch.rt.dirty) {
+      ch.rt.dirty = true;
+      this.dirty.add(ch);
+    }
+    this.queueFlush();
+  }
+
+  // ---- subscriptions ------------------------------------------------------
+
+  subscribe(ch: Channel, app: string, n = 1): void {
+    ch.d.subs[app] = (ch.d.subs[app] ?? 0) + n;
+    this.apps.ensure(app).channels.add(ch.id);
+    this.touch(ch);
+  }
+
+  unsubscribe(ch: Channel, app: string, n = 1): void {
+    const left = (ch.d.subs[app] ?? 0) - n;
+    if (left > 0) ch.d.subs[app] = left;
+    else this.dropSubscription(ch, app);
+    this.touch(ch);
+  }
+
+  private dropSubscription(ch: Channel, app: string): void {
+    delete ch.d.subs[app];
+    const a = this.apps.get(app);
+    if (a) {
+      a.channels.delete(ch.id);
+      this.apps.forgetIfIdle(a);
+    }
+  }
+
+  subscribeEndpoint(app: string, endpoint: string): void {
+    const key = endpoint.toLowerCase();
+    const set = this.endpointSubs.get(key) ?? new Set<string>();
+    set.add(app);
+    this.endpointSubs.set(key, set);
+    this.apps.ensure(app).endpoints.add(endpoint);
+  }
+
+  unsubscribeEndpoint(app: string, endpoint: string): void {
+    const key = endpoint.toLowerCase();
+    this.endpointSubs.get(key)?.delete(app);
+    if (this.endpointSubs.get(key)?.size === 0) this.endpointSubs.delete(key);
+    const a = this.apps.get(app);
+    if (a) {
+      a.endpoints.delete(endpoint);
+      this.apps.forgetIfIdle(a);
+    }
+  }
+
+  private addEndpointSubscribers(ch: Channel, to: Set<string>): Set<string> {
+    if (this.endpointSubs.size) {
+      for (const key of [ch.d.endpoint.toLowerCase(), ch.d.tech.toLowerCase()]) for (const app of this.endpointSubs.get(key) ?? []) to.add(app);
+    }
+    return to;
+  }
+
+  /** Who hears ChannelCreated: per-channel subscriptions start after creation, so only subscribeAll and endpoint subscribers. */
+  creationRecipients(ch: Channel): Set<string> {
+    return this.addEndpointSubscribers(ch, new Set(this.apps.subscribedToAll));
+  }
+
+  // ---- events ---------------------------------------------------------------
+
+  /** ARI's view of a channel, cached until the channel next changes. */
+  snapshot(ch: Channel): Record<string, unknown> {
+    if (ch.rt.snapshot) return ch.rt.snapshot;
+    const d = ch.d;
+    const s: Record<string, unknown> = {
+      id: d.id,
+      protocol_id: d.protocolId,
+      name: d.name,
+      state: d.state,
+      caller: { name: d.caller.name, number: d.caller.number },
+      connected: { name: d.connected.name, number: d.connected.number },
+      accountcode: d.accountcode,
+      dialplan: { context: d.dialplan.context, exten: d.dialplan.exten, priority: d.dialplan.priority, app_name: d.dialplan.appName, app_data: d.dialplan.appData },
+      creationtime: ariTimestamp(d.created),
+      language: d.language,
+    };
+    const names = this.opts.channelVars.length ? [...new Set([...this.opts.channelVars, ...d.reported])] : d.reported;
+    if (names.length) {
+      const vars: Record<string, string> = {};
+      for (const n of names) vars[n] = this.readVariable(ch, n) ?? '';
+      s.channelvars = vars;
+    }
+    ch.rt.snapshot = s;
+    return s;
+  }
+
+  /** Set by the functions module: reads a variable or function for channelvars. */
+  readVariable: (ch: Channel, name: string) => string | undefined = (ch, name) => ch.d.vars[name];
+
+  /** Apps that hear about a channel: its subscribers plus every subscribeAll app. */
+  recipients(ch: Channel): Set<string> {
+    const to = new Set<string>();
+    for (const [app, n] of Object.entries(ch.d.subs)) if (n > 0) to.add(app);
+    for (const app of this.apps.subscribedToAll) to.add(app);
+    return this.addEndpointSubscribers(ch, to);
+  }
+
+  /** One event as a frame for one app (for a socket that is no longer the app's, e.g. ApplicationReplaced). */
+  frame(type: EventType, props: Record<string, unknown>, app: string): string {
+    const obj = { type, timestamp: ariTimestamp(Date.now()), ...props, asterisk_id: this.entityId, application: app };
+    if (this.opts.checkEvents) this.checkEvent(type, obj);
+    return JSON.stringify(obj);
+  }
+
+  /** Emits a channel event to its recipients (or to `only`). */
+  emitChannel(ch: Channel, type: EventType, props: Record<string, unknown> = {}, only?: Iterable<string>): void {
+    this.emit(type, { ...props, channel: this.snapshot(ch) }, only ?? this.recipients(ch));
+  }
+
+  /**
+   * Serialises an event once and queues it for each active recipient. Events
+   * leave in `flush()`, after the state they announce is committed.
+   */
+  emit(type: EventType, props: Record<string, unknown>, to: Iterable<string>): void {
+    let base: string | undefined;
+    let obj: Record<string, unknown> | undefined;
+    for (const app of to) {
+      const sink = this.apps.get(app)?.sink;
+      if (!sink) continue;
+      if (base === undefined) {
+        obj = { type, timestamp: ariTimestamp(Date.now()), ...props };
+        base = JSON.stringify(obj).slice(0, -1);
+      }
+      if (this.opts.checkEvents) this.checkEvent(type, { ...obj, asterisk_id: this.entityId, application: app });
+      this.outbox.push({ sink, json: `${base},"asterisk_id":${JSON.stringify(this.entityId)},"application":${JSON.stringify(app)}}` });
+    }
+    if (base !== undefined) this.queueFlush();
+  }
+
+  private checkEvent(type: string, event: unknown): void {
+    const def = EVENTS_BY_TYPE.get(type);
+    const r = def ? v.safeParse(def.schema, event) : undefined;
+    if (!r?.success) {
+      const msg = `event ${type} does not match protocol/: ${r ? r.issues.map((i) => `${i.path?.map((p) => String(p.key)).join('.') ?? ''} ${i.message}`).join('; ') : 'undeclared type'}`;
+      this.violations.push(msg);
+      this.log.error({ event }, msg);
+    }
+  }
+
+  private queueFlush(): void {
+    if (this.flushQueued || this.stopped) return;
+    this.flushQueued = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  /** Commits every changed channel in one transaction, then delivers the queued events. */
+  flush(): void {
+    this.flushQueued = false;
+    if (this.stopped) return;
+    if (this.dirty.size || this.countersDirty) {
+      const rows: ChannelRow[] = [];
+      for (const ch of this.dirty) {
+        ch.rt.dirty = false;
+        rows.push({
+          seq: ch.d.seq,
+          id: ch.d.id,
+          name: ch.d.name,
+          state: ch.d.state,
+          created_at: ch.d.created,
+          ended_at: ch.d.ended,
+          cause: ch.d.ended !== null ? ch.d.hangupCause ?? 0 : null,
+          data: JSON.stringify(ch.d),
+        });
+      }
+      this.dirty.clear();
+      const counters = this.countersDirty ? JSON.stringify(this.counters) : null;
+      this.countersDirty = false;
+      this.opts.repo.transaction(() => {
+        for (const r of rows) this.opts.repo.save(r);
+        if (counters) this.opts.meta.set('counters', counters);
+      });
+      if (this.endedSincePrune >= PRUNE_EVERY) {
+        this.endedSincePrune = 0;
+        this.opts.repo.prune(this.opts.historyLimit);
+      }
+    }
+    if (this.outbox.length) {
+      const out = this.outbox;
+      this.outbox = [];
+      for (const { sink, json } of out) sink.deliver(json);
+    }
+  }
+
+  // ---- timers -----------------------------------------------------------------
+
+  onTimer(kind: TimerKind, handler: TimerHandler): void {
+    this.timerHandlers.set(kind, handler);
+  }
+
+  /** Wall-clock milliseconds a simulated duration takes. */
+  wall(simMs: number): number {
+    return simMs / this.timeScale;
+  }
+
+  /** Schedules `kind` after `simMs` simulated milliseconds; the timer is part of the channel's stored record. */
+  schedule(ch: Channel, kind: TimerKind, simMs: number, data?: unknown): Timer {
+    const t: Timer = { kind, due: Date.now() + this.wall(simMs), ...(data !== undefined ? { data } : {}) };
+    ch.d.timers.push(t);
+    this.arm(ch, t);
+    this.touch(ch);
+    return t;
+  }
+
+  private arm(ch: Channel, t: Timer): void {
+    const delay = Math.max(0, t.due - Date.now());
+    const h = setTimeout(() => {
+      if (t.due - Date.now() > 1 && delay >= MAX_TIMEOUT) return this.arm(ch, t);
+      this.fire(ch, t);
+    }, Math.min(delay, MAX_TIMEOUT));
+    ch.rt.handles.set(t, h);
+  }
+
+  private fire(ch: Channel, t: Timer): void {
+    ch.rt.handles.delete(t);
+    const i = ch.d.timers.indexOf(t);
+    if (i < 0) return;
+    ch.d.timers.splice(i, 1);
+    this.touch(ch);
+    if (ch.d.ended !== null || this.stopped) return;
+    try {
+      this.timerHandlers.get(t.kind)?.(ch, t.data);
+    } catch (err) {
+      this.log.error({ err, channel: ch.id, timer: t.kind }, 'timer handler failed');
+    }
+  }
+
+  hasTimer(ch: Channel, kind: TimerKind): boolean {
+    return ch.d.timers.some((t) => t.kind === kind);
+  }
+
+  cancel(ch: Channel, kind: TimerKind): void {
+    const keep: Timer[] = [];
+    for (const t of ch.d.timers) {
+      if (t.kind === kind) {
+        clearTimeout(ch.rt.handles.get(t));
+        ch.rt.handles.delete(t);
+      } else keep.push(t);
+    }
+    if (keep.length !== ch.d.timers.length) {
+      ch.d.timers = keep;
+      this.touch(ch);
+    }
+  }
+
+  cancelTimers(ch: Channel): void {
+    for (const h of ch.rt.handles.values()) clearTimeout(h);
+    ch.rt.handles.clear();
+    ch.d.timers = [];
+  }
+
+  // ---- control queue ------------------------------------------------------------
+
+  /**
+   * Runs Stasis control commands for a channel one at a time, as Asterisk's
+   * control queue does: a command that takes time (sendDTMF) holds back the
+   * ones queued after it. An idle queue runs a command at once.
+   */
+  enqueue(ch: Channel, cmd: () => void | Promise<void>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      ch.rt.queue.push(async () => {
+        try {
+          await cmd();
+          resolve();
+        } catch (err) {
+          reject(err);
+        }
+      });
+      if (!ch.rt.queueBusy) void this.drain(ch);
+    });
+  }
+
+  private async drain(ch: Channel): Promise<void> {
+    ch.rt.queueBusy = true;
+    while (ch.rt.queue.length) {
+      const next = ch.rt.queue.shift()!;
+      const r = next();
+      if (r instanceof Promise) await r;
+    }
+    ch.rt.queueBusy = false;
+  }
+
+  // ---- restart ------------------------------------------------------------------
+
+  /** Rebuilds the live channels from SQLite and re-arms their timers. */
+  restore(rows: ChannelRow[]): number {
+    for (const row of rows) {
+      const ch = new Channel(JSON.parse(row.data) as ChannelData);
+      ch.rt.dirty = false;
+      this.byId.set(ch.id, ch);
+      this.byName.set(ch.name, ch);
+      for (const [app, n] of Object.entries(ch.d.subs)) if (n > 0) this.apps.ensure(app).channels.add(ch.id);
+    }
+    for (const ch of this.byId.values()) for (const t of ch.d.timers) this.arm(ch, t);
+    return rows.length;
+  }
+
+  /** Stops timers and flushes; the engine does nothing afterwards. */
+  stop(): void {
+    this.flush();
+    this.stopped = true;
+    for (const ch of this.byId.values()) {
+      for (const h of ch.rt.handles.values()) clearTimeout(h);
+      ch.rt.handles.clear();
+    }
+  }
+
+  setGlobal(name: string, value: string | null): void {
+    if (value === null) this.globals.delete(name);
+    else this.globals.set(name, value);
+    this.opts.meta.setGlobal(name, value);
+  }
+}

@@ -1,0 +1,207 @@
+import type { Calls } from './calls.js';
+import { CAUSE } from './causes.js';
+import type { Channel } from './channel.js';
+import { findExtension, findLabel, type Priority } from './dialplan.js';
+import type { Engine } from './engine.js';
+import { splitArgs, type Variables } from './variables.js';
+
+/** What a dialplan application tells the interpreter to do next. */
+type Step =
+  | { next: true }
+  | { goto: { context: string; exten: string; priority: number } }
+  | { wait: true } // something else (a timer, Stasis, a hangup) resumes or ends the channel
+  | { hangup: number };
+
+/** After a timed app finishes, what to do (kept in the timer so a restart resumes it). */
+type Resume = { then: 'next' } | { then: 'stopMoh' } | { then: 'same' };
+
+/** Priorities run in one go before yielding to the event loop, so a Goto loop cannot starve it. */
+const STEPS_PER_TURN = 1000;
+const NEXT: Step = { next: true };
+const WAIT: Step = { wait: true };
+
+/**
+ * The dialplan interpreter: runs a channel from context/exten/priority,
+ * one application at a time, with the timing of the apps that take time.
+ */
+export class Pbx {
+  constructor(private readonly eng: Engine, private readonly vars: Variables, private readonly calls: Calls) {
+    eng.onTimer('pbx', (ch, data) => this.resume(ch, (data ?? { then: 'next' }) as Resume));
+  }
+
+  /** Starts (or restarts) the dialplan at a location. */
+  start(ch: Channel, context: string, exten: string, priority: number): void {
+    ch.d.pbx = true;
+    ch.d.dialplan.context = context;
+    ch.d.dialplan.exten = exten;
+    this.run(ch, priority);
+  }
+
+  private resume(ch: Channel, r: Resume): void {
+    if (!ch.d.pbx || ch.inStasis) return;
+    if (r.then === 'stopMoh') {
+      ch.d.media.moh = null;
+      this.eng.touch(ch);
+    }
+    this.run(ch, r.then === 'same' ? ch.d.dialplan.priority : ch.d.dialplan.priority + 1);
+  }
+
+  /** Continues after Stasis returns (ARI continue): runs from wherever the location now points. */
+  continueAt(ch: Channel, context: string, exten: string, priority: number): void {
+    this.vars.write(ch, 'STASISSTATUS', 'SUCCESS');
+    this.start(ch, context, exten, priority);
+  }
+
+  private run(ch: Channel, priority: number): void {
+    let prio = priority;
+    for (let i = 0; i < STEPS_PER_TURN; i++) {
+      if (ch.d.ended !== null || !ch.d.pbx) return;
+      const { context, exten } = ch.d.dialplan;
+      const p = findExtension(this.eng.fixtures.dialplan, context, exten)?.priorities.get(prio);
+      if (!p) {
+        // Falling off the end of an extension hangs up, as Asterisk's autofallthrough.
+        return this.calls.hangup(ch, { by: 'none', cause: ch.d.hangupCause ?? CAUSE.NORMAL });
+      }
+      const data = this.vars.substitute(ch, p.data);
+      this.calls.setLocation(ch, { priority: prio, appName: p.app, appData: data });
+      const step = this.exec(ch, p, data);
+      if ('next' in step) prio++;
+      else if ('goto' in step) {
+        const g = step.goto;
+        ch.d.dialplan.context = g.context;
+        ch.d.dialplan.exten = g.exten;
+        prio = g.priority;
+      } else if ('hangup' in step) return this.calls.hangup(ch, { by: 'none', cause: step.hangup });
+      else return;
+    }
+    ch.d.dialplan.priority = prio;
+    this.eng.schedule(ch, 'pbx', 0, { then: 'same' } satisfies Resume);
+  }
+
+  /** Waits `simMs` then carries on (the timer is stored, so a restart resumes the wait). */
+  private after(ch: Channel, simMs: number, then: Resume = { then: 'next' }): Step {
+    this.eng.schedule(ch, 'pbx', simMs, then);
+    return WAIT;
+  }
+
+  /** `[[context,]exten,]priority|label` relative to where the channel is. */
+  private target(ch: Channel, spec: string): Step {
+    const parts = splitArgs(spec).map((s) => s.trim());
+    let { context, exten } = ch.d.dialplan;
+    let label: string;
+    if (parts.length >= 3) [context, exten, label] = parts as [string, string, string];
+    else if (parts.length === 2) [exten, label] = parts as [string, string];
+    else label = parts[0] ?? '';
+    const priority = label ? findLabel(this.eng.fixtures.dialplan, context, exten, label) : undefined;
+    if (priority === undefined || priority < 1) return { hangup: CAUSE.NORMAL };
+    return { goto: { context, exten, priority } };
+  }
+
+  private soundsDuration(ch: Channel, files: string[]): number | undefined {
+    let total = 0;
+    for (const f of files) {
+      const s = this.eng.fixtures.sounds.get(f.trim());
+      const d = s?.durations.get(ch.d.language) ?? s?.durations.get('en');
+      if (d === undefined) return undefined;
+      total += d;
+    }
+    return total;
+  }
+
+  /** Indicates busy/congestion: a Local first half sees its dial fail; a real far end hangs up shortly. */
+  private refuse(ch: Channel, cause: number): Step {
+    const peer = this.calls.peerOf(ch);
+    if (peer && ch.d.localHalf === 2 && this.calls.isAwaitingAnswer(peer)) {
+      this.calls.farRejected(peer, cause);
+      return WAIT;
+    }
+    this.eng.schedule(ch, 'farHangup', 500, cause);
+    return WAIT;
+  }
+
+  private exec(ch: Channel, p: Priority, data: string): Step {
+    const args = splitArgs(data);
+    switch (p.app) {
+      case 'Answer':
+        this.calls.answer(ch);
+        return NEXT;
+      case 'Wait': {
+        const s = Number(args[0]);
+        return Number.isFinite(s) && s > 0 ? this.after(ch, s * 1000) : NEXT;
+      }
+      case 'Playback': {
+        const files = (args[0] ?? '').split('&').filter(Boolean);
+        const options = args[1] ?? '';
+        if (!options.includes('noanswer')) this.calls.answer(ch);
+        const ms = this.soundsDuration(ch, files);
+        this.vars.write(ch, 'PLAYBACKSTATUS', ms === undefined ? 'FAILED' : 'SUCCESS');
+        return ms === undefined || ms === 0 ? NEXT : this.after(ch, ms);
+      }
+      case 'Stasis': {
+        const [app = '', ...appArgs] = args;
+        if (this.calls.enterStasis(ch, app.trim(), appArgs)) return WAIT;
+        this.vars.write(ch, 'STASISSTATUS', 'FAILED');
+        return NEXT;
+      }
+      case 'Hangup': {
+        const cause = Number(args[0]);
+        return { hangup: Number.isInteger(cause) && cause > 0 ? cause : ch.d.hangupCause ?? CAUSE.NORMAL };
+      }
+      case 'Goto':
+        return this.target(ch, data);
+      case 'GotoIf': {
+        const q = data.indexOf('?');
+        if (q < 0) return NEXT;
+        const cond = data.slice(0, q).trim();
+        const [ifTrue = '', ifFalse = ''] = data.slice(q + 1).split(':');
+        const dest = cond !== '' && cond !== '0' ? ifTrue : ifFalse;
+        return dest.trim() ? this.target(ch, dest) : NEXT;
+      }
+      case 'Set': {
+        const eq = data.indexOf('=');
+        if (eq > 0) {
+          try {
+            this.vars.write(ch, data.slice(0, eq).trim(), data.slice(eq + 1));
+          } catch (err) {
+            this.eng.log.warn({ channel: ch.id, err: (err as Error).message }, 'Set() failed');
+          }
+        }
+        return NEXT;
+      }
+      case 'NoOp':
+      case 'Verbose':
+      case 'Log':
+        return NEXT;
+      case 'Echo':
+        this.calls.answer(ch);
+        return WAIT;
+      case 'Ringing': {
+        const peer = this.calls.peerOf(ch);
+        if (peer && ch.d.localHalf === 2) this.calls.farRinging(peer);
+        else if (ch.d.state !== 'Up') {
+          ch.d.media.ringing = true;
+          this.eng.touch(ch);
+        }
+        return NEXT;
+      }
+      case 'Progress': {
+        const peer = this.calls.peerOf(ch);
+        if (peer && ch.d.localHalf === 2) this.calls.farProgress(peer);
+        return NEXT;
+      }
+      case 'Busy':
+        return this.refuse(ch, CAUSE.BUSY);
+      case 'Congestion':
+        return this.refuse(ch, CAUSE.CONGESTION);
+      case 'MusicOnHold': {
+        this.calls.answer(ch);
+        const cls = args[0]?.trim() || 'default';
+        ch.d.media.moh = this.eng.fixtures.mohClasses.has(cls) ? cls : 'default';
+        ch.d.media.silence = false;
+        this.eng.touch(ch);
+        const s = Number(args[1]);
+        return Number.isFinite(s) && s > 0 ? this.after(ch, s * 1000, { then: 'stopMoh' }) : WAIT;
+      }
+    }
+  }
+}

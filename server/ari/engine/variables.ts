@@ -1,0 +1,283 @@
+import { formatCallerId, parseCallerId, type Party } from './callerid.js';
+import { causeText } from './causes.js';
+import type { Channel } from './channel.js';
+import type { Engine } from './engine.js';
+import { evaluate } from './expression.js';
+
+/** A dialplan function that does not exist or cannot be used as asked. */
+export class FunctionError extends Error {}
+
+/** Splits top-level comma-separated arguments (commas inside parentheses stay). */
+export function splitArgs(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const c of s) {
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    if (c === ',' && depth === 0) {
+      out.push(cur);
+      cur = '';
+    } else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+function parseCall(expr: string): { name: string; args: string } {
+  const open = expr.indexOf('(');
+  if (open <= 0 || !expr.endsWith(')')) throw new FunctionError(`Invalid function syntax: ${expr}`);
+  return { name: expr.slice(0, open).trim().toUpperCase(), args: expr.slice(open + 1, -1) };
+}
+
+/** Variable names compare without the inheritance underscores (`_FOO` and `__FOO` are `FOO`). */
+const bare = (name: string) => name.replace(/^_{1,2}/, '');
+
+const PRESENTATION_ALLOWED = { caller_presentation: 0, caller_presentation_txt: 'Presentation Allowed, Not Screened' };
+
+/**
+ * Channel variables, built-in variables and dialplan functions: reading,
+ * writing (with the events Asterisk raises for each) and `${…}` substitution.
+ */
+export class Variables {
+  constructor(private readonly eng: Engine) {
+    eng.readVariable = (ch, name) => {
+      try {
+        return this.read(ch, name);
+      } catch {
+        return undefined;
+      }
+    };
+  }
+
+  /** A plain variable: built-ins first, then the channel's variables, then globals (Asterisk's order). */
+  private readPlain(ch: Channel | null, name: string): string | undefined {
+    if (ch) {
+      const d = ch.d;
+      switch (name) {
+        case 'CHANNEL': return d.name;
+        case 'UNIQUEID': return d.id;
+        case 'EXTEN': return d.dialplan.exten;
+        case 'CONTEXT': return d.dialplan.context;
+        case 'PRIORITY': return String(d.dialplan.priority);
+        case 'LANGUAGE': return d.language;
+        case 'ACCOUNTCODE': return d.accountcode;
+        case 'HANGUPCAUSE': return d.hangupCause !== null ? String(d.hangupCause) : '';
+        case 'CALLERIDNUM': return d.caller.number;
+        case 'CALLERIDNAME': return d.caller.name;
+      }
+      const want = bare(name);
+      for (const [k, val] of Object.entries(d.vars)) if (bare(k) === want) return val;
+    }
+    if (name === 'EPOCH') return String(Math.floor(Date.now() / 1000));
+    if (name === 'ENTITYID') return this.eng.entityId;
+    if (name === 'SYSTEMNAME') return '';
+    return this.eng.globals.get(name);
+  }
+
+  /** Reads a variable, or a function when the name ends in `)`; an unknown function throws FunctionError. */
+  read(ch: Channel | null, name: string): string | undefined {
+    return name.endsWith(')') ? this.readFunction(ch, name) : this.readPlain(ch, name);
+  }
+
+  private party(ch: Channel, fn: string): Party {
+    return fn === 'CONNECTEDLINE' ? ch.d.connected : ch.d.caller;
+  }
+
+  readFunction(ch: Channel | null, expr: string): string {
+    const { name, args } = parseCall(expr);
+    const a = splitArgs(args).map((x) => x.trim());
+    const need = () => {
+      if (!ch) throw new FunctionError(`${name} requires a channel`);
+      return ch;
+    };
+    switch (name) {
+      case 'CALLERID':
+      case 'CONNECTEDLINE': {
+        const p = this.party(need(), name);
+        switch ((a[0] ?? '').toLowerCase()) {
+          case 'name': return p.name;
+          case 'num': case 'number': return p.number;
+          case 'all': return formatCallerId(p);
+          case 'pres': return 'allowed_not_screened';
+          default: throw new FunctionError(`Unknown ${name} data type '${a[0]}'`);
+        }
+      }
+      case 'CHANNEL': {
+        const c = need();
+        switch ((a[0] ?? '').toLowerCase()) {
+          case 'name': return c.d.name;
+          case 'uniqueid': return c.d.id;
+          case 'state': return c.d.state;
+          case 'language': return c.d.language;
+          case 'accountcode': return c.d.accountcode;
+          case 'context': return c.d.dialplan.context;
+          case 'exten': return c.d.dialplan.exten;
+          case 'channeltype': return c.d.tech;
+          case 'hangupsource': return '';
+          case 'musicclass': return c.d.media.moh ?? '';
+          default: throw new FunctionError(`Unknown or unavailable item requested: '${a[0]}'`);
+        }
+      }
+      case 'LANGUAGE': return need().d.language;
+      case 'HANGUPCAUSE': {
+        const c = need();
+        return a[1] === 'tech' ? '' : c.d.hangupCause !== null ? causeText(c.d.hangupCause) : '';
+      }
+      case 'LEN': return String(args.length);
+      case 'ISNULL': return args === '' ? '1' : '0';
+      case 'EXISTS': return args !== '' ? '1' : '0';
+      case 'IF': {
+        const q = args.indexOf('?');
+        if (q < 0) throw new FunctionError('IF requires a ? separator');
+        const [t = '', f = ''] = args.slice(q + 1).split(':');
+        const cond = args.slice(0, q).trim();
+        return cond !== '' && cond !== '0' ? t : f;
+      }
+      case 'INC':
+      case 'DEC': {
+        const c = need();
+        const vname = a[0] ?? '';
+        const cur = Number(this.readPlain(c, vname) ?? '0') || 0;
+        const next = String(name === 'INC' ? cur + 1 : cur - 1);
+        this.setPlain(c, vname, next, false);
+        return next;
+      }
+      case 'GLOBAL': return this.eng.globals.get(a[0] ?? '') ?? '';
+      case 'TOUPPER': return args.toUpperCase();
+      case 'TOLOWER': return args.toLowerCase();
+      case 'HOLD_INTERCEPT':
+      case 'TALK_DETECT':
+        throw new FunctionError(`${name} is write-only`);
+      default:
+        throw new FunctionError(`Function ${name} not registered`);
+    }
+  }
+
+  /**
+   * Writes a variable or function. Plain variables raise ChannelVarset;
+   * caller and connected-line functions raise ChannelCallerId /
+   * ChannelConnectedLine instead. `undefined` unsets a plain variable.
+   */
+  write(ch: Channel, name: string, value: string | undefined, reportEvents = false): void {
+    if (name.endsWith(')')) return this.writeFunction(ch, name, value ?? '');
+    this.setPlain(ch, name, value, reportEvents);
+  }
+
+  private setPlain(ch: Channel, name: string, value: string | undefined, reportEvents: boolean): void {
+    const want = bare(name);
+    for (const k of Object.keys(ch.d.vars)) if (bare(k) === want) delete ch.d.vars[k];
+    if (value !== undefined) ch.d.vars[name] = value;
+    if (reportEvents && !ch.d.reported.includes(name)) ch.d.reported.push(name);
+    this.eng.touch(ch);
+    this.eng.emitChannel(ch, 'ChannelVarset', { variable: name, value: value ?? '' });
+  }
+
+  setGlobal(name: string, value: string | undefined): void {
+    this.eng.setGlobal(name, value ?? null);
+    this.eng.emit('ChannelVarset', { variable: name, value: value ?? '' }, this.eng.apps.subscribedToAll);
+  }
+
+  private writeFunction(ch: Channel, expr: string, value: string): void {
+    const { name, args } = parseCall(expr);
+    const a = splitArgs(args).map((x) => x.trim());
+    const item = (a[0] ?? '').toLowerCase();
+    switch (name) {
+      case 'CALLERID':
+      case 'CONNECTEDLINE': {
+        const p = this.party(ch, name);
+        if (item === 'name') p.name = value;
+        else if (item === 'num' || item === 'number') p.number = value;
+        else if (item === 'all') Object.assign(p, parseCallerId(value));
+        else if (item === 'pres' || item === 'name-pres' || item === 'num-pres') return;
+        else throw new FunctionError(`Unknown ${name} data type '${a[0]}'`);
+        this.eng.touch(ch);
+        if (name === 'CALLERID') this.eng.emitChannel(ch, 'ChannelCallerId', PRESENTATION_ALLOWED);
+        else this.eng.emitChannel(ch, 'ChannelConnectedLine');
+        return;
+      }
+      case 'CHANNEL':
+        if (item === 'language') ch.d.language = value;
+        else if (item === 'accountcode') ch.d.accountcode = value;
+        else if (item === 'musicclass') return;
+        else throw new FunctionError(`Unknown or unavailable item requested: '${a[0]}'`);
+        this.eng.touch(ch);
+        return;
+      case 'LANGUAGE':
+        ch.d.language = value;
+        this.eng.touch(ch);
+        return;
+      case 'HOLD_INTERCEPT':
+        if (item !== 'set' && item !== 'remove') throw new FunctionError(`HOLD_INTERCEPT: unknown action '${a[0]}'`);
+        ch.d.flags.holdIntercept = item === 'set';
+        this.eng.touch(ch);
+        return;
+      case 'TALK_DETECT':
+        if (item !== 'set' && item !== 'remove') throw new FunctionError(`TALK_DETECT: unknown action '${a[0]}'`);
+        ch.d.flags.talkDetect = item === 'set';
+        this.eng.touch(ch);
+        return;
+      case 'GLOBAL':
+        this.setGlobal(a[0] ?? '', value);
+        return;
+      default:
+        throw new FunctionError(`Function ${name} not registered`);
+    }
+  }
+
+  /** Expands `${VAR}`, `${VAR:offset:length}`, `${FUNC(args)}` and `$[expression]`, innermost first. */
+  substitute(ch: Channel | null, text: string): string {
+    let out = '';
+    let i = 0;
+    while (i < text.length) {
+      const c = text[i];
+      if (c === '$' && (text[i + 1] === '{' || text[i + 1] === '[')) {
+        const open = text[i + 1]!;
+        const close = open === '{' ? '}' : ']';
+        let depth = 1;
+        let j = i + 2;
+        for (; j < text.length && depth > 0; j++) {
+          if (text[j] === open) depth++;
+          else if (text[j] === close) depth--;
+        }
+        if (depth !== 0) {
+          out += text.slice(i);
+          break;
+        }
+        const inner = this.substitute(ch, text.slice(i + 2, j - 1));
+        out += open === '[' ? evaluate(inner) : this.expand(ch, inner);
+        i = j;
+      } else {
+        out += c;
+        i++;
+      }
+    }
+    return out;
+  }
+
+  private expand(ch: Channel | null, inner: string): string {
+    let name = inner;
+    let offset: number | undefined;
+    let length: number | undefined;
+    if (!inner.endsWith(')')) {
+      const m = /^([^:]+):(-?\d+)(?::(-?\d+))?$/.exec(inner);
+      if (m) {
+        name = m[1]!;
+        offset = Number(m[2]);
+        length = m[3] !== undefined ? Number(m[3]) : undefined;
+      }
+    }
+    let val: string;
+    try {
+      val = this.read(ch, name) ?? '';
+    } catch {
+      val = '';
+    }
+    if (offset !== undefined) {
+      const start = offset < 0 ? Math.max(0, val.length + offset) : offset;
+      const end = length === undefined ? val.length : length < 0 ? val.length + length : start + length;
+      val = val.slice(start, Math.max(start, end));
+    }
+    return val;
+  }
+}

@@ -1,0 +1,127 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as v from 'valibot';
+import { parseDialplan, type Dialplan } from './engine/dialplan.js';
+
+const ms = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+const EndpointSchema = v.strictObject({
+  callerid: v.optional(v.string(), ''),
+  context: v.optional(v.string(), 'default'),
+  language: v.optional(v.string(), 'en'),
+  accountcode: v.optional(v.string(), ''),
+  state: v.optional(v.picklist(['online', 'offline', 'unknown']), 'online'),
+  /** When the far end starts ringing after we dial it; null = never signals ringing. */
+  ringAfterMs: v.optional(v.nullable(ms), null),
+  /** When it answers; absent = never answers by itself (noanswer / manual). */
+  answerAfterMs: v.optional(v.nullable(ms), null),
+  /** When it rejects the call, with rejectCause. */
+  rejectAfterMs: v.optional(v.nullable(ms), null),
+  rejectCause: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(127)), 21),
+});
+export type EndpointFixture = v.InferOutput<typeof EndpointSchema> & { tech: string; resource: string; key: string };
+
+const EndpointsFile = v.object({
+  endpoints: v.record(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]+\/[^/@;]+$/, 'endpoint keys look like TECH/resource')), EndpointSchema),
+});
+const DialplanFile = v.object({
+  globals: v.optional(v.record(v.string(), v.string()), {}),
+  contexts: v.record(v.string(), v.record(v.string(), v.array(v.string()))),
+});
+const SoundsFile = v.object({
+  sounds: v.record(v.string(), v.record(v.string(), v.string())),
+  durationsMs: v.record(v.string(), v.record(v.string(), ms)),
+});
+const MohFile = v.object({ classes: v.record(v.string(), v.object({ description: v.string(), tones: v.string() })) });
+const FormatsFile = v.object({
+  formats: v.record(v.string(), v.object({
+    sampleRate: v.pipe(v.number(), v.integer(), v.minValue(8000)),
+    encoding: v.picklist(['pcm16', 'ulaw', 'alaw']),
+    extension: v.string(),
+    contentType: v.string(),
+    container: v.optional(v.picklist(['riff'])),
+  })),
+});
+const TonezonesFile = v.object({ default: v.string(), zones: v.record(v.string(), v.record(v.string(), v.string())) });
+
+export interface Sound {
+  id: string;
+  /** language → duration in simulated ms */
+  durations: Map<string, number>;
+}
+
+export interface Fixtures {
+  endpoints: Map<string, EndpointFixture>;
+  dialplan: Dialplan;
+  globals: Record<string, string>;
+  sounds: Map<string, Sound>;
+  mohClasses: Map<string, { description: string; tones: string }>;
+  formats: Map<string, v.InferOutput<typeof FormatsFile>['formats'][string]>;
+  tonezones: v.InferOutput<typeof TonezonesFile>;
+}
+
+export class FixtureError extends Error {}
+
+function load<S extends v.GenericSchema>(dir: string, file: string, schema: S): v.InferOutput<S> {
+  const path = join(dir, file);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new FixtureError(`fixture ${path}: ${(err as Error).message}`);
+  }
+  const r = v.safeParse(schema, json);
+  if (!r.success) {
+    const issue = r.issues[0]!;
+    const at = issue.path?.map((p) => String(p.key)).join('.') ?? '';
+    throw new FixtureError(`fixture ${path}: ${at ? `${at}: ` : ''}${issue.message}`);
+  }
+  return r.output;
+}
+
+/** Loads and validates `<dir>/ari/*.json`; a bad file throws a FixtureError naming the file and the key. */
+export function loadFixtures(dir: string): Fixtures {
+  const ari = join(dir, 'ari');
+  const eps = load(ari, 'endpoints.json', EndpointsFile);
+  const dp = load(ari, 'dialplan.json', DialplanFile);
+  const snd = load(ari, 'sounds.json', SoundsFile);
+  const moh = load(ari, 'moh.json', MohFile);
+  const formats = load(ari, 'formats.json', FormatsFile);
+  const tonezones = load(ari, 'tonezones.json', TonezonesFile);
+
+  const endpoints = new Map<string, EndpointFixture>();
+  for (const [key, e] of Object.entries(eps.endpoints)) {
+    const [tech, resource] = key.split('/') as [string, string];
+    endpoints.set(key.toLowerCase(), { ...e, tech, resource, key });
+  }
+  let dialplan: Dialplan;
+  try {
+    dialplan = parseDialplan(dp.contexts);
+  } catch (err) {
+    throw new FixtureError(`fixture ${join(ari, 'dialplan.json')}: ${(err as Error).message}`);
+  }
+  for (const e of endpoints.values()) {
+    if (!dialplan.contexts.has(e.context)) throw new FixtureError(`fixture ${join(ari, 'endpoints.json')}: ${e.key}: context "${e.context}" is not in the dialplan`);
+  }
+  const sounds = new Map<string, Sound>();
+  for (const [id, langs] of Object.entries(snd.sounds)) {
+    const durations = new Map<string, number>();
+    for (const lang of Object.keys(langs)) {
+      const d = snd.durationsMs[id]?.[lang];
+      if (d === undefined) throw new FixtureError(`fixture ${join(ari, 'sounds.json')}: durationsMs.${id}.${lang} is missing`);
+      durations.set(lang, d);
+    }
+    sounds.set(id, { id, durations });
+  }
+  if (!moh.classes.default) throw new FixtureError(`fixture ${join(ari, 'moh.json')}: a "default" class is required`);
+  if (!tonezones.zones[tonezones.default]) throw new FixtureError(`fixture ${join(ari, 'tonezones.json')}: default zone "${tonezones.default}" is not defined`);
+  return {
+    endpoints,
+    dialplan,
+    globals: dp.globals,
+    sounds,
+    mohClasses: new Map(Object.entries(moh.classes)),
+    formats: new Map(Object.entries(formats.formats)),
+    tonezones,
+  };
+}

@@ -1,0 +1,72 @@
+import * as op from '../../../protocol/ari/operations/applications.js';
+import { badRequest, conflict, notFound, unprocessable } from '../../errors.js';
+import type { AriBinder } from '../../http/ari-bind.js';
+import type { StasisApp } from '../apps.js';
+import type { Telephony } from '../telephony.js';
+
+export function mountApplications(b: AriBinder, t: Telephony): void {
+  const { engine } = t;
+  const model = (app: StasisApp) => ({
+    name: app.name,
+    channel_ids: [...app.channels],
+    bridge_ids: [],
+    endpoint_ids: [...app.endpoints],
+    device_names: [],
+    events_allowed: [],
+    events_disallowed: [],
+  });
+  const find = (name: string) => {
+    const app = engine.apps.get(name);
+    if (!app) throw notFound('Application not found');
+    return app;
+  };
+
+  /** Parses `scheme:id` sources; unknown schemes are 400, missing sources 422 (Asterisk's order). */
+  function sources(list: string[]) {
+    return list.map((src) => {
+      const i = src.indexOf(':');
+      const scheme = i > 0 ? src.slice(0, i) : '';
+      const id = src.slice(i + 1);
+      if (scheme === 'channel') {
+        const ch = engine.find(id);
+        return { kind: 'channel' as const, id, ch };
+      }
+      if (scheme === 'endpoint') {
+        const key = id.toLowerCase();
+        const exists = key.includes('/') ? engine.fixtures.endpoints.has(key) : [...engine.fixtures.endpoints.values()].some((e) => e.tech.toLowerCase() === key);
+        return { kind: 'endpoint' as const, id, exists };
+      }
+      if (scheme === 'bridge' || scheme === 'deviceState') return { kind: 'none' as const, id };
+      throw badRequest(`Invalid event source URI scheme '${scheme}'`);
+    });
+  }
+
+  b.mount(op.listApplications, () => engine.apps.list().map(model));
+  b.mount(op.getApplication, (a) => model(find(a.applicationName)));
+  b.mount(op.subscribe, (a) => {
+    const app = find(a.applicationName);
+    const list = sources(a.eventSource);
+    for (const s of list) {
+      if ((s.kind === 'channel' && !s.ch) || (s.kind === 'endpoint' && !s.exists) || s.kind === 'none') throw unprocessable('Event source does not exist');
+    }
+    for (const s of list) {
+      if (s.kind === 'channel') engine.subscribe(s.ch!, app.name);
+      else if (s.kind === 'endpoint') engine.subscribeEndpoint(app.name, s.id);
+    }
+    return model(app);
+  });
+  b.mount(op.unsubscribe, (a) => {
+    const app = find(a.applicationName);
+    const list = sources(a.eventSource);
+    for (const s of list) {
+      if ((s.kind === 'channel' && !s.ch) || (s.kind === 'endpoint' && !s.exists) || s.kind === 'none') throw unprocessable('Event source does not exist');
+      if (s.kind === 'channel' && !(s.ch!.d.subs[app.name]! > 0)) throw conflict('Application not subscribed to event source');
+      if (s.kind === 'endpoint' && !app.endpoints.has(s.id)) throw conflict('Application not subscribed to event source');
+    }
+    for (const s of list) {
+      if (s.kind === 'channel') engine.unsubscribe(s.ch!, app.name);
+      else if (s.kind === 'endpoint') engine.unsubscribeEndpoint(app.name, s.id);
+    }
+    return model(engine.apps.get(app.name) ?? app);
+  });
+}

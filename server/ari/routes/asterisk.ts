@@ -1,0 +1,49 @@
+import { arch, hostname, release, type } from 'node:os';
+import { userInfo } from 'node:os';
+import * as op from '../../../protocol/ari/operations/asterisk.js';
+import { badRequest } from '../../errors.js';
+import type { AriBinder } from '../../http/ari-bind.js';
+import { ariTimestamp } from '../../util/timestamp.js';
+import { FunctionError } from '../engine/variables.js';
+import type { Telephony } from '../telephony.js';
+
+/** The version we report: Asterisk-shaped (clients parse the major), naming what we really are. */
+export const SYSTEM_VERSION = '22.0.0-trunkline';
+
+export function mountAsterisk(b: AriBinder, t: Telephony, maxChannels?: number): void {
+  const { engine, vars } = t;
+  b.mount(op.getInfo, (a) => {
+    const want = new Set(a.only ?? ['build', 'system', 'config', 'status']);
+    let user = 'trunkline';
+    try {
+      user = userInfo().username;
+    } catch { /* no passwd entry */ }
+    return {
+      ...(want.has('build') ? { build: { os: type(), kernel: release(), options: '', machine: arch() === 'x64' ? 'x86_64' : arch(), date: ariTimestamp(engine.startedAt), user } } : {}),
+      ...(want.has('system') ? { system: { version: SYSTEM_VERSION, entity_id: engine.entityId } } : {}),
+      ...(want.has('config') ? {
+        config: {
+          name: hostname(),
+          default_language: 'en',
+          ...(maxChannels ? { max_channels: maxChannels } : {}),
+          setid: { user, group: user },
+        },
+      } : {}),
+      ...(want.has('status') ? { status: { startup_time: ariTimestamp(engine.startedAt), last_reload_time: ariTimestamp(engine.startedAt) } } : {}),
+    };
+  });
+  b.mount(op.ping, () => ({ asterisk_id: engine.entityId, ping: 'pong', timestamp: ariTimestamp(Date.now()) }));
+  b.mount(op.getGlobalVar, (a) => {
+    if (!a.variable) throw badRequest('Variable name is required');
+    try {
+      return { value: vars.read(null, a.variable) ?? '' };
+    } catch (err) {
+      if (err instanceof FunctionError) throw badRequest('Unable to read provided function');
+      throw err;
+    }
+  });
+  b.mount(op.setGlobalVar, (a) => {
+    if (!a.variable) throw badRequest('Variable name is required');
+    vars.setGlobal(a.variable, a.value);
+  });
+}

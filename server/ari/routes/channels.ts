@@ -1,0 +1,37 @@
+import type { ModelOf } from '../../../protocol/model.js';
+import type { Channel as ChannelModel } from '../../../protocol/ari/models/channel.js';
+import * as op from '../../../protocol/ari/operations/channels.js';
+import type { AriBinder } from '../../http/ari-bind.js';
+import type { Channel } from '../engine/channel.js';
+import type { Telephony } from '../telephony.js';
+
+/** The channels resource (control operations; media operations arrive with the media engine). */
+export function mountChannels(b: AriBinder, t: Telephony): void {
+  const { engine, calls, control } = t;
+  const snap = (ch: Channel) => engine.snapshot(ch) as ModelOf<typeof ChannelModel>;
+
+  b.mount(op.list, () => [...engine.all()].map(snap));
+  b.mount(op.originate, (a) => snap(calls.originate(a)));
+  b.mount(op.originateWithId, (a) => snap(calls.originate(a)));
+  b.mount(op.create, (a) => snap(calls.create(a)));
+  b.mount(op.get, (a) => snap(control.channel(a.channelId)));
+  b.mount(op.hangup, (a) => control.hangup(a.channelId, a.reason, a.reason_code));
+  b.mount(op.continueInDialplan, (a) => control.continueInDialplan(a.channelId, a));
+  b.mount(op.move, (a) => control.move(a.channelId, a.app, a.appArgs));
+  b.mount(op.redirect, (a) => control.redirect(a.channelId, a.endpoint));
+  b.mount(op.answer, (a) => control.answer(a.channelId));
+  b.mount(op.ring, (a) => control.ring(a.channelId, true));
+  b.mount(op.ringStop, (a) => control.ring(a.channelId, false));
+  b.mount(op.sendDTMF, (a) => control.sendDtmf(a.channelId, a.dtmf, a));
+  b.mount(op.mute, (a) => control.mute(a.channelId, a.direction, true));
+  b.mount(op.unmute, (a) => control.mute(a.channelId, a.direction, false));
+  b.mount(op.hold, (a) => control.hold(a.channelId, true));
+  b.mount(op.unhold, (a) => control.hold(a.channelId, false));
+  b.mount(op.startMoh, (a) => control.moh(a.channelId, a.mohClass, true));
+  b.mount(op.stopMoh, (a) => control.moh(a.channelId, undefined, false));
+  b.mount(op.startSilence, (a) => control.silence(a.channelId, true));
+  b.mount(op.stopSilence, (a) => control.silence(a.channelId, false));
+  b.mount(op.getChannelVar, (a) => ({ value: control.getVar(a.channelId, a.variable) }));
+  b.mount(op.setChannelVar, (a) => control.setVar(a.channelId, a.variable, a.value, a.report_events));
+  b.mount(op.dial, (a) => control.dial(a.channelId, a.caller, a.timeout));
+}

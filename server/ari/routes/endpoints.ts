@@ -1,0 +1,28 @@
+import * as op from '../../../protocol/ari/operations/endpoints.js';
+import { notFound } from '../../errors.js';
+import type { AriBinder } from '../../http/ari-bind.js';
+import type { EndpointFixture } from '../fixtures.js';
+import type { Telephony } from '../telephony.js';
+
+export function mountEndpoints(b: AriBinder, t: Telephony): void {
+  const { engine } = t;
+  const model = (e: EndpointFixture) => ({
+    technology: e.tech,
+    resource: e.resource,
+    state: e.state,
+    channel_ids: [...engine.all()].filter((ch) => ch.d.endpoint === e.key).map((ch) => ch.id),
+  });
+  const all = () => [...engine.fixtures.endpoints.values()];
+
+  b.mount(op.listEndpoints, () => all().map(model));
+  b.mount(op.listByTech, (a) => {
+    const list = all().filter((e) => e.tech.toLowerCase() === a.tech.toLowerCase());
+    if (!list.length) throw notFound(`No Endpoints found - invalid tech ${a.tech}`);
+    return list.map(model);
+  });
+  b.mount(op.getEndpoint, (a) => {
+    const e = engine.fixtures.endpoints.get(`${a.tech}/${a.resource}`.toLowerCase());
+    if (!e) throw notFound('Endpoint not found');
+    return model(e);
+  });
+}

@@ -1,0 +1,244 @@
+import type { Context, Hono } from 'hono';
+import * as v from 'valibot';
+import type { Operation, OperationArgs, OperationResult, ParamDef, VariableInput } from '../../protocol/operation.js';
+import { declaredStatuses } from '../../protocol/operation.js';
+import type { AriUser } from '../config.js';
+import { badRequest } from '../errors.js';
+import type { Logger } from '../log.js';
+import { ariError } from './ari-errors.js';
+import { isJson, parseJson, readBody } from './body.js';
+
+export interface AriContext {
+  user: AriUser;
+  /** The request's Host header (docs and Location derive from it). */
+  host: string | undefined;
+}
+
+/** What a 201 handler returns: the body plus the resource's path for `Location`. */
+export interface Created<T> {
+  body: T;
+  location: string;
+}
+
+type Result<O extends Operation> = O['success'] extends 201 ? Created<OperationResult<O>> : OperationResult<O>;
+export type AriHandler<O extends Operation> = (args: OperationArgs<O>, ctx: AriContext) => Result<O> | Promise<Result<O>>;
+
+export interface BinderOptions {
+  /** Where the API is mounted: `/ari` or `/sim`. */
+  prefix: string;
+  maxBodyBytes: number;
+  maxJsonDepth: number;
+  /** Test mode: every response is checked against the operation's declaration. */
+  checkResponses: boolean;
+  violations: string[];
+  log: Logger;
+  /** Runs after every handler, before the answer leaves (the engine commits its changes there). */
+  beforeRespond?: () => void;
+}
+
+const ErrorBody = v.strictObject({ message: v.string() });
+/** Answers that come from request-wide checks (credentials, size limits), not from the operation. */
+const GLOBAL_STATUSES = new Set([401, 403, 413]);
+const TRUE = new Set(['true', 'yes', 'y', 't', '1', 'on']);
+const FALSE = new Set(['false', 'no', 'n', 'f', '0', 'off']);
+
+type Raw = string | number | boolean | null | object;
+
+/** Swagger path → Hono path: `/channels/{channelId}` → `/ari/channels/:channelId`. */
+const honoPath = (prefix: string, path: string) => prefix + path.replace(/\{([^}]+)\}/g, ':$1');
+
+function invalid(name: string, p: ParamDef): never {
+  throw badRequest(p.invalidMessage ?? `Invalid value for parameter '${name}'`);
+}
+
+/** Coerces one raw value (a query string or a JSON value) to the parameter's declared type. */
+function coerceOne(name: string, p: ParamDef, raw: Raw): string | number | boolean {
+  let out: string | number | boolean;
+  switch (p.dataType) {
+    case 'int':
+    case 'long': {
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*[-+]?\d+\s*$/.test(raw) ? Number(raw) : NaN;
+      if (!Number.isSafeInteger(n)) throw badRequest(`Parameter '${name}' must be an integer`);
+      if ((p.min !== undefined && n < p.min) || (p.max !== undefined && n > p.max)) invalid(name, p);
+      out = n;
+      break;
+    }
+    case 'boolean': {
+      const s = typeof raw === 'boolean' ? String(raw) : typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+      if (TRUE.has(s)) out = true;
+      else if (FALSE.has(s)) out = false;
+      else throw badRequest(`Parameter '${name}' must be true or false`);
+      break;
+    }
+    default:
+      if (typeof raw === 'object' && raw !== null) throw badRequest(`Parameter '${name}' must be a string`);
+      out = String(raw);
+  }
+  if (p.allowableValues && !p.allowableValues.includes(out as string)) invalid(name, p);
+  return out;
+}
+
+/** The `variables` container: `{"variables": {"NAME": "value" | {"value", "report_events"}}}`. */
+function bindVariables(container: unknown): VariableInput[] {
+  if (container === undefined || container === null) return [];
+  if (typeof container !== 'object' || Array.isArray(container)) throw badRequest('The \'variables\' body parameter must be a JSON object');
+  const out: VariableInput[] = [];
+  for (const [name, val] of Object.entries(container as Record<string, unknown>)) {
+    if (typeof val === 'string') out.push({ name, value: val, reportEvents: false });
+    else if (val && typeof val === 'object' && !Array.isArray(val) && typeof (val as { value?: unknown }).value === 'string') {
+      const re = (val as { report_events?: unknown }).report_events;
+      if (re !== undefined && typeof re !== 'boolean') throw badRequest('report_events must be a boolean');
+      out.push({ name, value: (val as { value: string }).value, reportEvents: re === true });
+    } else throw badRequest('Only string values in the \'variables\' object allowed');
+  }
+  return out;
+}
+
+/**
+ * Gathers raw parameters with ARI's precedence — form body, then query,
+ * then the top-level keys of a JSON object body — and the JSON body itself.
+ */
+async function gather(c: Context, opts: BinderOptions): Promise<{ raw: Map<string, Raw[]>; json: unknown }> {
+  const raw = new Map<string, Raw[]>();
+  const req = c.req.raw;
+  const ct = req.headers.get('content-type');
+  let json: unknown;
+  const hasBody = req.body !== null && req.method !== 'GET' && req.method !== 'HEAD';
+  if (hasBody) {
+    const text = await readBody(req, opts.maxBodyBytes);
+    if (isJson(ct)) {
+      if (text.trim() !== '') json = parseJson(text, opts.maxJsonDepth);
+    } else if (ct && /^application\/x-www-form-urlencoded/i.test(ct)) {
+      for (const [k, val] of new URLSearchParams(text)) raw.set(k, [...(raw.get(k) ?? []), val]);
+    }
+  }
+  const url = req.url;
+  const q = url.indexOf('?');
+  if (q >= 0) {
+    const fromQuery = new Map<string, Raw[]>();
+    for (const [k, val] of new URLSearchParams(url.slice(q + 1))) fromQuery.set(k, [...(fromQuery.get(k) ?? []), val]);
+    for (const [k, vals] of fromQuery) raw.set(k, vals);
+  }
+  if (json && typeof json === 'object' && !Array.isArray(json)) {
+    for (const [k, val] of Object.entries(json as Record<string, unknown>)) {
+      if (k === 'variables' || val === undefined || val === null) continue;
+      raw.set(k, Array.isArray(val) ? (val as Raw[]) : [val as Raw]);
+    }
+  }
+  return { raw, json };
+}
+
+/** Builds typed args for an operation from a request. */
+async function bindArgs(c: Context, op: Operation, opts: BinderOptions): Promise<Record<string, unknown>> {
+  const { raw, json } = await gather(c, opts);
+  const args: Record<string, unknown> = {};
+  for (const [name, p] of Object.entries(op.params)) {
+    if (p.in === 'path') {
+      args[name] = c.req.param(name);
+      continue;
+    }
+    if (p.in === 'body') {
+      args[name] = json && typeof json === 'object' && !Array.isArray(json) ? bindVariables((json as { variables?: unknown }).variables) : [];
+      continue;
+    }
+    let vals = raw.get(name);
+    // An empty string for a typed parameter means "not given", as Asterisk's parsers treat it.
+    if (vals && p.dataType !== 'string' && vals.every((x) => x === '')) vals = undefined;
+    if (vals === undefined || vals.length === 0) {
+      if (p.defaultValue !== undefined) args[name] = p.allowMultiple ? [p.defaultValue] : p.defaultValue;
+      else if (p.required && !p.deferRequired) throw badRequest(p.missingMessage ?? `Required parameter '${name}' not provided`);
+      continue;
+    }
+    if (p.allowMultiple) {
+      const list = vals.flatMap((x): Raw[] => (typeof x === 'string' ? x.split(',') : [x])).filter((x) => x !== '');
+      args[name] = list.map((x) => coerceOne(name, p, x));
+    } else args[name] = coerceOne(name, p, vals[vals.length - 1]!);
+  }
+  return args;
+}
+
+/**
+ * Mounts operations on a Hono app with one uniform glue: bind, call the
+ * thin handler, map errors, answer with the declared status. Paths with
+ * literal segments are mounted before parameterised ones at the same place
+ * (so `/channels/create` is not taken for a channel id), each followed by a
+ * 405 for its other methods.
+ */
+export function createAriBinder(app: Hono<any>, opts: BinderOptions) {
+  const pending: Array<{ op: Operation; handler: AriHandler<any> }> = [];
+  const mounted = new Set<Operation>();
+
+  function respondError(c: Context, op: Operation, status: number, message: string): Response {
+    return check(c, op, new Response(JSON.stringify({ message }), { status, headers: { 'content-type': 'application/json' } }), { message });
+  }
+
+  /** Test mode: an undeclared status or a body off its schema becomes a 500 naming the violation. */
+  function check(c: Context, op: Operation, res: Response, body: unknown): Response {
+    if (!opts.checkResponses) return res;
+    const problems: string[] = [];
+    if (!declaredStatuses(op).has(res.status) && !GLOBAL_STATUSES.has(res.status)) problems.push(`status ${res.status} is not declared`);
+    else if (res.status < 300 && op.response) {
+      const r = v.safeParse(op.response, body);
+      if (!r.success) problems.push(`body does not match ${op.responseClass}: ${r.issues.map((i) => `${i.path?.map((x) => String(x.key)).join('.') ?? ''} ${i.message}`).join('; ')}`);
+    } else if (res.status >= 400 && !v.safeParse(ErrorBody, body).success) problems.push('error body is not {"message"}');
+    if (!problems.length) return res;
+    const msg = `contract violation in ${op.method} ${op.path} (${op.nickname}): ${problems.join('; ')}`;
+    opts.violations.push(msg);
+    opts.log.error({ body }, msg);
+    return new Response(JSON.stringify({ message: msg }), { status: 500, headers: { 'content-type': 'application/json' } });
+  }
+
+  function route(op: Operation, handler: AriHandler<any>) {
+    return async (c: Context): Promise<Response> => {
+      let result: unknown;
+      try {
+        const args = await bindArgs(c, op, opts);
+        result = await handler(args, { user: c.get('ariUser'), host: c.req.header('host') });
+      } catch (err) {
+        opts.beforeRespond?.();
+        const mapped = ariError(err);
+        if (mapped) return respondError(c, op, mapped.status, mapped.message);
+        opts.log.error({ err, op: op.nickname }, 'unhandled error in ARI handler');
+        return respondError(c, op, 500, 'Internal Server Error');
+      }
+      opts.beforeRespond?.();
+      if (op.success === 204) return check(c, op, new Response(null, { status: 204 }), undefined);
+      let body = result;
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (op.success === 201) {
+        const created = result as Created<unknown>;
+        body = created.body;
+        headers.location = `${opts.prefix}${created.location}`;
+      }
+      return check(c, op, new Response(JSON.stringify(body), { status: op.success, headers }), body);
+    };
+  }
+
+  return {
+    mounted,
+    /** Queues an operation; `finish()` mounts everything in a safe order. */
+    mount<O extends Operation>(op: O, handler: AriHandler<O>): void {
+      pending.push({ op, handler });
+    },
+    finish(): void {
+      const byPath = new Map<string, Array<{ op: Operation; handler: AriHandler<any> }>>();
+      for (const p of pending) byPath.set(p.op.path, [...(byPath.get(p.op.path) ?? []), p]);
+      const paths = [...byPath.keys()].sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0));
+      for (const path of paths) {
+        const entries = byPath.get(path)!;
+        const hp = honoPath(opts.prefix, path);
+        for (const { op, handler } of entries) {
+          app.on(op.method, hp, route(op, handler));
+          mounted.add(op);
+        }
+        const allow = [...new Set(entries.map((e) => e.op.method))].join(', ');
+        app.all(hp, (c) => {
+          if (c.req.method === 'OPTIONS') return c.body(null, 204, { Allow: `${allow}, OPTIONS` });
+          return c.json({ message: 'Invalid method' }, 405, { Allow: allow });
+        });
+      }
+    },
+  };
+}
+
+export type AriBinder = ReturnType<typeof createAriBinder>;

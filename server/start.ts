@@ -1,0 +1,97 @@
+import { createAdaptorServer } from '@hono/node-server';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createApp } from './app.js';
+import { createEventsWs } from './ari/events-ws.js';
+import { loadFixtures } from './ari/fixtures.js';
+import { createTelephony, type Telephony } from './ari/telephony.js';
+import type { Config } from './config.js';
+import { openDatabase, type Db } from './db/open.js';
+import { createChannelRepo } from './db/repos/channel-repo.js';
+import { createMetaRepo } from './db/repos/meta-repo.js';
+import { createAriAuth } from './http/ari-auth.js';
+import { createLogger, type Logger } from './log.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  host: string;
+  telephony: Telephony;
+  db: Db;
+  log: Logger;
+  violations: string[];
+  /** Graceful stop: refuse new connections, finish in-flight requests, close sockets (1001), flush, close the database. */
+  close(): Promise<void>;
+}
+
+/** Opens the database and fixtures, builds the app, and listens. Tests and main.ts both start the server here. */
+export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+  const db = openDatabase(join(config.dataDir, 'trunkline.db'), config.dbSynchronous);
+  const fixtures = loadFixtures(config.fixturesDir);
+  const channelRepo = createChannelRepo(db);
+  const meta = createMetaRepo(db);
+  const violations: string[] = [];
+  const telephony = createTelephony({
+    fixtures,
+    repo: channelRepo,
+    meta,
+    log,
+    timeScale: config.simTimeScale,
+    channelVars: config.ariChannelVars,
+    historyLimit: config.channelHistoryLimit,
+    checkEvents: config.checkResponses,
+  });
+  telephony.engine.violations.length = 0;
+  const ariAuth = createAriAuth(config.ariUsers);
+  const app = createApp({ config, log, telephony, channelRepo, ariAuth, violations });
+  const events = createEventsWs({
+    engine: telephony.engine,
+    auth: ariAuth,
+    log,
+    maxPayload: config.wsMaxPayload,
+    maxBufferedBytes: config.wsMaxBufferedBytes,
+    pingIntervalMs: config.wsPingIntervalMs,
+  });
+
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  server.on('upgrade', (req, socket, head) => {
+    socket.on('error', () => socket.destroy());
+    if (events.handleUpgrade(req, socket, head)) return;
+    socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: 27\r\nConnection: close\r\n\r\n{"message":"Not a WebSocket"}'.replace('27', String('{"message":"Not a WebSocket"}'.length)));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${shownHost}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    host: config.host,
+    telephony,
+    db,
+    log,
+    get violations() {
+      return [...violations, ...telephony.engine.violations];
+    },
+    close() {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        events.close();
+        const force = setTimeout(() => server.closeAllConnections(), 5000);
+        force.unref();
+        await closed;
+        clearTimeout(force);
+        telephony.engine.stop();
+        db.close();
+      })();
+      return closing;
+    },
+  };
+}
