@@ -1,0 +1,100 @@
+import WebSocket from 'ws';
+
+export interface AriEvent {
+  type: string;
+  application: string;
+  timestamp: string;
+  asterisk_id: string;
+  channel?: { id: string; name: string; state: string; [k: string]: unknown };
+  [k: string]: any;
+}
+
+export type Match = string | ((e: AriEvent) => boolean);
+const matcher = (m: Match) => (typeof m === 'string' ? (e: AriEvent) => e.type === m : m);
+
+/** Events received on one ARI WebSocket, with waits that see both past and future events. */
+export class EventLog {
+  readonly events: AriEvent[] = [];
+  private waiters: Array<{ pred: (e: AriEvent) => boolean; resolve: (e: AriEvent) => void }> = [];
+  closed: { code: number; reason: string } | undefined;
+
+  constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      const e = JSON.parse(data.toString()) as AriEvent;
+      this.events.push(e);
+      this.waiters = this.waiters.filter((w) => {
+        if (!w.pred(e)) return true;
+        w.resolve(e);
+        return false;
+      });
+    });
+    ws.on('close', (code, reason) => {
+      this.closed = { code, reason: reason.toString() };
+    });
+  }
+
+  /** The first event (already received or still to come) matching; rejects after `timeoutMs`. */
+  waitFor(m: Match, timeoutMs = 5000): Promise<AriEvent> {
+    const pred = matcher(m);
+    const seen = this.events.find(pred);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w.resolve !== done);
+        reject(new Error(`timed out waiting for event ${typeof m === 'string' ? m : 'matching predicate'}; got: ${this.types().join(', ')}`));
+      }, timeoutMs);
+      const done = (e: AriEvent) => {
+        clearTimeout(timer);
+        resolve(e);
+      };
+      this.waiters.push({ pred, resolve: done });
+    });
+  }
+
+  /** Waits until `n` events match. */
+  async waitForCount(m: Match, n: number, timeoutMs = 5000): Promise<AriEvent[]> {
+    const pred = matcher(m);
+    const deadline = Date.now() + timeoutMs;
+    while (this.events.filter(pred).length < n) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} events; got: ${this.types().join(', ')}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return this.events.filter(pred);
+  }
+
+  /** Event types so far, optionally only those about one channel. */
+  types(channelId?: string): string[] {
+    return this.events.filter((e) => channelId === undefined || e.channel?.id === channelId || e.peer?.id === channelId).map((e) => e.type);
+  }
+
+  of(channelId: string): AriEvent[] {
+    return this.events.filter((e) => e.channel?.id === channelId || e.peer?.id === channelId);
+  }
+
+  clear(): void {
+    this.events.length = 0;
+  }
+
+  close(): Promise<void> {
+    if (this.ws.readyState === WebSocket.CLOSED) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.ws.once('close', () => resolve());
+      this.ws.close();
+    });
+  }
+}
+
+/** Opens `/ari/events` for the apps and resolves once the socket is open. */
+export function connectEvents(url: string, apps: string | string[], opts: { subscribeAll?: boolean; auth?: string } = {}): Promise<EventLog> {
+  const q = new URLSearchParams({ app: ([] as string[]).concat(apps).join(','), api_key: opts.auth ?? 'asterisk:asterisk' });
+  if (opts.subscribeAll) q.set('subscribeAll', 'true');
+  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ari/events?${q}`);
+  const log = new EventLog(ws);
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve(log));
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../server/config.js';
+import { createLogger } from '../../server/log.js';
+import { startServer, type RunningServer } from '../../server/start.js';
+import { ariHttp, type AriHttp } from './http.js';
+
+export interface TestServer {
+  url: string;
+  /** `127.0.0.1:<port>`, as a Host header. */
+  host: string;
+  dataDir: string;
+  server: RunningServer;
+  /** Every log line the server wrote (JSON). */
+  logs: string[];
+  /** ARI/sim HTTP client authenticated as asterisk:asterisk. */
+  http: AriHttp;
+  /** Throws when the server answered or emitted anything off its protocol/ declarations. */
+  assertNoViolations(): void;
+  /** Stops the server; with `keepData` the data directory survives (restart tests). */
+  close(opts?: { keepData?: boolean }): Promise<void>;
+}
+
+/** Default simulated-time speed-up in tests: fixture delays of 1 s take 50 ms. */
+export const TEST_SCALE = 20;
+
+/** Starts a real server on 127.0.0.1, port 0, with a fresh data directory (or `dataDir`) and test-mode contract checks. */
+export async function startTestServer(env: Record<string, string> = {}, dataDir?: string): Promise<TestServer> {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'trunkline-data-'));
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dir,
+    FIXTURES_DIR: join(import.meta.dirname, '..', '..', 'fixtures'),
+    SIM_TIME_SCALE: String(TEST_SCALE),
+    LOG_LEVEL: 'info',
+    CHECK_RESPONSES: 'true',
+    ARI_USERS: 'asterisk:asterisk,viewer:secret-viewer:ro',
+    ...env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(...chunk.toString().split('\n').filter(Boolean));
+      cb();
+    },
+  });
+  const server = await startServer(config, createLogger(config.logLevel, sink));
+  const host = `127.0.0.1:${server.port}`;
+  let reported = 0;
+  return {
+    url: server.url,
+    host,
+    dataDir: dir,
+    server,
+    logs,
+    http: ariHttp(server.url),
+    assertNoViolations() {
+      const v = server.violations.slice(reported);
+      reported += v.length;
+      if (v.length) throw new Error(`contract violations:\n${v.join('\n')}`);
+    },
+    async close(opts = {}) {
+      await server.close();
+      if (!opts.keepData && !dataDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

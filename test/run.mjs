@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// Runs every test/**/*.test.ts file with uvu (under tsx), one process per file so
+// a hung or crashing suite cannot take the others down. Each file has a time
+// limit and the whole run has one; the last line is always "N passed, N failed".
+//
+//   npm test                 every file
+//   npm test -- channels     only files whose path contains "channels"
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const testDir = join(root, 'test');
+const FILE_TIMEOUT_MS = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 10 * 60_000);
+const TOTAL_TIMEOUT_MS = Number(process.env.TEST_TOTAL_TIMEOUT_MS ?? 80 * 60_000);
+const filters = process.argv.slice(2);
+
+function collect(dir) {
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    if (name.startsWith('_') || name.startsWith('.')) continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...collect(p));
+    else if (name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+const files = collect(testDir).filter((f) => !filters.length || filters.some((x) => f.includes(x)));
+const tsx = join(root, 'node_modules', '.bin', 'tsx');
+const uvu = join(root, 'node_modules', 'uvu', 'bin.js');
+const started = Date.now();
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const failures = [];
+
+// Tests run with an isolated git and a fixed timezone (decisions.md: test environment).
+const home = mkdtempSync(join(tmpdir(), 'trunkline-test-home-'));
+const env = {
+  ...process.env,
+  TZ: 'UTC',
+  NODE_ENV: 'test',
+  HOME: home,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Trunkline Test',
+  GIT_AUTHOR_EMAIL: 'test@trunkline.invalid',
+  GIT_COMMITTER_NAME: 'Trunkline Test',
+  GIT_COMMITTER_EMAIL: 'test@trunkline.invalid',
+  FORCE_COLOR: '0',
+};
+
+const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function runFile(file) {
+  const rel = relative(testDir, file).split(sep).join('/');
+  const budget = Math.min(FILE_TIMEOUT_MS, TOTAL_TIMEOUT_MS - (Date.now() - started));
+  return new Promise((resolve) => {
+    if (budget <= 0) return resolve({ rel, total: 0, ok: 0, skip: 0, crashed: 'not run: overall time limit reached' });
+    const child = spawn(tsx, [uvu, 'test', `^${escape(rel)}$`, '--no-color'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const onData = (chunk) => {
+      const text = chunk.toString();
+      out += text;
+      process.stdout.write(text);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+    }, budget);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      // Children of the suite (servers it spawned) go with it.
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+      const text = strip(out);
+      const num = (label) => {
+        const m = new RegExp(`${label}:\\s+(\\d+)`).exec(text);
+        return m ? Number(m[1]) : undefined;
+      };
+      const total = num('Total');
+      const ok = num('Passed');
+      const skip = num('Skipped') ?? 0;
+      if (timedOut) return resolve({ rel, total: total ?? 0, ok: ok ?? 0, skip, crashed: `timed out after ${budget} ms` });
+      if (total === undefined || ok === undefined) return resolve({ rel, total: 0, ok: 0, skip: 0, crashed: `exited with code ${code} before reporting` });
+      if (code !== 0 && ok === total - skip) return resolve({ rel, total, ok, skip, crashed: `exited with code ${code}` });
+      resolve({ rel, total, ok, skip });
+    });
+  });
+}
+
+process.stdout.write(`Running ${files.length} test file(s)\n`);
+for (const file of files) {
+  process.stdout.write(`\n=== ${relative(root, file)}\n`);
+  const r = await runFile(file);
+  passed += r.ok;
+  skipped += r.skip;
+  const bad = r.total - r.ok - r.skip + (r.crashed ? 1 : 0);
+  failed += bad;
+  if (bad) failures.push(`${r.rel}: ${r.crashed ?? `${r.total - r.ok - r.skip} failing`}`);
+}
+rmSync(home, { recursive: true, force: true });
+
+process.stdout.write(`\n${'-'.repeat(60)}\n`);
+if (failures.length) process.stdout.write(`Failures:\n${failures.map((f) => `  ${f}`).join('\n')}\n`);
+if (skipped) process.stdout.write(`${skipped} skipped\n`);
+process.stdout.write(`Duration: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+process.stdout.write(`${passed} passed, ${failed} failed\n`);
+process.exit(failed ? 1 : 0);
