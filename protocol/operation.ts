@@ -25,8 +25,12 @@ export interface ParamDef<T = unknown> {
   allowableValues?: readonly (string | number)[];
   min?: number;
   max?: number;
-  /** Presence is checked by the handler, after its 404/409/412 guards, as Asterisk orders them. */
-  deferRequired: boolean;
+  /**
+   * Presence and allowed values are checked by the handler, after its
+   * 404/409/412 guards, because Asterisk checks them there (the binder only
+   * converts the type).
+   */
+  handlerValidates: boolean;
   /** Message for a value outside allowableValues or the range (defaults to a generic one). */
   invalidMessage?: string;
   /** Message when a required parameter is missing (defaults to a generic one). */
@@ -43,15 +47,15 @@ interface ParamOpts<T> {
   values?: readonly T[];
   min?: number;
   max?: number;
-  deferRequired?: boolean;
+  handlerValidates?: boolean;
   invalidMessage?: string;
   missingMessage?: string;
 }
 
-type Narrow<T, O> = O extends { values: readonly (infer V)[] } ? V : T;
+type Narrow<T, O> = O extends { handlerValidates: true } ? T : O extends { values: readonly (infer V)[] } ? V : T;
 type Many<T, O> = O extends { allowMultiple: true } ? T[] : T;
 type Absent<O> = O extends { required: true }
-  ? O extends { deferRequired: true } ? undefined : never
+  ? O extends { handlerValidates: true } ? undefined : never
   : O extends { default: unknown } ? never : undefined;
 export type BoundType<T, O> = Many<Narrow<T, O>, O> | Absent<O>;
 
@@ -62,7 +66,7 @@ function param<T>(inn: ParamIn, dataType: DataType) {
     description: o.description,
     required: inn === 'path' ? true : !!o.required,
     allowMultiple: !!o.allowMultiple,
-    deferRequired: !!o.deferRequired,
+    handlerValidates: !!o.handlerValidates,
     ...(o.default !== undefined ? { defaultValue: o.default as string | number | boolean } : {}),
     ...(o.values ? { allowableValues: o.values as readonly (string | number)[] } : {}),
     ...(o.min !== undefined ? { min: o.min } : {}),
@@ -90,7 +94,7 @@ export const body = {
     description,
     required: false,
     allowMultiple: false,
-    deferRequired: false,
+    handlerValidates: false,
   }),
 };
 

@@ -83,7 +83,8 @@ export function apiDeclaration(resource: AriResource, basePath: string | undefin
   return {
     ...HEADER,
     apiVersion: DECLARATION_VERSION,
-    swaggerVersion: '1.1',
+    // Asterisk's events.json alone declares Swagger 1.2; clients only read resources.json's version.
+    swaggerVersion: resource.name === 'events' ? '1.2' : '1.1',
     ...(basePath ? { basePath } : {}),
     resourcePath: `/api-docs/${resource.name}.{format}`,
     since: ['12.0.0'],

@@ -1,4 +1,5 @@
 import type { AriResource } from '../ari/resources.js';
+import { CallerID, Channel, DialplanCEP } from '../ari/models/channel.js';
 import { CallRecord, FarEnd, FarEndDtmf, SimChannel } from './models.js';
 import { simOperations } from './operations.js';
 
@@ -13,5 +14,5 @@ export const SIM_RESOURCE: AriResource = {
     '/channels/{channelId}/talk': 'Far-end talking', '/history': 'Ended channels',
   },
   operations: simOperations,
-  models: [FarEndDtmf, FarEnd, SimChannel, CallRecord],
+  models: [CallerID, DialplanCEP, Channel, FarEndDtmf, FarEnd, SimChannel, CallRecord],
 };

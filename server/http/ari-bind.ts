@@ -74,7 +74,7 @@ function coerceOne(name: string, p: ParamDef, raw: Raw): string | number | boole
       if (typeof raw === 'object' && raw !== null) throw badRequest(`Parameter '${name}' must be a string`);
       out = String(raw);
   }
-  if (p.allowableValues && !p.allowableValues.includes(out as string)) invalid(name, p);
+  if (p.allowableValues && !p.handlerValidates && !p.allowableValues.includes(out as string)) invalid(name, p);
   return out;
 }
 
@@ -146,7 +146,7 @@ async function bindArgs(c: Context, op: Operation, opts: BinderOptions): Promise
     if (vals && p.dataType !== 'string' && vals.every((x) => x === '')) vals = undefined;
     if (vals === undefined || vals.length === 0) {
       if (p.defaultValue !== undefined) args[name] = p.allowMultiple ? [p.defaultValue] : p.defaultValue;
-      else if (p.required && !p.deferRequired) throw badRequest(p.missingMessage ?? `Required parameter '${name}' not provided`);
+      else if (p.required && !p.handlerValidates) throw badRequest(p.missingMessage ?? `Required parameter '${name}' not provided`);
       continue;
     }
     if (p.allowMultiple) {

@@ -5,7 +5,7 @@ import { Application } from '../models/application.js';
 const applicationName = path.string({ description: 'Application\'s name' });
 const eventSource = query.string({
   description: 'URI for event source (channel:{channelId}, bridge:{bridgeId}, endpoint:{tech}[/{resource}], deviceState:{deviceName}',
-  required: true, allowMultiple: true,
+  required: true, allowMultiple: true, missingMessage: 'Missing parameter eventSource',
 });
 
 export const listApplications = defineOperation({
@@ -44,7 +44,7 @@ export const unsubscribe = defineOperation({
     { code: 400, reason: 'Missing parameter; event source scheme not recognized.' },
     { code: 404, reason: 'Application does not exist.' },
     { code: 409, reason: 'Application not subscribed to event source.' },
-    { code: 422, reason: 'Event source does not exist.' },
+    { code: 422, reason: 'Event source does not exist, or the application is not subscribed to it.' },
   ],
 });
 

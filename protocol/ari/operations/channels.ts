@@ -86,7 +86,7 @@ export const hangup = defineOperation({
   params: {
     channelId,
     reason_code: query.string({ description: 'The reason code for hanging up the channel for detail use. Mutually exclusive with \'reason\'. See detail hangup codes at here. https://docs.asterisk.org/Configuration/Miscellaneous/Hangup-Cause-Mappings/' }),
-    reason: query.string({ description: 'Reason for hanging up the channel for simple use. Mutually exclusive with \'reason_code\'.', values: HANGUP_REASONS, invalidMessage: 'Invalid reason for hangup provided' }),
+    reason: query.string({ description: 'Reason for hanging up the channel for simple use. Mutually exclusive with \'reason_code\'.', values: HANGUP_REASONS, handlerValidates: true }),
   },
   responseClass: 'void', response: null, success: 204,
   errors: [{ code: 400, reason: 'Invalid reason for hangup provided' }, e404],
@@ -122,7 +122,7 @@ export const redirect = defineOperation({
   summary: 'Redirect the channel to a different location.',
   params: {
     channelId,
-    endpoint: query.string({ description: 'The endpoint to redirect the channel to', required: true, deferRequired: true }),
+    endpoint: query.string({ description: 'The endpoint to redirect the channel to', required: true, handlerValidates: true }),
   },
   responseClass: 'void', response: null, success: 204,
   errors: [
@@ -162,7 +162,7 @@ export const sendDTMF = defineOperation({
   summary: 'Send provided DTMF to a given channel.',
   params: {
     channelId,
-    dtmf: query.string({ description: 'DTMF To send.', required: true, deferRequired: true }),
+    dtmf: query.string({ description: 'DTMF To send.', required: true, handlerValidates: true }),
     before: query.int({ description: 'Amount of time to wait before DTMF digits (specified in milliseconds) start.', default: 0, min: 0 }),
     between: query.int({ description: 'Amount of time in between DTMF digits (specified in milliseconds).', default: 100, min: 0 }),
     duration: query.int({ description: 'Length of each DTMF digit (specified in milliseconds).', default: 100, min: 0 }),
@@ -173,8 +173,7 @@ export const sendDTMF = defineOperation({
 });
 
 const muteDirection = query.string({
-  description: 'Direction in which to mute audio', default: 'both', values: ['both', 'in', 'out'] as const,
-  invalidMessage: 'Invalid direction specified',
+  description: 'Direction in which to mute audio', default: 'both', values: ['both', 'in', 'out'] as const, handlerValidates: true,
 });
 export const mute = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}/mute', nickname: 'mute', summary: 'Mute a channel.',

@@ -207,7 +207,6 @@ export class Calls {
       direction: 'inbound', caller: { ...EMPTY }, accountcode: '', language: 'en', context: target.context, exten: target.exten,
       formats, suffix, localHalf: 2,
     });
-    two.d.state = 'Down';
     one.d.peer = two.id;
     two.d.peer = one.id;
     return one;
@@ -364,9 +363,7 @@ export class Calls {
       // The other half runs the dialplan with a copy of our variables, as chan_local does.
       for (const [k, val] of Object.entries(ch.d.vars)) peer.d.vars[k] = val;
       peer.d.caller = { ...ch.d.caller };
-      peer.d.state = 'Ring';
       this.eng.touch(peer);
-      this.eng.emitChannel(peer, 'ChannelStateChange');
       this.pbx.start(peer, peer.d.dialplan.context, peer.d.dialplan.exten, 1);
     } else {
       const f = this.eng.fixtures.endpoints.get(ch.d.endpoint.toLowerCase());
@@ -460,7 +457,7 @@ export class Calls {
       accountcode: f.accountcode, language: f.language, context, exten: req.extension, formats: ['ulaw', 'alaw', 'slin'],
     });
     this.applyVariables(ch, req.variables);
-    this.pbx.start(ch, context, req.extension, 1);
+    this.pbx.startSoon(ch, context, req.extension, 1);
     return ch;
   }
 
@@ -509,7 +506,7 @@ export class Calls {
     if (!s) return;
     this.eng.emitChannel(ch, 'StasisEnd', {}, [s.app]);
     ch.d.stasis = null;
-    ch.rt.queue.length = 0;
+    this.eng.abortQueue(ch, conflict('Channel not in Stasis application'));
     this.eng.unsubscribe(ch, s.app);
   }
 
@@ -538,8 +535,8 @@ export class Calls {
     if (req.by === 'api') this.eng.emitChannel(ch, 'ChannelHangupRequest', { cause: SOFTHANGUP_EXPLICIT, soft: true });
     else if (req.by === 'far') this.eng.emitChannel(ch, 'ChannelHangupRequest', { cause: req.cause });
     ch.d.hangupCause = req.cause;
+    this.eng.abortQueue(ch, notFound('Channel not found'));
     this.leaveStasis(ch);
-    ch.rt.queue.length = 0;
     ch.rt.dtmfDone?.();
     ch.rt.dtmfDone = null;
     this.eng.emitChannel(ch, 'ChannelDestroyed', { cause: req.cause, cause_txt: causeText(req.cause) });

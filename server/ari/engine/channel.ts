@@ -95,7 +95,7 @@ export interface ChannelRuntime {
   handles: Map<Timer, NodeJS.Timeout>;
   /** Cached ARI snapshot; cleared on every change. */
   snapshot: Record<string, unknown> | null;
-  queue: Array<() => void | Promise<void>>;
+  queue: Array<{ run: () => Promise<void>; reject: (err: unknown) => void }>;
   queueBusy: boolean;
   /** Resolves the running sendDTMF command when its timers finish. */
   dtmfDone: (() => void) | null;
@@ -104,7 +104,7 @@ export interface ChannelRuntime {
 }
 
 export class Channel {
-  readonly rt: ChannelRuntime = { handles: new Map(), snapshot: null, queue: [], queueBusy: false, dtmfDone: null, hangingUp: false, dirty: true };
+  readonly rt: ChannelRuntime = { handles: new Map(), snapshot: null, queue: [], queueBusy: false, dtmfDone: null, hangingUp: false, dirty: false };
   constructor(public d: ChannelData) {}
 
   get id(): string {

@@ -6,8 +6,6 @@ import type { Engine } from './engine.js';
 import type { Pbx } from './pbx.js';
 import { FunctionError, type Variables } from './variables.js';
 
-export type MuteDirection = 'both' | 'in' | 'out';
-
 export interface DtmfTiming {
   before: number;
   between: number;
@@ -66,16 +64,18 @@ export class Control {
 
   // ---- operations -------------------------------------------------------------------
 
+  /** Current Asterisk's order and texts: the channel first, then exclusivity, then the code (any integer) or the reason. */
   hangup(id: string, reason: string | undefined, reasonCode: string | undefined): void {
-    if (reason !== undefined && reasonCode !== undefined) throw badRequest('The reason and reason_code parameters are mutually exclusive');
     const ch = this.channel(id);
+    if (reason && reasonCode) throw badRequest('The reason and reason_code can\'t both be specified');
     let cause = REASON_CAUSE.normal!;
-    if (reasonCode !== undefined) {
-      if (!/^\d+$/.test(reasonCode.trim())) throw badRequest('Invalid reason_code provided');
-      cause = Number(reasonCode);
-    } else if (reason !== undefined) {
-      const c = REASON_CAUSE[reason];
-      if (c === undefined) throw badRequest('Invalid reason for hangup provided');
+    if (reasonCode) {
+      const m = /^\s*([-+]?\d+)/.exec(reasonCode);
+      if (!m || !Number.isSafeInteger(Number(m[1]))) throw badRequest('Invalid reason for hangup reason code provided');
+      cause = Number(m[1]);
+    } else if (reason) {
+      const c = Object.hasOwn(REASON_CAUSE, reason) ? REASON_CAUSE[reason] : undefined;
+      if (c === undefined) throw badRequest('Invalid reason for hangup reason provided');
       cause = c;
     }
     this.calls.hangup(ch, { by: 'api', cause });
@@ -121,8 +121,10 @@ export class Control {
     this.eng.emitChannel(ch, on ? 'ChannelHold' : 'ChannelUnhold', on ? { musicclass: musicclass || 'N/A' } : {});
   }
 
-  mute(id: string, direction: MuteDirection, on: boolean): void {
+  mute(id: string, direction: string, on: boolean): void {
     const ch = this.ready(id);
+    if (!direction) throw badRequest('Direction is required');
+    if (direction !== 'both' && direction !== 'in' && direction !== 'out') throw badRequest('Invalid direction specified');
     void this.eng.enqueue(ch, () => {
       if (direction !== 'out') ch.d.media.mutedIn = on;
       if (direction !== 'in') ch.d.media.mutedOut = on;
@@ -265,7 +267,10 @@ export class Control {
 
   getVar(id: string, variable: string): string {
     if (!variable) throw badRequest('Variable name is required');
-    // The spec guards this read like the other operations (409 outside an app); Asterisk does not.
+    // The spec guards this read like the other operations (409 outside an app); Asterisk does not,
+    // and says "Provided channel was not found" for an unknown one.
+    const found = this.eng.find(id);
+    if (!found) throw notFound('Provided channel was not found');
     const ch = this.controlled(id);
     let value: string | undefined;
     try {

@@ -81,8 +81,8 @@ export function parseDialplan(contexts: Record<string, Record<string, string[]>>
         const m = LINE.exec(line);
         if (!m) throw new Error(`${cname}.${ename}: cannot parse "${line}" (expected "priority[(label)],App(args)")`);
         const prio = m[1] === 'n' ? prev + 1 : Number(m[1]);
-        if (prio < 1 || prio <= prev) throw new Error(`${cname}.${ename}: priority ${prio} in "${line}" must be above ${prev}`);
-        if (prev === 0 && prio !== 1) throw new Error(`${cname}.${ename}: the first priority must be 1`);
+        if (prev === 0 && prio !== 1) throw new Error(`${cname}.${ename}: the first priority must be 1, in "${line}"`);
+        if (prio <= prev) throw new Error(`${cname}.${ename}: priority ${prio} in "${line}" must be above ${prev}`);
         const app = APP_BY_LOWER.get(m[3]!.toLowerCase());
         if (!app) throw new Error(`${cname}.${ename}: unknown application "${m[3]}" (known: ${DIALPLAN_APPS.join(', ')})`);
         const p: Priority = { priority: prio, app, data: m[4] ?? '', ...(m[2] ? { label: m[2] } : {}) };

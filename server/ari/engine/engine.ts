@@ -405,24 +405,31 @@ export class Engine {
    */
   enqueue(ch: Channel, cmd: () => void | Promise<void>): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      ch.rt.queue.push(async () => {
-        try {
-          await cmd();
-          resolve();
-        } catch (err) {
-          reject(err);
-        }
+      ch.rt.queue.push({
+        run: async () => {
+          try {
+            await cmd();
+            resolve();
+          } catch (err) {
+            reject(err);
+          }
+        },
+        reject,
       });
       if (!ch.rt.queueBusy) void this.drain(ch);
     });
   }
 
+  /** Fails every command still waiting in the queue (the channel left the app, or hung up). */
+  abortQueue(ch: Channel, err: unknown): void {
+    const pending = ch.rt.queue.splice(0);
+    for (const item of pending) item.reject(err);
+  }
+
   private async drain(ch: Channel): Promise<void> {
     ch.rt.queueBusy = true;
     while (ch.rt.queue.length) {
-      const next = ch.rt.queue.shift()!;
-      const r = next();
-      if (r instanceof Promise) await r;
+      await ch.rt.queue.shift()!.run();
     }
     ch.rt.queueBusy = false;
   }

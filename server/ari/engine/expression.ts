@@ -55,7 +55,7 @@ export function evaluate(src: string): string {
       const op = next();
       const a = num(l) ?? 0;
       const b = num(primary()) ?? 0;
-      l = fmt(op === '*' ? a * b : b === 0 ? 0 : op === '/' ? Math.trunc(a / b) : a % b);
+      l = fmt(op === '*' ? a * b : b === 0 ? 0 : op === '/' ? a / b : a % b);
     }
     return l;
   }

@@ -12,8 +12,12 @@ type Step =
   | { wait: true } // something else (a timer, Stasis, a hangup) resumes or ends the channel
   | { hangup: number };
 
-/** After a timed app finishes, what to do (kept in the timer so a restart resumes it). */
-type Resume = { then: 'next' } | { then: 'stopMoh' } | { then: 'same' };
+/**
+ * After a timed app finishes, what to do (kept in the timer so a restart
+ * resumes it); `set` writes a status variable first (PLAYBACKSTATUS is set
+ * when the playback ends, as app_playback does).
+ */
+type Resume = { then: 'next' | 'stopMoh' | 'same'; set?: [string, string] };
 
 /** Priorities run in one go before yielding to the event loop, so a Goto loop cannot starve it. */
 const STEPS_PER_TURN = 1000;
@@ -37,8 +41,18 @@ export class Pbx {
     this.run(ch, priority);
   }
 
+  /** Starts the dialplan on the next turn, so the caller's answer (e.g. an inbound call's 200 in Ring) goes first. */
+  startSoon(ch: Channel, context: string, exten: string, priority: number): void {
+    ch.d.pbx = true;
+    ch.d.dialplan.context = context;
+    ch.d.dialplan.exten = exten;
+    ch.d.dialplan.priority = priority;
+    this.eng.schedule(ch, 'pbx', 0, { then: 'same' } satisfies Resume);
+  }
+
   private resume(ch: Channel, r: Resume): void {
     if (!ch.d.pbx || ch.inStasis) return;
+    if (r.set) this.vars.write(ch, r.set[0], r.set[1]);
     if (r.then === 'stopMoh') {
       ch.d.media.moh = null;
       this.eng.touch(ch);
@@ -134,8 +148,11 @@ export class Pbx {
         const options = args[1] ?? '';
         if (!options.includes('noanswer')) this.calls.answer(ch);
         const ms = this.soundsDuration(ch, files);
-        this.vars.write(ch, 'PLAYBACKSTATUS', ms === undefined ? 'FAILED' : 'SUCCESS');
-        return ms === undefined || ms === 0 ? NEXT : this.after(ch, ms);
+        if (ms === undefined || ms === 0) {
+          this.vars.write(ch, 'PLAYBACKSTATUS', ms === undefined ? 'FAILED' : 'SUCCESS');
+          return NEXT;
+        }
+        return this.after(ch, ms, { then: 'next', set: ['PLAYBACKSTATUS', 'SUCCESS'] });
       }
       case 'Stasis': {
         const [app = '', ...appArgs] = args;

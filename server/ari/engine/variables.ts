@@ -166,7 +166,9 @@ export class Variables {
 
   private setPlain(ch: Channel, name: string, value: string | undefined, reportEvents: boolean): void {
     const want = bare(name);
-    for (const k of Object.keys(ch.d.vars)) if (bare(k) === want) delete ch.d.vars[k];
+    const existing = Object.keys(ch.d.vars).filter((k) => bare(k) === want);
+    if (value === undefined && existing.length === 0) return;
+    for (const k of existing) delete ch.d.vars[k];
     if (value !== undefined) ch.d.vars[name] = value;
     if (reportEvents && !ch.d.reported.includes(name)) ch.d.reported.push(name);
     this.eng.touch(ch);

@@ -1,5 +1,5 @@
 import * as op from '../../../protocol/ari/operations/applications.js';
-import { badRequest, conflict, notFound, unprocessable } from '../../errors.js';
+import { badRequest, notFound, unprocessable } from '../../errors.js';
 import type { AriBinder } from '../../http/ari-bind.js';
 import type { StasisApp } from '../apps.js';
 import type { Telephony } from '../telephony.js';
@@ -37,7 +37,7 @@ export function mountApplications(b: AriBinder, t: Telephony): void {
         return { kind: 'endpoint' as const, id, exists };
       }
       if (scheme === 'bridge' || scheme === 'deviceState') return { kind: 'none' as const, id };
-      throw badRequest(`Invalid event source URI scheme '${scheme}'`);
+      throw badRequest('Invalid event source URI scheme');
     });
   }
 
@@ -58,10 +58,10 @@ export function mountApplications(b: AriBinder, t: Telephony): void {
   b.mount(op.unsubscribe, (a) => {
     const app = find(a.applicationName);
     const list = sources(a.eventSource);
+    // Asterisk answers one 422 for a source that does not exist and for one the app is not subscribed to.
     for (const s of list) {
-      if ((s.kind === 'channel' && !s.ch) || (s.kind === 'endpoint' && !s.exists) || s.kind === 'none') throw unprocessable('Event source does not exist');
-      if (s.kind === 'channel' && !(s.ch!.d.subs[app.name]! > 0)) throw conflict('Application not subscribed to event source');
-      if (s.kind === 'endpoint' && !app.endpoints.has(s.id)) throw conflict('Application not subscribed to event source');
+      const subscribed = s.kind === 'channel' ? !!s.ch && s.ch.d.subs[app.name]! > 0 : s.kind === 'endpoint' && app.endpoints.has(s.id);
+      if (!subscribed) throw unprocessable('Event source was not subscribed to');
     }
     for (const s of list) {
       if (s.kind === 'channel') engine.unsubscribe(s.ch!, app.name);
