@@ -75,8 +75,10 @@ function runFile(file) {
       timedOut = true;
       try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
     }, budget);
-    child.on('close', (code) => {
+    // 'exit', not 'close': a stray grandchild holding the pipes must not stall the run.
+    child.on('exit', async (code) => {
       clearTimeout(timer);
+      await new Promise((r) => setTimeout(r, 100)); // let the last output arrive
       // Children of the suite (servers it spawned) go with it.
       try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
       const text = strip(out);

@@ -5,7 +5,7 @@ export interface AriEvent {
   application: string;
   timestamp: string;
   asterisk_id: string;
-  channel?: { id: string; name: string; state: string; [k: string]: unknown };
+  channel?: { id: string; name: string; state: string; [k: string]: any };
   [k: string]: any;
 }
 
