@@ -61,7 +61,7 @@ export function createApp(deps: AppDeps) {
     checkResponses: config.checkResponses,
     violations: deps.violations,
     log,
-    beforeRespond: () => telephony.engine.flush(),
+    beforeRespond: () => telephony.engine.commit(),
   };
   const ari = createAriBinder(app, { ...common, prefix: '/ari' });
   const sim = createAriBinder(app, { ...common, prefix: '/sim' });

@@ -1,6 +1,9 @@
 /** Where an application's events go: one WebSocket at a time. */
 export interface EventSink {
   deliver(json: string): void;
+  /** Frames queued in one flush are written together (one socket write instead of one each). */
+  cork?(): void;
+  uncork?(): void;
 }
 
 export interface StasisApp {

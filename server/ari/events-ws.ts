@@ -38,6 +38,19 @@ class EventSession implements EventSink {
   alive = true;
   constructor(readonly ws: WebSocket, readonly apps: string[], private readonly opts: EventsWsOptions) {}
 
+  /** The raw socket under ws: frames queued in one flush leave in one write. */
+  private get socket(): { cork(): void; uncork(): void } | undefined {
+    return (this.ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+  }
+
+  cork(): void {
+    this.socket?.cork();
+  }
+
+  uncork(): void {
+    this.socket?.uncork();
+  }
+
   deliver(json: string): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
     if (this.ws.bufferedAmount > this.opts.maxBufferedBytes) {

@@ -32,8 +32,8 @@ export interface BinderOptions {
   checkResponses: boolean;
   violations: string[];
   log: Logger;
-  /** Runs after every handler, before the answer leaves (the engine commits its changes there). */
-  beforeRespond?: () => void;
+  /** Awaited after every handler, before the answer leaves: the engine's changes are committed by then. */
+  beforeRespond?: () => Promise<void>;
 }
 
 const ErrorBody = v.strictObject({ message: v.string() });
@@ -100,19 +100,19 @@ function bindVariables(container: unknown): VariableInput[] {
  */
 async function gather(c: Context, opts: BinderOptions): Promise<{ raw: Map<string, Raw[]>; json: unknown }> {
   const raw = new Map<string, Raw[]>();
-  const req = c.req.raw;
-  const ct = req.headers.get('content-type');
+  const ct = c.req.header('content-type');
   let json: unknown;
-  const hasBody = req.body !== null && req.method !== 'GET' && req.method !== 'HEAD';
+  const length = c.req.header('content-length');
+  const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD' && ((length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined);
   if (hasBody) {
-    const text = await readBody(req, opts.maxBodyBytes);
+    const text = await readBody(c.req.raw, opts.maxBodyBytes);
     if (isJson(ct)) {
       if (text.trim() !== '') json = parseJson(text, opts.maxJsonDepth);
     } else if (ct && /^application\/x-www-form-urlencoded/i.test(ct)) {
       for (const [k, val] of new URLSearchParams(text)) raw.set(k, [...(raw.get(k) ?? []), val]);
     }
   }
-  const url = req.url;
+  const url = c.req.url;
   const q = url.indexOf('?');
   if (q >= 0) {
     const fromQuery = new Map<string, Raw[]>();
@@ -195,13 +195,13 @@ export function createAriBinder(app: Hono<any>, opts: BinderOptions) {
         const args = await bindArgs(c, op, opts);
         result = await handler(args, { user: c.get('ariUser'), host: c.req.header('host') });
       } catch (err) {
-        opts.beforeRespond?.();
+        await opts.beforeRespond?.();
         const mapped = ariError(err);
         if (mapped) return respondError(c, op, mapped.status, mapped.message);
         opts.log.error({ err, op: op.nickname }, 'unhandled error in ARI handler');
         return respondError(c, op, 500, 'Internal Server Error');
       }
-      opts.beforeRespond?.();
+      await opts.beforeRespond?.();
       if (op.success === 204) return check(c, op, new Response(null, { status: 204 }), undefined);
       let body = result;
       const headers: Record<string, string> = { 'content-type': 'application/json' };

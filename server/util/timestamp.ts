@@ -1,7 +1,17 @@
 const pad = (n: number, w = 2) => String(Math.trunc(Math.abs(n))).padStart(w, '0');
 
+let lastMs = -1;
+let lastText = '';
+
 /** Asterisk's event/creation timestamp: local time with milliseconds and a `+hhmm` offset. */
 export function ariTimestamp(ms: number): string {
+  if (ms === lastMs) return lastText;
+  lastMs = ms;
+  lastText = format(ms);
+  return lastText;
+}
+
+function format(ms: number): string {
   const d = new Date(ms);
   const off = -d.getTimezoneOffset();
   const sign = off >= 0 ? '+' : '-';

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+
+/** SIP Call-IDs only need to be unique: a per-process random prefix and a sequence. */
+const CALL_ID_PREFIX = randomBytes(8).toString('hex');
 import type { VariableInput } from '../../../protocol/operation.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { EndpointFixture } from '../fixtures.js';
@@ -148,11 +151,12 @@ export class Calls {
     localHalf?: 0 | 1 | 2;
   }): Channel {
     const id = p.id ?? this.eng.nextUniqueId();
+    const seq = this.eng.nextSeq();
     const ch = new Channel({
-      seq: this.eng.nextSeq(),
+      seq,
       id,
       name: `${p.nameBase}-${p.suffix ?? this.eng.nextNameSuffix(p.tech)}${p.localHalf ? `;${p.localHalf}` : ''}`,
-      protocolId: p.tech === 'PJSIP' ? `${randomBytes(16).toString('hex')}@trunkline` : '',
+      protocolId: p.tech === 'PJSIP' ? `${CALL_ID_PREFIX}-${seq.toString(16)}@trunkline` : '',
       endpoint: p.endpoint,
       tech: p.tech,
       direction: p.direction,
@@ -506,7 +510,7 @@ export class Calls {
     if (!s) return;
     this.eng.emitChannel(ch, 'StasisEnd', {}, [s.app]);
     ch.d.stasis = null;
-    this.eng.abortQueue(ch, conflict('Channel not in Stasis application'));
+    this.eng.abortQueue(ch, () => conflict('Channel not in Stasis application'));
     this.eng.unsubscribe(ch, s.app);
   }
 
@@ -535,7 +539,7 @@ export class Calls {
     if (req.by === 'api') this.eng.emitChannel(ch, 'ChannelHangupRequest', { cause: SOFTHANGUP_EXPLICIT, soft: true });
     else if (req.by === 'far') this.eng.emitChannel(ch, 'ChannelHangupRequest', { cause: req.cause });
     ch.d.hangupCause = req.cause;
-    this.eng.abortQueue(ch, notFound('Channel not found'));
+    this.eng.abortQueue(ch, () => notFound('Channel not found'));
     this.leaveStasis(ch);
     ch.rt.dtmfDone?.();
     ch.rt.dtmfDone = null;

@@ -52,6 +52,8 @@ export class Engine {
   private readonly dirty = new Set<Channel>();
   private outbox: Array<{ sink: EventSink; json: string }> = [];
   private flushQueued = false;
+  /** Answers waiting for the next commit (group commit: one transaction serves them all). */
+  private commitWaiters: Array<() => void> = [];
   private readonly timerHandlers = new Map<TimerKind, TimerHandler>();
   private counters = { seq: 0, uniqueid: 0, names: {} as Record<string, number> };
   private countersDirty = false;
@@ -285,13 +287,24 @@ export class Engine {
     }
   }
 
+  /**
+   * Flushes once per event-loop turn: every change made while handling the
+   * I/O of one turn (many requests, timers and far-end actions under load)
+   * shares one SQLite transaction.
+   */
   private queueFlush(): void {
     if (this.flushQueued || this.stopped) return;
     this.flushQueued = true;
-    queueMicrotask(() => this.flush());
+    setImmediate(() => this.flush());
   }
 
-  /** Commits every changed channel in one transaction, then delivers the queued events. */
+  /** Resolves once everything changed so far is committed; an HTTP answer waits for it before it leaves. */
+  commit(): Promise<void> {
+    if (!this.flushQueued) return Promise.resolve();
+    return new Promise((resolve) => this.commitWaiters.push(resolve));
+  }
+
+  /** Commits every changed channel in one transaction, then delivers the queued events and releases waiting answers. */
   flush(): void {
     this.flushQueued = false;
     if (this.stopped) return;
@@ -325,7 +338,20 @@ export class Engine {
     if (this.outbox.length) {
       const out = this.outbox;
       this.outbox = [];
-      for (const { sink, json } of out) sink.deliver(json);
+      const corked = new Set<EventSink>();
+      for (const { sink, json } of out) {
+        if (sink.cork && !corked.has(sink)) {
+          corked.add(sink);
+          sink.cork();
+        }
+        sink.deliver(json);
+      }
+      for (const sink of corked) sink.uncork!();
+    }
+    if (this.commitWaiters.length) {
+      const waiters = this.commitWaiters;
+      this.commitWaiters = [];
+      for (const w of waiters) w();
     }
   }
 
@@ -421,8 +447,10 @@ export class Engine {
   }
 
   /** Fails every command still waiting in the queue (the channel left the app, or hung up). */
-  abortQueue(ch: Channel, err: unknown): void {
+  abortQueue(ch: Channel, makeError: () => unknown): void {
+    if (!ch.rt.queue.length) return;
     const pending = ch.rt.queue.splice(0);
+    const err = makeError();
     for (const item of pending) item.reject(err);
   }
 
@@ -453,6 +481,7 @@ export class Engine {
   stop(): void {
     this.flush();
     this.stopped = true;
+    for (const w of this.commitWaiters.splice(0)) w();
     for (const ch of this.byId.values()) {
       for (const h of ch.rt.handles.values()) clearTimeout(h);
       ch.rt.handles.clear();

@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+const root = join(import.meta.dirname, '..');
+
+export interface Proc {
+  proc: ChildProcess;
+  url: string;
+  port: number;
+  /** Resident set size of the process, MiB. */
+  rssMiB(): number;
+  stop(): Promise<void>;
+}
+
+function waitForUrl(proc: ChildProcess, pattern: RegExp): Promise<{ url: string; port: number }> {
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`did not start:\n${out}`)), 30_000);
+    const onData = (d: Buffer) => {
+      out += d;
+      const m = pattern.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ url: m[1]!, port: Number(m[2]) });
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', (d) => (out += d));
+    proc.once('exit', (c) => reject(new Error(`exited ${c}:\n${out}`)));
+  });
+}
+
+function rss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+function wrap(proc: ChildProcess, url: string, port: number, cleanup = () => {}): Proc {
+  return {
+    proc,
+    url,
+    port,
+    rssMiB: () => rss(proc.pid!),
+    stop: () =>
+      new Promise((resolve) => {
+        proc.once('exit', () => {
+          cleanup();
+          resolve();
+        });
+        proc.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Trunkline as `npm start` runs it (one node process), on loopback, fresh data dir, contract checks off. */
+export async function startTrunkline(env: Record<string, string> = {}): Promise<Proc> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-bench-'));
+  const extra = process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : [];
+  const proc = spawn(process.execPath, [...extra, '--import', 'tsx', join(root, 'server', 'main.ts')], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', CHECK_RESPONSES: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const { url, port } = await waitForUrl(proc, /listening on (http:\/\/127\.0\.0\.1:(\d+))/);
+  return wrap(proc, url, port, () => rmSync(dataDir, { recursive: true, force: true }));
+}
+
+/** The baseline: a bare node:http server answering a small fixed body. */
+export async function startBaseline(body = '{"hello":"world"}'): Promise<Proc> {
+  const code = `const http=require('http');const b=Buffer.from(${JSON.stringify(body)});http.createServer((q,s)=>{s.writeHead(200,{'content-type':'application/json','content-length':b.length});s.end(b)}).listen(0,'127.0.0.1',function(){console.log('listening on http://127.0.0.1:'+this.address().port)})`;
+  const proc = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const { url, port } = await waitForUrl(proc, /listening on (http:\/\/127\.0\.0\.1:(\d+))/);
+  return wrap(proc, url, port);
+}
+
+/** Requests per second for GET `url` (autocannon, loopback, bounded in time). */
+export async function reqPerSec(url: string, opts: { connections?: number; seconds?: number; headers?: Record<string, string> } = {}): Promise<{ rps: number; p99: number; errors: number; non2xx: number }> {
+  const r = await autocannon({ url, connections: opts.connections ?? 50, pipelining: 1, duration: opts.seconds ?? 8, headers: opts.headers ?? {} });
+  return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+}
+
+export const AUTH = `Basic ${Buffer.from('asterisk:asterisk').toString('base64')}`;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+/** A minimal keep-alive HTTP client (fetch adds more client-side cost than the server under test). */
+export function request(url: string, method: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, agent, headers: { authorization: AUTH } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export const fmt = (n: number, d = 1) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
