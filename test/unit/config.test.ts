@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ConfigError, loadConfig, readEnvironment } from '../../server/config.js';
+
+const test = suite('config');
+
+test('defaults: 127.0.0.1:8088, ./data, asterisk:asterisk, scale 1', () => {
+  const c = loadConfig({});
+  assert.is(c.host, '127.0.0.1');
+  assert.is(c.port, 8088);
+  assert.is(c.dataDir, './data');
+  assert.equal(c.ariUsers, [{ name: 'asterisk', password: 'asterisk', readOnly: false }]);
+  assert.is(c.simTimeScale, 1);
+  assert.is(c.logLevel, 'info');
+  assert.is(c.dbSynchronous, 'NORMAL');
+  assert.is(c.checkResponses, false);
+  assert.is(loadConfig({ NODE_ENV: 'test' }).checkResponses, true);
+  assert.is(loadConfig({ NODE_ENV: 'test', CHECK_RESPONSES: 'false' }).checkResponses, false);
+});
+
+test('ARI_USERS: several users, :ro, passwords containing colons, blanks ignored', () => {
+  const c = loadConfig({ ARI_USERS: 'a:one, b:t:w:o:ro ,c:x:y,' });
+  assert.equal(c.ariUsers, [
+    { name: 'a', password: 'one', readOnly: false },
+    { name: 'b', password: 't:w:o', readOnly: true },
+    { name: 'c', password: 'x:y', readOnly: false },
+  ]);
+});
+
+test('a bad value throws a ConfigError naming the key (and never echoing ARI_USERS)', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['PORT', 'http', /^invalid PORT: PORT must be an integer \(got "http"\)$/],
+    ['PORT', '70000', /^invalid PORT: PORT must be at most 65535/],
+    ['SIM_TIME_SCALE', '0', /^invalid SIM_TIME_SCALE: SIM_TIME_SCALE must be at least 0.01/],
+    ['SIM_TIME_SCALE', 'fast', /^invalid SIM_TIME_SCALE:/],
+    ['LOG_LEVEL', 'chatty', /^invalid LOG_LEVEL: LOG_LEVEL must be one of/],
+    ['DB_SYNCHRONOUS', 'OFF', /^invalid DB_SYNCHRONOUS/],
+    ['ROOT_URL', 'not a url', /^invalid ROOT_URL/],
+    ['ARI_USERS', 'secretpass', /^invalid ARI_USERS: .*\(got \(hidden\)\)$/],
+    ['CHECK_RESPONSES', 'maybe', /^invalid CHECK_RESPONSES/],
+  ];
+  for (const [key, val, re] of cases) {
+    try {
+      loadConfig({ [key]: val });
+      assert.unreachable(`${key}=${val} accepted`);
+    } catch (err) {
+      assert.instance(err, ConfigError);
+      assert.match((err as Error).message, re);
+      assert.not.match((err as Error).message, /secretpass/);
+    }
+  }
+});
+
+test('.env supplies values the environment lacks; the environment wins', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trunkline-env-'));
+  const file = join(dir, '.env');
+  writeFileSync(file, 'PORT=9001\nLOG_LEVEL=debug\n# comment\nARI_USERS="x:y"\n');
+  const env = readEnvironment({ LOG_LEVEL: 'warn' }, file);
+  const c = loadConfig(env);
+  assert.is(c.port, 9001);
+  assert.is(c.logLevel, 'warn');
+  assert.equal(c.ariUsers, [{ name: 'x', password: 'y', readOnly: false }]);
+  assert.equal(readEnvironment({}, join(dir, 'missing.env')), {});
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test.run();
