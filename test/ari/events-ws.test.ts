@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
+import { createInApp, eventSequence, hangupAndWait } from '../_helpers/ari.js';
 import { connectEvents, EventLog, sleep } from '../_helpers/events.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
 
@@ -82,18 +83,6 @@ function closed(ws: WebSocket, timeoutMs = 5000): Promise<{ code: number; reason
   });
 }
 
-/** POST /channels/create into `app` on `server`, waiting for its StasisStart on `log`. */
-async function inApp(server: TestServer, log: EventLog, app: string, id: string, endpoint = 'PJSIP/alice'): Promise<void> {
-  const r = await server.http('POST', '/ari/channels/create', { query: { endpoint, app, channelId: id } });
-  assert.is(r.status, 200);
-  await log.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === id);
-}
-
-async function hangup(server: TestServer, log: EventLog, id: string): Promise<void> {
-  await server.http('DELETE', `/ari/channels/${encodeURIComponent(id)}`);
-  await log.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === id);
-}
-
 async function connect(apps: string | string[], opts: { subscribeAll?: boolean; auth?: string } = {}): Promise<EventLog> {
   const log = await connectEvents(t.url, apps, opts);
   logs.push({ log, apps: ([] as string[]).concat(apps) });
@@ -121,14 +110,14 @@ test('a Basic Authorization header works as well as api_key', async () => {
   const ws = await open(eventsUrl(t.url, { app: 'basic-app' }), { headers: { authorization: basic('asterisk:asterisk') } });
   const log = new EventLog(ws);
   logs.push({ log, apps: ['basic-app'] });
-  await inApp(t, log, 'basic-app', 'ws-basic');
-  await hangup(t, log, 'ws-basic');
+  await createInApp(t, log, { app: 'basic-app', id: 'ws-basic' });
+  await hangupAndWait(t, log, 'ws-basic');
 });
 
 test('a read-only user (viewer) may connect and receives events', async () => {
   const log = await connect('ro-app', { auth: 'viewer:secret-viewer' });
-  await inApp(t, log, 'ro-app', 'ws-ro');
-  await hangup(t, log, 'ws-ro');
+  await createInApp(t, log, { app: 'ro-app', id: 'ws-ro' });
+  await hangupAndWait(t, log, 'ws-ro');
 });
 
 test('missing app is HTTP 400 before the upgrade', async () => {
@@ -148,12 +137,12 @@ test('app list "a, b" (comma and spaces) subscribes both apps on one socket', as
   assert.is((await t.http('GET', '/ari/applications/ws-a')).status, 200);
   assert.is((await t.http('GET', '/ari/applications/ws-b')).status, 200);
   assert.is((await t.http('GET', `/ari/applications/${encodeURIComponent(' ws-b')}`)).status, 404);
-  await inApp(t, log, 'ws-a', 'ws-in-a');
-  await inApp(t, log, 'ws-b', 'ws-in-b');
+  await createInApp(t, log, { app: 'ws-a', id: 'ws-in-a' });
+  await createInApp(t, log, { app: 'ws-b', id: 'ws-in-b' });
   assert.is(log.of('ws-in-a').find((e) => e.type === 'StasisStart')!.application, 'ws-a');
   assert.is(log.of('ws-in-b').find((e) => e.type === 'StasisStart')!.application, 'ws-b');
-  await hangup(t, log, 'ws-in-a');
-  await hangup(t, log, 'ws-in-b');
+  await hangupAndWait(t, log, 'ws-in-a');
+  await hangupAndWait(t, log, 'ws-in-b');
 });
 
 test('a second socket for the same app: the first gets ApplicationReplaced and nothing more for it; the second gets the events', async () => {
@@ -167,13 +156,13 @@ test('a second socket for the same app: the first gets ApplicationReplaced and n
   assert.match(replaced.asterisk_id, EID);
   assert.not.ok(second.events.some((e) => e.type === 'ApplicationReplaced'));
 
-  await inApp(t, second, 'rep', 'ws-rep');
+  await createInApp(t, second, { app: 'rep', id: 'ws-rep' });
   assert.is((await t.http('POST', '/ari/channels/ws-rep/variable', { query: { variable: 'X', value: '1' } })).status, 204);
   await second.waitFor((e) => e.type === 'ChannelVarset' && e.channel?.id === 'ws-rep');
-  await hangup(t, second, 'ws-rep');
+  await hangupAndWait(t, second, 'ws-rep');
   // The first socket is still open and still serves its other app.
-  await inApp(t, first, 'rep-marker', 'ws-marker');
-  await hangup(t, first, 'ws-marker');
+  await createInApp(t, first, { app: 'rep-marker', id: 'ws-marker' });
+  await hangupAndWait(t, first, 'ws-marker');
   assert.is(first.closed, undefined);
   assert.equal(first.of('ws-rep'), []);
   assert.equal(first.events.filter((e) => e.application === 'rep').map((e) => e.type), ['ApplicationReplaced']);
@@ -190,7 +179,7 @@ test('closing the socket deactivates the app: an originate into it never reaches
   const r = await t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/instant', app: 'ws-gone', channelId: 'ws-orphan' } });
   assert.is(r.status, 200);
   await watch.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === 'ws-orphan');
-  const types = watch.of('ws-orphan').map((e) => (e.type === 'Dial' ? `Dial:${e.dialstatus}` : e.type));
+  const types = eventSequence(watch, 'ws-orphan');
   assert.ok(types.includes('Dial:ANSWER'), types.join());
   assert.ok(types.indexOf('Dial:ANSWER') < types.indexOf('ChannelDestroyed'));
   assert.not.ok(types.includes('StasisStart'));
@@ -214,9 +203,8 @@ test('subscribeAll=true gets ChannelCreated for every new channel; an app withou
   assert.not.ok(ev.events.some((e) => e.type === 'ChannelCreated'));
   // subscribeAll also gets the rest of the channel's events (on its own socket: wait there, sockets are not ordered against each other).
   await all.waitFor((e) => e.type === 'Dial' && e.dialstatus === 'ANSWER' && e.peer?.id === 'ws-sa-1');
-  await hangup(t, ev, 'ws-sa-1');
-  await t.http('DELETE', '/ari/channels/ws-sa-2');
-  await all.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === 'ws-sa-2');
+  await hangupAndWait(t, ev, 'ws-sa-1');
+  await hangupAndWait(t, all, 'ws-sa-2');
   assert.not.ok(ev.events.some((e) => e.channel?.id === 'ws-sa-2'));
 });
 
@@ -224,7 +212,7 @@ test('frames from the client over WS_MAX_PAYLOAD close the socket with 1009; sma
   const ws = await open(eventsUrl(t.url, { app: 'ws-big', api_key: 'asterisk:asterisk' }));
   const log = new EventLog(ws);
   ws.send('x'.repeat(1000));
-  await inApp(t, log, 'ws-big', 'ws-big-ch');
+  await createInApp(t, log, { app: 'ws-big', id: 'ws-big-ch' });
   assert.is(ws.readyState, WebSocket.OPEN);
   const done = closed(ws);
   ws.send('x'.repeat(65536 + 1));
@@ -282,7 +270,7 @@ test('slow consumer: a socket that stops reading is closed once WS_MAX_BUFFERED_
     const slowWs = await open(eventsUrl(sc.url, { app: 'slow', api_key: 'asterisk:asterisk' }));
     const slow = new EventLog(slowWs);
     const fast = await connectEvents(sc.url, 'fast');
-    await inApp(sc, slow, 'slow', 'slow-ch');
+    await createInApp(sc, slow, { app: 'slow', id: 'slow-ch' });
     const sub = await sc.http('POST', '/ari/applications/fast/subscription', { query: { eventSource: 'channel:slow-ch' } });
     assert.is(sub.status, 200);
     // Stop reading: the server's writes back up in the kernel, then in its own buffer.

@@ -1,23 +1,13 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { connectEvents, type EventLog } from '../_helpers/events.js';
+import { hangupAndWait, originateInApp } from '../_helpers/ari.js';
 import { ariHttp } from '../_helpers/http.js';
-import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { startTestServer } from '../_helpers/server.js';
+import { useServer } from '../_helpers/suite.js';
 
 const test = suite('http-layer');
-let t: TestServer;
-let ev: EventLog;
-
-test.before(async () => {
-  t = await startTestServer();
-  ev = await connectEvents(t.url, 'httpapp');
-});
-test.after(async () => {
-  await ev.close();
-  await t.close();
-});
-test.after.each(() => t.assertNoViolations());
+const ctx = useServer(test, { events: { ev: 'httpapp' } });
 
 const AUTH_REQUIRED = { message: 'Authentication required' };
 const REALM = 'Basic realm="Asterisk REST Interface"';
@@ -59,19 +49,7 @@ function raw(base: string, method: string, path: string, opts: { headers?: Recor
   });
 }
 
-const globalVar = async (name: string) => (await t.http('GET', '/ari/asterisk/variable', { query: { variable: name } })).body;
-
-/** A channel in httpapp (PJSIP/instant answers at once). */
-async function channelInApp(channelId: string) {
-  const r = await t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/instant', app: 'httpapp', channelId } });
-  assert.is(r.status, 200, r.text);
-  await ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === channelId);
-}
-
-async function hangUp(id: string) {
-  await t.http('DELETE', `/ari/channels/${encodeURIComponent(id)}`);
-  await ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === id);
-}
+const globalVar = async (name: string) => (await ctx.t.http('GET', '/ari/asterisk/variable', { query: { variable: name } })).body;
 
 // ---- authentication -----------------------------------------------------------------------------
 
@@ -87,7 +65,7 @@ test('no credentials: 401 {"message":"Authentication required"} with WWW-Authent
     ['GET', '/ari/api-docs/channels.json'],
     ['GET', '/ari/events'],
   ] as const) {
-    const r = await t.http(method, path, { auth: null });
+    const r = await ctx.t.http(method, path, { auth: null });
     assert.is(r.status, 401, `${method} ${path}`);
     assert.equal(r.body, AUTH_REQUIRED);
     assert.is(r.headers.get('www-authenticate'), REALM);
@@ -109,7 +87,7 @@ test('wrong credentials are 401, by Basic or by api_key; Basic is used first whe
     { headers: { authorization: basic('asterisk:wrong') }, query: { api_key: 'asterisk:asterisk' } },
   ];
   for (const c of cases) {
-    const r = await t.http('GET', '/ari/asterisk/ping', { auth: null, ...c });
+    const r = await ctx.t.http('GET', '/ari/asterisk/ping', { auth: null, ...c });
     assert.is(r.status, 401, JSON.stringify(c));
     assert.equal(r.body, AUTH_REQUIRED);
     assert.is(r.headers.get('www-authenticate'), REALM);
@@ -117,14 +95,14 @@ test('wrong credentials are 401, by Basic or by api_key; Basic is used first whe
 });
 
 test('Basic and ?api_key=user:pass both authenticate; a non-Basic Authorization header falls back to api_key', async () => {
-  const viaBasic = await t.http('GET', '/ari/asterisk/ping');
+  const viaBasic = await ctx.t.http('GET', '/ari/asterisk/ping');
   assert.is(viaBasic.status, 200);
   assert.is(viaBasic.body.ping, 'pong');
-  const viaKey = await t.http('GET', '/ari/asterisk/ping', { auth: null, query: { api_key: 'asterisk:asterisk' } });
+  const viaKey = await ctx.t.http('GET', '/ari/asterisk/ping', { auth: null, query: { api_key: 'asterisk:asterisk' } });
   assert.is(viaKey.status, 200);
-  const lower = await t.http('GET', '/ari/asterisk/ping', { auth: null, headers: { authorization: `basic ${Buffer.from('asterisk:asterisk').toString('base64')}` } });
+  const lower = await ctx.t.http('GET', '/ari/asterisk/ping', { auth: null, headers: { authorization: `basic ${Buffer.from('asterisk:asterisk').toString('base64')}` } });
   assert.is(lower.status, 200, 'the scheme is case-insensitive');
-  const bearer = await t.http('GET', '/ari/asterisk/ping', { auth: null, headers: { authorization: 'Bearer abc' }, query: { api_key: 'asterisk:asterisk' } });
+  const bearer = await ctx.t.http('GET', '/ari/asterisk/ping', { auth: null, headers: { authorization: 'Bearer abc' }, query: { api_key: 'asterisk:asterisk' } });
   assert.is(bearer.status, 200);
 });
 
@@ -150,9 +128,9 @@ test('a password containing ":" (ARI_USERS=u1:pa:ss): api_key splits at the firs
 test('read-only user: GET 200, POST/DELETE 403 {"message":"Write access denied"}, OPTIONS 204', async () => {
   const viewer = 'viewer:secret-viewer';
   for (const path of ['/ari/channels', '/ari/asterisk/info', '/ari/endpoints', '/ari/applications', '/ari/api-docs/resources.json']) {
-    assert.is((await t.http('GET', path, { auth: viewer })).status, 200, path);
+    assert.is((await ctx.t.http('GET', path, { auth: viewer })).status, 200, path);
   }
-  assert.is((await t.http('GET', '/ari/asterisk/ping', { auth: null, query: { api_key: viewer } })).status, 200);
+  assert.is((await ctx.t.http('GET', '/ari/asterisk/ping', { auth: null, query: { api_key: viewer } })).status, 200);
   for (const [method, path] of [
     ['POST', '/ari/asterisk/variable?variable=RO&value=1'],
     ['POST', '/ari/channels?endpoint=PJSIP/instant&app=httpapp'],
@@ -160,14 +138,14 @@ test('read-only user: GET 200, POST/DELETE 403 {"message":"Write access denied"}
     ['POST', '/ari/channels/anything/answer'],
     ['PUT', '/ari/channels'],
   ] as const) {
-    const r = await t.http(method, path, { auth: viewer });
+    const r = await ctx.t.http(method, path, { auth: viewer });
     assert.is(r.status, 403, `${method} ${path}`);
     assert.equal(r.body, { message: 'Write access denied' });
   }
-  assert.is((await t.http('POST', '/ari/asterisk/variable', { auth: null, query: { api_key: viewer, variable: 'RO', value: '1' } })).status, 403);
+  assert.is((await ctx.t.http('POST', '/ari/asterisk/variable', { auth: null, query: { api_key: viewer, variable: 'RO', value: '1' } })).status, 403);
   assert.equal(await globalVar('RO'), { value: '' }, 'nothing was written');
-  assert.equal((await t.http('GET', '/ari/channels')).body, [], 'nothing was created');
-  const opt = await t.http('OPTIONS', '/ari/channels', { auth: viewer });
+  assert.equal((await ctx.t.http('GET', '/ari/channels')).body, [], 'nothing was created');
+  const opt = await ctx.t.http('OPTIONS', '/ari/channels', { auth: viewer });
   assert.is(opt.status, 204);
 });
 
@@ -181,7 +159,7 @@ test('unknown route: 404 {"message":"Resource not found"}', async () => {
     ['GET', '/ari/channels/some-id/nope'],
     ['DELETE', '/ari/channels/some-id/answer/extra'],
   ] as const) {
-    const r = await t.http(method, path);
+    const r = await ctx.t.http(method, path);
     assert.is(r.status, 404, `${method} ${path}`);
     assert.equal(r.body, { message: 'Resource not found' });
   }
@@ -199,7 +177,7 @@ test('known path, wrong method: 405 {"message":"Invalid method"} with an Allow h
     ['POST', '/ari/api-docs/resources.json', ['GET']],
   ];
   for (const [method, path, allow] of cases) {
-    const r = await t.http(method, path);
+    const r = await ctx.t.http(method, path);
     assert.is(r.status, 405, `${method} ${path}`);
     assert.equal(r.body, { message: 'Invalid method' });
     assert.equal(allowed(r.headers.get('allow')), allow, `${method} ${path}`);
@@ -207,12 +185,12 @@ test('known path, wrong method: 405 {"message":"Invalid method"} with an Allow h
 });
 
 test('GET /ari/channels/create is 405 (a literal segment, not a channel id)', async () => {
-  const r = await t.http('GET', '/ari/channels/create');
+  const r = await ctx.t.http('GET', '/ari/channels/create');
   assert.is(r.status, 405);
   assert.equal(r.body, { message: 'Invalid method' });
   assert.equal(allowed(r.headers.get('allow')), ['POST']);
   // A real unknown id is the handler's 404.
-  const missing = await t.http('GET', '/ari/channels/not-create');
+  const missing = await ctx.t.http('GET', '/ari/channels/not-create');
   assert.is(missing.status, 404);
   assert.equal(missing.body, { message: 'Channel not found' });
 });
@@ -224,21 +202,21 @@ test('a trailing slash: 404 "ARI URLs do not end with a slash. Try /ari/<path>"'
     ['/ari/no-such/', 'ARI URLs do not end with a slash. Try /ari/no-such'],
   ];
   for (const [path, message] of cases) {
-    const r = await t.http('GET', path);
+    const r = await ctx.t.http('GET', path);
     assert.is(r.status, 404, path);
     assert.ok(r.body.message.startsWith('ARI URLs do not end with a slash'), r.body.message);
     assert.is(r.body.message, message);
   }
-  assert.is((await t.http('POST', '/ari/channels/')).status, 404);
+  assert.is((await ctx.t.http('POST', '/ari/channels/')).status, 404);
 });
 
 test('OPTIONS on a known path: 204, no body', async () => {
   for (const path of ['/ari/channels', '/ari/asterisk/info', '/ari/channels/some-id']) {
-    const r = await t.http('OPTIONS', path);
+    const r = await ctx.t.http('OPTIONS', path);
     assert.is(r.status, 204, path);
     assert.is(r.text, '');
   }
-  const r = await t.http('OPTIONS', '/ari/channels');
+  const r = await ctx.t.http('OPTIONS', '/ari/channels');
   const allow = allowed(r.headers.get('allow'));
   assert.ok(allow.includes('GET') && allow.includes('POST'), String(allow));
 });
@@ -247,61 +225,61 @@ test('OPTIONS on a known path: 204, no body', async () => {
 
 test('parameter precedence: form body < query string < JSON body keys', async () => {
   // Form alone.
-  assert.is((await t.http('POST', '/ari/asterisk/variable', { form: { variable: 'PREC_A', value: 'form' } })).status, 204);
+  assert.is((await ctx.t.http('POST', '/ari/asterisk/variable', { form: { variable: 'PREC_A', value: 'form' } })).status, 204);
   assert.equal(await globalVar('PREC_A'), { value: 'form' });
   // Query beats form.
-  assert.is((await t.http('POST', '/ari/asterisk/variable', { form: { variable: 'PREC_B', value: 'form' }, query: { value: 'query' } })).status, 204);
+  assert.is((await ctx.t.http('POST', '/ari/asterisk/variable', { form: { variable: 'PREC_B', value: 'form' }, query: { value: 'query' } })).status, 204);
   assert.equal(await globalVar('PREC_B'), { value: 'query' });
   // Parameters merge across places: the name from the form, the value from the query.
-  assert.is((await t.http('POST', '/ari/asterisk/variable', { form: { variable: 'PREC_C' }, query: { value: 'mixed' } })).status, 204);
+  assert.is((await ctx.t.http('POST', '/ari/asterisk/variable', { form: { variable: 'PREC_C' }, query: { value: 'mixed' } })).status, 204);
   assert.equal(await globalVar('PREC_C'), { value: 'mixed' });
   // JSON body keys beat the query string, even for the name.
-  assert.is((await t.http('POST', '/ari/asterisk/variable', { query: { variable: 'PREC_WRONG', value: 'query' }, json: { variable: 'PREC_D', value: 'json' } })).status, 204);
+  assert.is((await ctx.t.http('POST', '/ari/asterisk/variable', { query: { variable: 'PREC_WRONG', value: 'query' }, json: { variable: 'PREC_D', value: 'json' } })).status, 204);
   assert.equal(await globalVar('PREC_D'), { value: 'json' });
   assert.equal(await globalVar('PREC_WRONG'), { value: '' });
   // JSON alone.
-  assert.is((await t.http('POST', '/ari/asterisk/variable', { json: { variable: 'PREC_E', value: 'only-json' } })).status, 204);
+  assert.is((await ctx.t.http('POST', '/ari/asterisk/variable', { json: { variable: 'PREC_E', value: 'only-json' } })).status, 204);
   assert.equal(await globalVar('PREC_E'), { value: 'only-json' });
   // A JSON body is only read with Content-Type application/json.
-  const plain = await t.http('POST', '/ari/asterisk/variable', { body: '{"variable":"PREC_F","value":"x"}', headers: { 'content-type': 'text/plain' } });
+  const plain = await ctx.t.http('POST', '/ari/asterisk/variable', { body: '{"variable":"PREC_F","value":"x"}', headers: { 'content-type': 'text/plain' } });
   assert.is(plain.status, 400);
   assert.equal(plain.body, { message: 'Variable name is required' });
-  const charset = await t.http('POST', '/ari/asterisk/variable', { body: '{"variable":"PREC_G","value":"cs"}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+  const charset = await ctx.t.http('POST', '/ari/asterisk/variable', { body: '{"variable":"PREC_G","value":"cs"}', headers: { 'content-type': 'application/json; charset=utf-8' } });
   assert.is(charset.status, 204);
   assert.equal(await globalVar('PREC_G'), { value: 'cs' });
 });
 
 test('an empty body labelled application/json is accepted on DELETE and POST', async () => {
-  const post = await t.http('POST', '/ari/asterisk/variable', { query: { variable: 'EMPTY_JSON', value: '1' }, body: '', headers: { 'content-type': 'application/json' } });
+  const post = await ctx.t.http('POST', '/ari/asterisk/variable', { query: { variable: 'EMPTY_JSON', value: '1' }, body: '', headers: { 'content-type': 'application/json' } });
   assert.is(post.status, 204);
   assert.equal(await globalVar('EMPTY_JSON'), { value: '1' });
-  await channelInApp('http-empty');
-  const del = await t.http('DELETE', '/ari/channels/http-empty', { body: '', headers: { 'content-type': 'application/json' } });
+  await originateInApp(ctx.t, ctx.ev, { app: 'httpapp', id: 'http-empty' });
+  const del = await ctx.t.http('DELETE', '/ari/channels/http-empty', { body: '', headers: { 'content-type': 'application/json' } });
   assert.is(del.status, 204);
   assert.is(del.text, '');
-  await ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === 'http-empty');
+  await ctx.ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === 'http-empty');
 });
 
 test('malformed JSON is 400; nesting deeper than MAX_JSON_DEPTH (64) is 400, 64 levels are fine', async () => {
   for (const body of ['{"variable":', '{variable: "x"}', '{"variable":"X",}', 'nul']) {
-    const r = await t.http('POST', '/ari/asterisk/variable', { body, headers: { 'content-type': 'application/json' } });
+    const r = await ctx.t.http('POST', '/ari/asterisk/variable', { body, headers: { 'content-type': 'application/json' } });
     assert.is(r.status, 400, body);
     assert.type(r.body.message, 'string');
   }
-  const bad = await t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/instant', app: 'httpapp' }, body: '{"variables":{', headers: { 'content-type': 'application/json' } });
+  const bad = await ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/instant', app: 'httpapp' }, body: '{"variables":{', headers: { 'content-type': 'application/json' } });
   assert.is(bad.status, 400);
-  assert.equal((await t.http('GET', '/ari/channels')).body, [], 'nothing was originated');
+  assert.equal((await ctx.t.http('GET', '/ari/channels')).body, [], 'nothing was originated');
   // The object itself is level 1: 63 nested arrays inside make 64.
   const nested = (n: number) => `{"variable":"DEPTH","value":"ok","x":${'['.repeat(n)}${']'.repeat(n)}}`;
-  const ok = await t.http('POST', '/ari/asterisk/variable', { body: nested(63), headers: { 'content-type': 'application/json' } });
+  const ok = await ctx.t.http('POST', '/ari/asterisk/variable', { body: nested(63), headers: { 'content-type': 'application/json' } });
   assert.is(ok.status, 204, ok.text);
   assert.equal(await globalVar('DEPTH'), { value: 'ok' });
-  const deep = await t.http('POST', '/ari/asterisk/variable', { body: nested(64).replace('"ok"', '"deep"'), headers: { 'content-type': 'application/json' } });
+  const deep = await ctx.t.http('POST', '/ari/asterisk/variable', { body: nested(64).replace('"ok"', '"deep"'), headers: { 'content-type': 'application/json' } });
   assert.is(deep.status, 400);
   assert.type(deep.body.message, 'string');
   assert.equal(await globalVar('DEPTH'), { value: 'ok' });
   // Brackets inside strings do not count.
-  const quoted = await t.http('POST', '/ari/asterisk/variable', { json: { variable: 'DEPTH_STR', value: '['.repeat(200) } });
+  const quoted = await ctx.t.http('POST', '/ari/asterisk/variable', { json: { variable: 'DEPTH_STR', value: '['.repeat(200) } });
   assert.is(quoted.status, 204);
 });
 
@@ -336,41 +314,41 @@ test('a body over MAX_BODY_BYTES (2048) is 413, with or without Content-Length',
 
 test('a bad integer is 400 naming the parameter; nothing happens', async () => {
   for (const timeout of ['soon', '1.5', '10abc', '0x10']) {
-    const r = await t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/instant', app: 'httpapp', timeout } });
+    const r = await ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/instant', app: 'httpapp', timeout } });
     assert.is(r.status, 400, timeout);
     assert.match(r.body.message, /timeout/);
   }
-  const json = await t.http('POST', '/ari/channels', { json: { endpoint: 'PJSIP/instant', app: 'httpapp', timeout: 2.5 } });
+  const json = await ctx.t.http('POST', '/ari/channels', { json: { endpoint: 'PJSIP/instant', app: 'httpapp', timeout: 2.5 } });
   assert.is(json.status, 400);
   assert.match(json.body.message, /timeout/);
-  const prio = await t.http('POST', '/ari/channels/any/continue', { query: { priority: 'two' } });
+  const prio = await ctx.t.http('POST', '/ari/channels/any/continue', { query: { priority: 'two' } });
   assert.is(prio.status, 400);
   assert.match(prio.body.message, /priority/);
-  assert.equal((await t.http('GET', '/ari/channels')).body, []);
+  assert.equal((await ctx.t.http('GET', '/ari/channels')).body, []);
 });
 
 test('booleans accept true/false, yes/no, 1/0 (setChannelVar report_events)', async () => {
-  await channelInApp('http-bool');
+  await originateInApp(ctx.t, ctx.ev, { app: 'httpapp', id: 'http-bool' });
   const values = ['true', 'yes', '1', 'TRUE', 'false', 'no', '0'];
   for (const [i, val] of values.entries()) {
-    const r = await t.http('POST', '/ari/channels/http-bool/variable', { query: { variable: `B${i}`, value: val, report_events: val } });
+    const r = await ctx.t.http('POST', '/ari/channels/http-bool/variable', { query: { variable: `B${i}`, value: val, report_events: val } });
     assert.is(r.status, 204, val);
   }
   // Only the true ones are reported in channelvars.
-  const ch = (await t.http('GET', '/ari/channels/http-bool')).body;
+  const ch = (await ctx.t.http('GET', '/ari/channels/http-bool')).body;
   assert.equal(ch.channelvars, { B0: 'true', B1: 'yes', B2: '1', B3: 'TRUE' });
-  const bad = await t.http('POST', '/ari/channels/http-bool/variable', { query: { variable: 'B9', value: 'x', report_events: 'maybe' } });
+  const bad = await ctx.t.http('POST', '/ari/channels/http-bool/variable', { query: { variable: 'B9', value: 'x', report_events: 'maybe' } });
   assert.is(bad.status, 400);
   assert.match(bad.body.message, /report_events/);
   // A JSON boolean works too.
-  assert.is((await t.http('POST', '/ari/channels/http-bool/variable', { json: { variable: 'BJ', value: 'j', report_events: true } })).status, 204);
-  assert.is((await t.http('GET', '/ari/channels/http-bool')).body.channelvars.BJ, 'j');
-  await hangUp('http-bool');
+  assert.is((await ctx.t.http('POST', '/ari/channels/http-bool/variable', { json: { variable: 'BJ', value: 'j', report_events: true } })).status, 204);
+  assert.is((await ctx.t.http('GET', '/ari/channels/http-bool')).body.channelvars.BJ, 'j');
+  await hangupAndWait(ctx.t, ctx.ev, 'http-bool');
 });
 
 test('multi-value parameters: comma lists and repeated keys (GET /ari/asterisk/info?only=…)', async () => {
   const keys = async (query: Record<string, string | string[]>) => {
-    const r = await t.http('GET', '/ari/asterisk/info', { query });
+    const r = await ctx.t.http('GET', '/ari/asterisk/info', { query });
     assert.is(r.status, 200, JSON.stringify(query));
     return Object.keys(r.body).sort();
   };
@@ -378,34 +356,34 @@ test('multi-value parameters: comma lists and repeated keys (GET /ari/asterisk/i
   assert.equal(await keys({ only: ['build', 'system'] }), ['build', 'system']);
   assert.equal(await keys({ only: 'config' }), ['config']);
   assert.equal(await keys({}), ['build', 'config', 'status', 'system']);
-  const bad = await t.http('GET', '/ari/asterisk/info', { query: { only: 'build,bogus' } });
+  const bad = await ctx.t.http('GET', '/ari/asterisk/info', { query: { only: 'build,bogus' } });
   assert.is(bad.status, 400);
 });
 
 test('the variables container: non-object or non-string values are 400; {value, report_events} objects are accepted', async () => {
   const q = { endpoint: 'PJSIP/instant', app: 'httpapp' };
   for (const variables of ['A=1', ['A'], 5, true]) {
-    const r = await t.http('POST', '/ari/channels', { query: q, json: { variables } });
+    const r = await ctx.t.http('POST', '/ari/channels', { query: q, json: { variables } });
     assert.is(r.status, 400, JSON.stringify(variables));
     assert.type(r.body.message, 'string');
   }
   for (const variables of [{ A: 1 }, { A: true }, { A: null }, { A: ['x'] }, { A: 'ok', B: { value: 1 } }, { B: { report_events: true } }]) {
-    const r = await t.http('POST', '/ari/channels', { query: q, json: { variables } });
+    const r = await ctx.t.http('POST', '/ari/channels', { query: q, json: { variables } });
     assert.is(r.status, 400, JSON.stringify(variables));
     assert.equal(r.body, { message: 'Only string values in the \'variables\' object allowed' }, JSON.stringify(variables));
   }
-  assert.equal((await t.http('GET', '/ari/channels')).body, [], 'no 400 created a channel');
-  const ok = await t.http('POST', '/ari/channels', {
+  assert.equal((await ctx.t.http('GET', '/ari/channels')).body, [], 'no 400 created a channel');
+  const ok = await ctx.t.http('POST', '/ari/channels', {
     query: { ...q, channelId: 'http-vars' },
     json: { variables: { PLAIN: 'p', SHOWN: { value: 's', report_events: true }, QUIET: { value: 'q', report_events: false }, BARE: { value: 'b' } } },
   });
   assert.is(ok.status, 200, ok.text);
   assert.equal(ok.body.channelvars, { SHOWN: 's' });
-  await ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'http-vars');
+  await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'http-vars');
   for (const [name, value] of [['PLAIN', 'p'], ['QUIET', 'q'], ['BARE', 'b']]) {
-    assert.equal((await t.http('GET', '/ari/channels/http-vars/variable', { query: { variable: name! } })).body, { value }, name);
+    assert.equal((await ctx.t.http('GET', '/ari/channels/http-vars/variable', { query: { variable: name! } })).body, { value }, name);
   }
-  await hangUp('http-vars');
+  await hangupAndWait(ctx.t, ctx.ev, 'http-vars');
 });
 
 // ---- api-docs ---------------------------------------------------------------------------------------
@@ -418,7 +396,7 @@ const EVENT_TYPES = [
 ];
 
 test('resources.json: Swagger 1.1, basePath from the Host header, exactly the served resources in Asterisk order', async () => {
-  const r = await raw(t.url, 'GET', '/ari/api-docs/resources.json', { headers: { host: 'pbx.example.test:8088', authorization: basic('asterisk:asterisk') } });
+  const r = await raw(ctx.t.url, 'GET', '/ari/api-docs/resources.json', { headers: { host: 'pbx.example.test:8088', authorization: basic('asterisk:asterisk') } });
   assert.is(r.status, 200);
   assert.match(String(r.headers['content-type']), /^application\/json/);
   assert.is(r.body.swaggerVersion, '1.1');
@@ -427,24 +405,24 @@ test('resources.json: Swagger 1.1, basePath from the Host header, exactly the se
   assert.equal(r.body.apis.map((a: { path: string }) => a.path), LISTED.map((n) => `/api-docs/${n}.{format}`));
   for (const a of r.body.apis) assert.type(a.description, 'string');
   // Another Host, another basePath (no stale cache).
-  const other = await raw(t.url, 'GET', '/ari/api-docs/resources.json', { headers: { host: 'other.example.test', authorization: basic('asterisk:asterisk') } });
+  const other = await raw(ctx.t.url, 'GET', '/ari/api-docs/resources.json', { headers: { host: 'other.example.test', authorization: basic('asterisk:asterisk') } });
   assert.is(other.body.basePath, 'http://other.example.test/ari');
-  const decl = await raw(t.url, 'GET', '/ari/api-docs/channels.json', { headers: { host: 'pbx.example.test:8088', authorization: basic('asterisk:asterisk') } });
+  const decl = await raw(ctx.t.url, 'GET', '/ari/api-docs/channels.json', { headers: { host: 'pbx.example.test:8088', authorization: basic('asterisk:asterisk') } });
   assert.is(decl.body.basePath, 'http://pbx.example.test:8088/ari');
-  const plain = await t.http('GET', '/ari/api-docs/resources.json');
-  assert.is(plain.body.basePath, `http://${t.host}/ari`);
+  const plain = await ctx.t.http('GET', '/ari/api-docs/resources.json');
+  assert.is(plain.body.basePath, `http://${ctx.t.host}/ari`);
 });
 
 test('every listed declaration loads (200) from basePath + path, with apis and models', async () => {
-  const listing = (await t.http('GET', '/ari/api-docs/resources.json')).body;
+  const listing = (await ctx.t.http('GET', '/ari/api-docs/resources.json')).body;
   for (const api of listing.apis as Array<{ path: string }>) {
     const url = `${listing.basePath}${api.path.replace('{format}', 'json')}`;
-    assert.ok(url.startsWith(t.url), url);
-    const r = await t.http('GET', url.slice(t.url.length));
+    assert.ok(url.startsWith(ctx.t.url), url);
+    const r = await ctx.t.http('GET', url.slice(ctx.t.url.length));
     assert.is(r.status, 200, url);
     const name = /\/api-docs\/(\w+)\.\{format\}$/.exec(api.path)![1]!;
     assert.is(r.body.resourcePath, `/api-docs/${name}.{format}`);
-    assert.is(r.body.basePath, `http://${t.host}/ari`);
+    assert.is(r.body.basePath, `http://${ctx.t.host}/ari`);
     assert.ok(Array.isArray(r.body.apis) && r.body.apis.length > 0, `${name} has apis`);
     assert.type(r.body.models, 'object');
     for (const a of r.body.apis) {
@@ -454,14 +432,14 @@ test('every listed declaration loads (200) from basePath + path, with apis and m
       }
     }
   }
-  const channels = (await t.http('GET', '/ari/api-docs/channels.json')).body;
+  const channels = (await ctx.t.http('GET', '/ari/api-docs/channels.json')).body;
   assert.ok(channels.models.Channel, 'channels.json defines Channel');
   const nick = channels.apis.flatMap((a: { operations: Array<{ nickname: string }> }) => a.operations.map((o) => o.nickname));
   for (const n of ['list', 'originate', 'get', 'hangup', 'continueInDialplan', 'setChannelVar', 'getChannelVar']) assert.ok(nick.includes(n), n);
 });
 
 test('events.json models: Message, Event and one model per event type', async () => {
-  const r = await t.http('GET', '/ari/api-docs/events.json');
+  const r = await ctx.t.http('GET', '/ari/api-docs/events.json');
   assert.is(r.status, 200);
   const models = r.body.models;
   assert.ok(models.Message, 'Message');
@@ -486,17 +464,17 @@ test('events.json models: Message, Event and one model per event type', async ()
 
 test('api-docs: an unknown document is 404; every document needs credentials', async () => {
   for (const file of ['nope.json', 'bridges.json', 'recordings.json', 'playbacks.json', 'sim.json', 'resources', 'channels']) {
-    const r = await t.http('GET', `/ari/api-docs/${file}`);
+    const r = await ctx.t.http('GET', `/ari/api-docs/${file}`);
     assert.is(r.status, 404, file);
     assert.equal(r.body, { message: 'Resource not found' });
   }
   for (const file of ['resources.json', ...LISTED.map((n) => `${n}.json`)]) {
-    const r = await t.http('GET', `/ari/api-docs/${file}`, { auth: null });
+    const r = await ctx.t.http('GET', `/ari/api-docs/${file}`, { auth: null });
     assert.is(r.status, 401, file);
     assert.equal(r.body, AUTH_REQUIRED);
     assert.is(r.headers.get('www-authenticate'), REALM);
   }
-  assert.is((await t.http('GET', '/ari/api-docs/channels.json', { auth: null, query: { api_key: 'asterisk:asterisk' } })).status, 200);
+  assert.is((await ctx.t.http('GET', '/ari/api-docs/channels.json', { auth: null, query: { api_key: 'asterisk:asterisk' } })).status, 200);
 });
 
 test.run();

@@ -1,50 +1,30 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { connectEvents, type AriEvent, type EventLog } from '../_helpers/events.js';
-import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { createInApp, hangupAndWait } from '../_helpers/ari.js';
+import { connectEvents, type AriEvent } from '../_helpers/events.js';
+import { startTestServer } from '../_helpers/server.js';
+import { useServer } from '../_helpers/suite.js';
 
 const test = suite('variables');
-let t: TestServer;
-let ev: EventLog;
-
-test.before(async () => {
-  t = await startTestServer();
-  ev = await connectEvents(t.url, 'app1');
-});
-test.after(async () => {
-  await ev.close();
-  await t.close();
-});
-test.after.each(() => t.assertNoViolations());
+const ctx = useServer(test);
 
 let n = 0;
 /** A channel made by channels/create: in app1 (Down) at once; variables need no particular state. */
-async function inApp(endpoint = 'PJSIP/alice'): Promise<{ id: string; body: any }> {
-  const id = `var-${++n}`;
-  const r = await t.http('POST', '/ari/channels/create', { query: { endpoint, app: 'app1', channelId: id } });
-  assert.is(r.status, 200);
-  await ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === id);
-  return { id, body: r.body };
-}
+const inApp = () => createInApp(ctx.t, ctx.ev, { app: 'app1', id: `var-${++n}` });
 
-const getVar = (id: string, variable: string | undefined) => t.http('GET', `/ari/channels/${encodeURIComponent(id)}/variable`, { query: { variable } });
-const setVar = (id: string, query: Record<string, string | boolean | undefined>) => t.http('POST', `/ari/channels/${encodeURIComponent(id)}/variable`, { query });
+const getVar = (id: string, variable: string | undefined) => ctx.t.http('GET', `/ari/channels/${encodeURIComponent(id)}/variable`, { query: { variable } });
+const setVar = (id: string, query: Record<string, string | boolean | undefined>) => ctx.t.http('POST', `/ari/channels/${encodeURIComponent(id)}/variable`, { query });
 const nextOf = (id: string, type: string, after: number): Promise<AriEvent> =>
-  ev.waitFor((e) => e.type === type && e.channel?.id === id && ev.events.indexOf(e) >= after);
-
-async function hangup(id: string): Promise<void> {
-  await t.http('DELETE', `/ari/channels/${encodeURIComponent(id)}`);
-  await ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === id);
-}
+  ctx.ev.waitFor((e) => e.type === type && e.channel?.id === id && ctx.ev.events.indexOf(e) >= after);
 
 test('missing variable is 400 "Variable name is required" (GET and POST)', async () => {
   const { id } = await inApp();
   for (const method of ['GET', 'POST']) {
-    const r = await t.http(method, `/ari/channels/${id}/variable`);
+    const r = await ctx.t.http(method, `/ari/channels/${id}/variable`);
     assert.is(r.status, 400, method);
     assert.equal(r.body, { message: 'Variable name is required' }, method);
   }
-  await hangup(id);
+  await hangupAndWait(ctx.t, ctx.ev, id);
 });
 
 test('unknown channel is 404 (GET keeps Asterisk\'s "Provided channel was not found"; POST "Channel not found")', async () => {
@@ -57,17 +37,17 @@ test('unknown channel is 404 (GET keeps Asterisk\'s "Provided channel was not fo
 });
 
 test('a channel not in an application is 409 for both GET and POST (decisions.md: getChannelVar is guarded)', async () => {
-  const r = await t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/noanswer', app: 'app1', channelId: 'var-ringing', timeout: -1 } });
+  const r = await ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/noanswer', app: 'app1', channelId: 'var-ringing', timeout: -1 } });
   assert.is(r.status, 200);
-  await ev.waitFor((e) => e.type === 'Dial' && e.peer?.id === 'var-ringing' && e.dialstatus === 'RINGING');
+  await ctx.ev.waitFor((e) => e.type === 'Dial' && e.peer?.id === 'var-ringing' && e.dialstatus === 'RINGING');
   const g = await getVar('var-ringing', 'CHANNEL');
   assert.is(g.status, 409);
   assert.equal(g.body, { message: 'Channel not in Stasis application' });
   const s = await setVar('var-ringing', { variable: 'FOO', value: '1' });
   assert.is(s.status, 409);
   assert.equal(s.body, { message: 'Channel not in Stasis application' });
-  assert.not.ok(ev.of('var-ringing').some((e) => e.type === 'ChannelVarset'));
-  await hangup('var-ringing');
+  assert.not.ok(ctx.ev.of('var-ringing').some((e) => e.type === 'ChannelVarset'));
+  await hangupAndWait(ctx.t, ctx.ev, 'var-ringing');
 });
 
 test('an unset variable is 404 "Provided variable was not found"', async () => {
@@ -75,12 +55,12 @@ test('an unset variable is 404 "Provided variable was not found"', async () => {
   const r = await getVar(id, 'NEVER_SET');
   assert.is(r.status, 404);
   assert.equal(r.body, { message: 'Provided variable was not found' });
-  await hangup(id);
+  await hangupAndWait(ctx.t, ctx.ev, id);
 });
 
 test('set then get; set emits ChannelVarset {variable, value}; the response is 204 with no body', async () => {
   const { id } = await inApp();
-  const mark = ev.events.length;
+  const mark = ctx.ev.events.length;
   const s = await setVar(id, { variable: 'GREETING', value: 'hello world' });
   assert.is(s.status, 204);
   assert.is(s.text, '');
@@ -100,14 +80,14 @@ test('set then get; set emits ChannelVarset {variable, value}; the response is 2
   const empty = await getVar(id, 'EMPTY');
   assert.is(empty.status, 200);
   assert.equal(empty.body, { value: '' });
-  await hangup(id);
+  await hangupAndWait(ctx.t, ctx.ev, id);
 });
 
 test('POST without value unsets: ChannelVarset with value "", then GET is 404', async () => {
   const { id } = await inApp();
   assert.is((await setVar(id, { variable: 'DOOMED', value: 'x' })).status, 204);
-  await ev.waitFor((e) => e.type === 'ChannelVarset' && e.channel?.id === id && e.variable === 'DOOMED');
-  const mark = ev.events.length;
+  await ctx.ev.waitFor((e) => e.type === 'ChannelVarset' && e.channel?.id === id && e.variable === 'DOOMED');
+  const mark = ctx.ev.events.length;
   const s = await setVar(id, { variable: 'DOOMED' });
   assert.is(s.status, 204);
   const e = await nextOf(id, 'ChannelVarset', mark);
@@ -116,40 +96,40 @@ test('POST without value unsets: ChannelVarset with value "", then GET is 404', 
   const g = await getVar(id, 'DOOMED');
   assert.is(g.status, 404);
   assert.equal(g.body, { message: 'Provided variable was not found' });
-  await hangup(id);
+  await hangupAndWait(ctx.t, ctx.ev, id);
 });
 
 test('unsetting a variable that was never set emits no ChannelVarset (pbx_builtin_setvar_helper publishes only a set or the removal of a non-empty value)', async () => {
   const { id } = await inApp();
-  const mark = ev.events.length;
+  const mark = ctx.ev.events.length;
   assert.is((await setVar(id, { variable: 'NEVER_THERE' })).status, 204);
   // Barrier: a later variable set on the same channel arrives after anything the unset raised.
   assert.is((await setVar(id, { variable: 'BARRIER', value: '1' })).status, 204);
-  await ev.waitFor((e) => e.type === 'ChannelVarset' && e.channel?.id === id && e.variable === 'BARRIER');
-  const after = ev.events.slice(mark).filter((e) => e.channel?.id === id && e.type === 'ChannelVarset');
+  await ctx.ev.waitFor((e) => e.type === 'ChannelVarset' && e.channel?.id === id && e.variable === 'BARRIER');
+  const after = ctx.ev.events.slice(mark).filter((e) => e.channel?.id === id && e.type === 'ChannelVarset');
   assert.equal(after.map((e) => e.variable), ['BARRIER']);
-  await hangup(id);
+  await hangupAndWait(ctx.t, ctx.ev, id);
 });
 
 test('report_events=true puts the variable in channel.channelvars of later events and of GET /channels/{id}', async () => {
   const { id, body } = await inApp();
   assert.is(body.channelvars, undefined, 'no channelvars until a variable is reported');
   assert.is((await setVar(id, { variable: 'QUIET', value: 'q' })).status, 204);
-  assert.is((await t.http('GET', `/ari/channels/${id}`)).body.channelvars, undefined);
+  assert.is((await ctx.t.http('GET', `/ari/channels/${id}`)).body.channelvars, undefined);
   assert.is((await setVar(id, { variable: 'TRACKED', value: 'yes', report_events: true })).status, 204);
-  const mark = ev.events.length;
+  const mark = ctx.ev.events.length;
   assert.is((await setVar(id, { variable: 'OTHER', value: '1' })).status, 204);
   const later = await nextOf(id, 'ChannelVarset', mark);
   assert.is(later.variable, 'OTHER');
   assert.equal(later.channel!.channelvars, { TRACKED: 'yes' });
-  const got = await t.http('GET', `/ari/channels/${id}`);
+  const got = await ctx.t.http('GET', `/ari/channels/${id}`);
   assert.equal(got.body.channelvars, { TRACKED: 'yes' });
-  const list = await t.http('GET', '/ari/channels');
+  const list = await ctx.t.http('GET', '/ari/channels');
   assert.equal(list.body.find((c: { id: string }) => c.id === id).channelvars, { TRACKED: 'yes' });
   // A new value shows in the next events.
   assert.is((await setVar(id, { variable: 'TRACKED', value: 'changed' })).status, 204);
-  const m2 = ev.events.length;
-  await t.http('DELETE', `/ari/channels/${id}`);
+  const m2 = ctx.ev.events.length;
+  await ctx.t.http('DELETE', `/ari/channels/${id}`);
   const destroyed = await nextOf(id, 'ChannelDestroyed', m2);
   assert.equal(destroyed.channel!.channelvars, { TRACKED: 'changed' });
 });
@@ -157,38 +137,38 @@ test('report_events=true puts the variable in channel.channelvars of later event
 test('CALLERID(name|num|all): read and write; a write emits ChannelCallerId (presentation 0), not ChannelVarset', async () => {
   const { id } = await inApp();
   assert.equal((await getVar(id, 'CALLERID(name)')).body, { value: '' });
-  let mark = ev.events.length;
+  let mark = ctx.ev.events.length;
   assert.is((await setVar(id, { variable: 'CALLERID(name)', value: 'Alice Smith' })).status, 204);
   const cid = await nextOf(id, 'ChannelCallerId', mark);
   assert.is(cid.caller_presentation, 0);
   assert.is(cid.caller_presentation_txt, 'Presentation Allowed, Not Screened');
   assert.equal(cid.channel!.caller, { name: 'Alice Smith', number: '' });
   assert.is((await setVar(id, { variable: 'CALLERID(num)', value: '5551234' })).status, 204);
-  const cid2 = await nextOf(id, 'ChannelCallerId', ev.events.indexOf(cid) + 1);
+  const cid2 = await nextOf(id, 'ChannelCallerId', ctx.ev.events.indexOf(cid) + 1);
   assert.equal(cid2.channel!.caller, { name: 'Alice Smith', number: '5551234' });
   assert.equal((await getVar(id, 'CALLERID(name)')).body, { value: 'Alice Smith' });
   assert.equal((await getVar(id, 'CALLERID(num)')).body, { value: '5551234' });
   assert.equal((await getVar(id, 'CALLERID(all)')).body, { value: '"Alice Smith" <5551234>' });
-  mark = ev.events.length;
+  mark = ctx.ev.events.length;
   assert.is((await setVar(id, { variable: 'CALLERID(all)', value: '"Bob" <1002>' })).status, 204);
   const cid3 = await nextOf(id, 'ChannelCallerId', mark);
   assert.equal(cid3.channel!.caller, { name: 'Bob', number: '1002' });
-  assert.equal((await t.http('GET', `/ari/channels/${id}`)).body.caller, { name: 'Bob', number: '1002' });
+  assert.equal((await ctx.t.http('GET', `/ari/channels/${id}`)).body.caller, { name: 'Bob', number: '1002' });
   // None of the function writes raised ChannelVarset.
-  assert.not.ok(ev.of(id).some((e) => e.type === 'ChannelVarset'));
-  await hangup(id);
+  assert.not.ok(ctx.ev.of(id).some((e) => e.type === 'ChannelVarset'));
+  await hangupAndWait(ctx.t, ctx.ev, id);
 });
 
 test('CONNECTEDLINE(name) write emits ChannelConnectedLine and shows in connected', async () => {
   const { id } = await inApp();
-  const mark = ev.events.length;
+  const mark = ctx.ev.events.length;
   assert.is((await setVar(id, { variable: 'CONNECTEDLINE(name)', value: 'Reception' })).status, 204);
   const e = await nextOf(id, 'ChannelConnectedLine', mark);
   assert.is((e.channel!.connected as { name: string }).name, 'Reception');
   assert.equal((await getVar(id, 'CONNECTEDLINE(name)')).body, { value: 'Reception' });
-  assert.is((await t.http('GET', `/ari/channels/${id}`)).body.connected.name, 'Reception');
-  assert.not.ok(ev.of(id).some((x) => x.type === 'ChannelVarset' || x.type === 'ChannelCallerId'));
-  await hangup(id);
+  assert.is((await ctx.t.http('GET', `/ari/channels/${id}`)).body.connected.name, 'Reception');
+  assert.not.ok(ctx.ev.of(id).some((x) => x.type === 'ChannelVarset' || x.type === 'ChannelCallerId'));
+  await hangupAndWait(ctx.t, ctx.ev, id);
 });
 
 test('built-ins: CHANNEL(name), UNIQUEID, EXTEN, CONTEXT', async () => {
@@ -201,7 +181,7 @@ test('built-ins: CHANNEL(name), UNIQUEID, EXTEN, CONTEXT', async () => {
   assert.equal((await getVar(id, 'CONTEXT')).body, { value: 'default' });
   // Channels are found by name as well as by id.
   assert.equal((await getVar(body.name, 'UNIQUEID')).body, { value: id });
-  await hangup(id);
+  await hangupAndWait(ctx.t, ctx.ev, id);
 });
 
 test('an unknown function: read is 404, write is 400 "Failed to execute function"', async () => {
@@ -212,37 +192,37 @@ test('an unknown function: read is 404, write is 400 "Failed to execute function
   const w = await setVar(id, { variable: 'NO_SUCH_FUNC(x)', value: '1' });
   assert.is(w.status, 400);
   assert.equal(w.body, { message: 'Failed to execute function' });
-  assert.not.ok(ev.of(id).some((e) => e.type === 'ChannelVarset'));
-  await hangup(id);
+  assert.not.ok(ctx.ev.of(id).some((e) => e.type === 'ChannelVarset'));
+  await hangupAndWait(ctx.t, ctx.ev, id);
 });
 
 test('global variables: GET/POST /ari/asterisk/variable; an unset global reads as ""; a channel sees globals', async () => {
-  const unset = await t.http('GET', '/ari/asterisk/variable', { query: { variable: 'NO_SUCH_GLOBAL' } });
+  const unset = await ctx.t.http('GET', '/ari/asterisk/variable', { query: { variable: 'NO_SUCH_GLOBAL' } });
   assert.is(unset.status, 200);
   assert.equal(unset.body, { value: '' });
   // The dialplan fixture's global.
-  assert.equal((await t.http('GET', '/ari/asterisk/variable', { query: { variable: 'STASIS_APP' } })).body, { value: 'trunkline' });
-  const s = await t.http('POST', '/ari/asterisk/variable', { query: { variable: 'MY_GLOBAL', value: 'g1' } });
+  assert.equal((await ctx.t.http('GET', '/ari/asterisk/variable', { query: { variable: 'STASIS_APP' } })).body, { value: 'trunkline' });
+  const s = await ctx.t.http('POST', '/ari/asterisk/variable', { query: { variable: 'MY_GLOBAL', value: 'g1' } });
   assert.is(s.status, 204);
   assert.is(s.text, '');
-  assert.equal((await t.http('GET', '/ari/asterisk/variable', { query: { variable: 'MY_GLOBAL' } })).body, { value: 'g1' });
+  assert.equal((await ctx.t.http('GET', '/ari/asterisk/variable', { query: { variable: 'MY_GLOBAL' } })).body, { value: 'g1' });
   const { id } = await inApp();
   assert.equal((await getVar(id, 'MY_GLOBAL')).body, { value: 'g1' });
   // A channel variable of the same name shadows the global for that channel only.
   assert.is((await setVar(id, { variable: 'MY_GLOBAL', value: 'local' })).status, 204);
   assert.equal((await getVar(id, 'MY_GLOBAL')).body, { value: 'local' });
-  assert.equal((await t.http('GET', '/ari/asterisk/variable', { query: { variable: 'MY_GLOBAL' } })).body, { value: 'g1' });
+  assert.equal((await ctx.t.http('GET', '/ari/asterisk/variable', { query: { variable: 'MY_GLOBAL' } })).body, { value: 'g1' });
   // Missing name.
-  const missing = await t.http('GET', '/ari/asterisk/variable');
+  const missing = await ctx.t.http('GET', '/ari/asterisk/variable');
   assert.is(missing.status, 400);
   assert.equal(missing.body, { message: 'Variable name is required' });
-  const missingSet = await t.http('POST', '/ari/asterisk/variable', { query: { value: 'x' } });
+  const missingSet = await ctx.t.http('POST', '/ari/asterisk/variable', { query: { value: 'x' } });
   assert.is(missingSet.status, 400);
   assert.equal(missingSet.body, { message: 'Variable name is required' });
   // POST without value unsets the global.
-  assert.is((await t.http('POST', '/ari/asterisk/variable', { query: { variable: 'MY_GLOBAL' } })).status, 204);
-  assert.equal((await t.http('GET', '/ari/asterisk/variable', { query: { variable: 'MY_GLOBAL' } })).body, { value: '' });
-  await hangup(id);
+  assert.is((await ctx.t.http('POST', '/ari/asterisk/variable', { query: { variable: 'MY_GLOBAL' } })).status, 204);
+  assert.equal((await ctx.t.http('GET', '/ari/asterisk/variable', { query: { variable: 'MY_GLOBAL' } })).body, { value: '' });
+  await hangupAndWait(ctx.t, ctx.ev, id);
 });
 
 test('ARI_CHANNELVARS: every channel snapshot carries the configured channelvars', async () => {
