@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { parseDialplan, type Dialplan } from './engine/dialplan.js';
+import { RATE } from './media/pcm.js';
+import { wavToSlin } from './media/wav.js';
 
 const ms = v.pipe(v.number(), v.integer(), v.minValue(0));
 
@@ -29,8 +31,10 @@ const DialplanFile = v.object({
   contexts: v.record(v.string(), v.record(v.string(), v.array(v.string()))),
 });
 const SoundsFile = v.object({
-  sounds: v.record(v.string(), v.record(v.string(), v.string())),
-  durationsMs: v.record(v.string(), v.record(v.string(), ms)),
+  sounds: v.record(
+    v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9_/-]*$/i, 'sound ids are letters, digits, _ - and /'), v.check((s) => !s.split('/').includes('..'), 'sound ids cannot contain ..')),
+    v.record(v.string(), v.union([v.string(), v.object({ tone: v.string() })])),
+  ),
 });
 const MohFile = v.object({ classes: v.record(v.string(), v.object({ description: v.string(), tones: v.string() })) });
 const FormatsFile = v.object({
@@ -46,9 +50,17 @@ const TonezonesFile = v.object({ default: v.string(), zones: v.record(v.string()
 
 export interface Sound {
   id: string;
-  /** language → duration in simulated ms */
-  durations: Map<string, number>;
+  /** language → 8 kHz slin samples (from sounds/<lang>/<id>.wav) */
+  audio: Map<string, Int16Array>;
 }
+
+/** A sound's samples in a language, falling back to English as Asterisk falls back to its default language. */
+export function soundAudio(sound: Sound | undefined, lang: string): Int16Array | undefined {
+  return sound?.audio.get(lang) ?? sound?.audio.get('en');
+}
+
+/** Duration of a sound in simulated ms. */
+export const audioMs = (samples: Int16Array) => (samples.length * 1000) / RATE;
 
 export interface Fixtures {
   endpoints: Map<string, EndpointFixture>;
@@ -105,13 +117,17 @@ export function loadFixtures(dir: string): Fixtures {
   }
   const sounds = new Map<string, Sound>();
   for (const [id, langs] of Object.entries(snd.sounds)) {
-    const durations = new Map<string, number>();
+    const audio = new Map<string, Int16Array>();
     for (const lang of Object.keys(langs)) {
-      const d = snd.durationsMs[id]?.[lang];
-      if (d === undefined) throw new FixtureError(`fixture ${join(ari, 'sounds.json')}: durationsMs.${id}.${lang} is missing`);
-      durations.set(lang, d);
+      const file = join(ari, 'sounds', lang, `${id}.wav`);
+      if (!existsSync(file)) throw new FixtureError(`fixture ${file} is missing (run: npx tsx fixtures/ari/generate-sounds.ts)`);
+      try {
+        audio.set(lang, wavToSlin(readFileSync(file), RATE));
+      } catch (err) {
+        throw new FixtureError(`fixture ${file}: ${(err as Error).message}`);
+      }
     }
-    sounds.set(id, { id, durations });
+    sounds.set(id, { id, audio });
   }
   if (!moh.classes.default) throw new FixtureError(`fixture ${join(ari, 'moh.json')}: a "default" class is required`);
   if (!tonezones.zones[tonezones.default]) throw new FixtureError(`fixture ${join(ari, 'tonezones.json')}: default zone "${tonezones.default}" is not defined`);

@@ -1,3 +1,4 @@
+import { audioMs, soundAudio } from '../fixtures.js';
 import type { Calls } from './calls.js';
 import { CAUSE } from './causes.js';
 import type { Channel } from './channel.js';
@@ -114,10 +115,9 @@ export class Pbx {
   private soundsDuration(ch: Channel, files: string[]): number | undefined {
     let total = 0;
     for (const f of files) {
-      const s = this.eng.fixtures.sounds.get(f.trim());
-      const d = s?.durations.get(ch.d.language) ?? s?.durations.get('en');
-      if (d === undefined) return undefined;
-      total += d;
+      const audio = soundAudio(this.eng.fixtures.sounds.get(f.trim()), ch.d.language);
+      if (!audio) return undefined;
+      total += audioMs(audio);
     }
     return total;
   }
