@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 
 export type ParamIn = 'path' | 'query' | 'body';
 /** Swagger 1.1 data types ARI uses for parameters. */
-export type DataType = 'string' | 'int' | 'long' | 'boolean' | 'containers';
+export type DataType = 'string' | 'int' | 'long' | 'boolean' | 'containers' | 'binary';
 
 /** A channel variable as given in a `variables` body container. */
 export interface VariableInput {
@@ -98,6 +98,21 @@ export const body = {
   }),
 };
 
+/** A raw request body (an upload), with its content type. */
+export interface RawBody {
+  contentType: string;
+  data: Buffer;
+}
+
+export const rawBody = (description: string): ParamDef<RawBody> => ({
+  in: 'body',
+  dataType: 'binary',
+  description,
+  required: true,
+  allowMultiple: false,
+  handlerValidates: false,
+});
+
 export type Params = Record<string, ParamDef<any>>;
 export type ArgsOf<P extends Params> = { [K in keyof P]: P[K] extends ParamDef<infer T> ? T : never };
 
@@ -108,7 +123,14 @@ export interface ErrorResponse {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-export interface Operation<P extends Params = Params, R extends v.GenericSchema | null = v.GenericSchema | null> {
+export type SuccessCode = 200 | 201 | 204;
+
+export interface Operation<
+  P extends Params = Params,
+  R extends v.GenericSchema | null = v.GenericSchema | null,
+  S extends SuccessCode = SuccessCode,
+  C extends string = string,
+> {
   /** Which API document lists it (`channels`, `asterisk`, …). */
   resource: string;
   method: HttpMethod;
@@ -120,17 +142,17 @@ export interface Operation<P extends Params = Params, R extends v.GenericSchema 
   since: readonly string[];
   params: P;
   /** Swagger responseClass: a model id, `List[Model]`, `void` or `binary`. */
-  responseClass: string;
+  responseClass: C;
   /** Schema of the success body (null for `void`). */
   response: R;
-  success: 200 | 201 | 204;
+  success: S;
   errors: readonly ErrorResponse[];
   /** WebSocket operations (events) are upgrades, not plain requests. */
   upgrade?: { protocol: string };
 }
 
-export type OperationArgs<O extends Operation> = O extends Operation<infer P, any> ? ArgsOf<P> : never;
-export type OperationResult<O extends Operation> = O extends Operation<any, infer R>
+export type OperationArgs<O extends Operation> = O extends Operation<infer P, any, any, any> ? ArgsOf<P> : never;
+export type OperationResult<O extends Operation> = O extends Operation<any, infer R, any, any>
   ? R extends v.GenericSchema ? v.InferOutput<R> : void
   : never;
 
@@ -140,9 +162,9 @@ export type OperationResult<O extends Operation> = O extends Operation<any, infe
  * declaration has none: test-mode response checks stay strict and the docs
  * stay truthful.
  */
-export function defineOperation<const P extends Params, R extends v.GenericSchema | null>(
-  op: Omit<Operation<P, R>, 'since'> & { since?: readonly string[] },
-): Operation<P, R> {
+export function defineOperation<const P extends Params, R extends v.GenericSchema | null, const S extends SuccessCode, const C extends string>(
+  op: Omit<Operation<P, R, S, C>, 'since'> & { since?: readonly string[] },
+): Operation<P, R, S, C> {
   const errors = op.errors.some((e) => e.code === 400)
     ? op.errors
     : [{ code: 400, reason: 'Invalid parameters or request body.' }, ...op.errors];

@@ -9,6 +9,7 @@ import { createTelephony, type Telephony } from './ari/telephony.js';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/open.js';
 import { createChannelRepo } from './db/repos/channel-repo.js';
+import { createBridgeRepo, createRecordingRepo } from './db/repos/recording-repo.js';
 import { createMetaRepo } from './db/repos/meta-repo.js';
 import { createAriAuth } from './http/ari-auth.js';
 import { createLogger, type Logger } from './log.js';
@@ -32,7 +33,11 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const channelRepo = createChannelRepo(db);
   const meta = createMetaRepo(db);
   const violations: string[] = [];
-  const telephony = createTelephony({
+  const telephony = await createTelephony({
+    recordingRepo: createRecordingRepo(db),
+    bridgeRepo: createBridgeRepo(db),
+    dataDir: config.dataDir,
+    bindHost: config.host,
     fixtures,
     repo: channelRepo,
     meta,
@@ -88,7 +93,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         force.unref();
         await closed;
         clearTimeout(force);
-        telephony.engine.stop();
+        telephony.stop();
         db.close();
       })();
       return closing;

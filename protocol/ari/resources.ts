@@ -4,7 +4,12 @@ import { Application } from './models/application.js';
 import { AsteriskInfo, AsteriskPing, BuildInfo, ConfigInfo, SetId, StatusInfo, SystemInfo, Variable } from './models/asterisk.js';
 import { CallerID, Channel, Dialed, DialplanCEP, RTPstat } from './models/channel.js';
 import { Endpoint } from './models/endpoint.js';
-import { LiveRecording, Playback, StoredRecording } from './models/media.js';
+import { Bridge } from './models/bridge.js';
+import { FormatLangPair, LiveRecording, Playback, Sound, StoredRecording } from './models/media.js';
+import { bridgeOperations } from './operations/bridges.js';
+import { playbackOperations } from './operations/playbacks.js';
+import { recordingOperations } from './operations/recordings.js';
+import { soundOperations } from './operations/sounds.js';
 import { applicationOperations } from './operations/applications.js';
 import { asteriskOperations } from './operations/asterisk.js';
 import { channelOperations } from './operations/channels.js';
@@ -54,8 +59,36 @@ export const ARI_RESOURCES: readonly AriResource[] = [
     },
     operations: channelOperations, models: [Dialed, DialplanCEP, CallerID, RTPstat, Channel],
   },
-  { name: 'recordings', description: 'Recording resources', paths: {}, operations: [], models: [StoredRecording, LiveRecording] },
-  { name: 'playbacks', description: 'Playback control resources', paths: {}, operations: [], models: [Playback] },
+  {
+    name: 'bridges', description: 'Bridge resources',
+    paths: {
+      '/bridges': 'Active bridges', '/bridges/{bridgeId}': 'Individual bridge', '/bridges/{bridgeId}/addChannel': 'Add a channel to a bridge',
+      '/bridges/{bridgeId}/removeChannel': 'Remove a channel from a bridge', '/bridges/{bridgeId}/moh': 'Play music on hold to a bridge',
+      '/bridges/{bridgeId}/play': 'Play media to the participants of a bridge', '/bridges/{bridgeId}/play/{playbackId}': 'Play media to the participants of a bridge',
+      '/bridges/{bridgeId}/record': 'Record audio on a bridge',
+    },
+    operations: bridgeOperations, models: [Bridge],
+  },
+  {
+    name: 'recordings', description: 'Recording resources',
+    paths: {
+      '/recordings/stored': 'Recordings', '/recordings/stored/{recordingName}': 'Individual recording',
+      '/recordings/stored/{recordingName}/file': 'The actual file associated with the stored recording',
+      '/recordings/stored/{recordingName}/copy': 'Copy an individual recording', '/recordings/live/{recordingName}': 'A recording that is in progress',
+      '/recordings/live/{recordingName}/stop': '', '/recordings/live/{recordingName}/pause': '', '/recordings/live/{recordingName}/mute': '',
+    },
+    operations: recordingOperations, models: [StoredRecording, LiveRecording],
+  },
+  {
+    name: 'sounds', description: 'Sound resources',
+    paths: { '/sounds': 'Sounds', '/sounds/{soundId}': 'Individual sound' },
+    operations: soundOperations, models: [FormatLangPair, Sound],
+  },
+  {
+    name: 'playbacks', description: 'Playback control resources',
+    paths: { '/playbacks/{playbackId}': 'Control object for a playback operation.', '/playbacks/{playbackId}/control': 'Control object for a playback operation.' },
+    operations: playbackOperations, models: [Playback],
+  },
   { name: 'events', description: 'WebSocket resource', paths: { '/events': 'Events from Asterisk to applications' }, operations: eventOperations, models: [] },
   {
     name: 'applications', description: 'Stasis application resources',

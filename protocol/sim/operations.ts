@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { body, defineOperation, path, query, type Params } from '../operation.js';
+import { body, defineOperation, path, query, rawBody, type Params } from '../operation.js';
 import { Channel } from '../ari/models/channel.js';
 import { CallRecord, SimChannel } from './models.js';
 
@@ -79,6 +79,33 @@ export const farUnhold = toggle('DELETE', 'hold', 'unhold', 'The far end takes u
 export const farTalkStart = toggle('POST', 'talk', 'startTalking', 'The far end starts talking (ChannelTalkingStarted when TALK_DETECT is set).');
 export const farTalkStop = toggle('DELETE', 'talk', 'stopTalking', 'The far end stops talking (ChannelTalkingFinished when TALK_DETECT is set).');
 
+export const setFarAudio = defineOperation({
+  resource: 'sim', method: 'POST', path: '/channels/{channelId}/audio', nickname: 'setAudio',
+  summary: 'What the far end sends from now on: silence, a tone, or a sound from the catalogue.',
+  params: {
+    channelId,
+    source: query.string({ description: 'silence, tone or sound.', required: true, values: ['silence', 'tone', 'sound'] as const }),
+    tone: query.string({ description: 'For source=tone: an indication of the tone zone (ring, busy, …) or an Asterisk tone list (440+480/2000,0/4000).' }),
+    sound: query.string({ description: 'For source=sound: a sound id.' }),
+    lang: query.string({ description: 'For source=sound: the language (default: the channel\'s).' }),
+    loop: query.boolean({ description: 'For source=sound: start over at the end instead of falling silent.', default: false }),
+  },
+  responseClass: 'void', response: null, success: 204,
+  errors: [{ code: 400, reason: 'Missing or invalid tone, or unknown sound' }, e404],
+});
+
+export const uploadFarAudio = defineOperation({
+  resource: 'sim', method: 'PUT', path: '/channels/{channelId}/audio', nickname: 'uploadAudio',
+  summary: 'The far end speaks uploaded audio: a WAV file (any rate, PCM or G.711) or raw 8 kHz 16-bit little-endian PCM (audio/x-sln or application/octet-stream).',
+  params: {
+    channelId,
+    loop: query.boolean({ description: 'Start over at the end instead of falling silent.', default: false }),
+    audio: rawBody('The audio, as the request body.'),
+  },
+  responseClass: 'void', response: null, success: 204,
+  errors: [{ code: 400, reason: 'Audio that cannot be decoded' }, e404],
+});
+
 export const history = defineOperation({
   resource: 'sim', method: 'GET', path: '/history', nickname: 'history',
   summary: 'Ended channels, newest first, with cause, times, last application and variables.',
@@ -91,5 +118,5 @@ export const history = defineOperation({
 });
 
 export const simOperations = [
-  placeCall, getSimChannel, farAnswer, farHangup, farDtmf, farHold, farUnhold, farTalkStart, farTalkStop, history,
+  placeCall, getSimChannel, farAnswer, farHangup, farDtmf, farHold, farUnhold, farTalkStart, farTalkStop, setFarAudio, uploadFarAudio, history,
 ] as const;

@@ -11,7 +11,7 @@ export const SIM_RESOURCE: AriResource = {
     '/calls': 'Inbound calls', '/channels/{channelId}': 'A live channel, seen from the far end',
     '/channels/{channelId}/answer': 'Far-end answer', '/channels/{channelId}/hangup': 'Far-end hangup',
     '/channels/{channelId}/dtmf': 'Far-end DTMF', '/channels/{channelId}/hold': 'Far-end hold',
-    '/channels/{channelId}/talk': 'Far-end talking', '/history': 'Ended channels',
+    '/channels/{channelId}/talk': 'Far-end talking', '/channels/{channelId}/audio': 'What the far end sends', '/history': 'Ended channels',
   },
   operations: simOperations,
   models: [CallerID, DialplanCEP, Channel, FarEndDtmf, FarEnd, SimChannel, CallRecord],

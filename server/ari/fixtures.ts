@@ -20,6 +20,17 @@ const EndpointSchema = v.strictObject({
   /** When it rejects the call, with rejectCause. */
   rejectAfterMs: v.optional(v.nullable(ms), null),
   rejectCause: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(127)), 21),
+  /** The network the endpoint's RTP crosses: what rtp_statistics reports for it. */
+  rtp: v.optional(
+    v.strictObject({
+      jitterMs: v.optional(v.pipe(v.number(), v.minValue(0)), 2),
+      lossPercent: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(100)), 0),
+      rttMs: v.optional(v.pipe(v.number(), v.minValue(0)), 20),
+    }),
+    {},
+  ),
+  /** The codec its RTP carries (for octet counts). */
+  codec: v.optional(v.picklist(['ulaw', 'alaw', 'slin', 'slin16']), 'ulaw'),
 });
 export type EndpointFixture = v.InferOutput<typeof EndpointSchema> & { tech: string; resource: string; key: string };
 
@@ -52,6 +63,8 @@ export interface Sound {
   id: string;
   /** language → 8 kHz slin samples (from sounds/<lang>/<id>.wav) */
   audio: Map<string, Int16Array>;
+  /** The words spoken, in English when there is an English version. */
+  text: string;
 }
 
 /** A sound's samples in a language, falling back to English as Asterisk falls back to its default language. */
@@ -127,7 +140,8 @@ export function loadFixtures(dir: string): Fixtures {
         throw new FixtureError(`fixture ${file}: ${(err as Error).message}`);
       }
     }
-    sounds.set(id, { id, audio });
+    const spoken = Object.entries(langs).find(([l, s]) => l === 'en' && typeof s === 'string') ?? Object.entries(langs).find(([, s]) => typeof s === 'string');
+    sounds.set(id, { id, audio, text: spoken ? (spoken[1] as string) : '' });
   }
   if (!moh.classes.default) throw new FixtureError(`fixture ${join(ari, 'moh.json')}: a "default" class is required`);
   if (!tonezones.zones[tonezones.default]) throw new FixtureError(`fixture ${join(ari, 'tonezones.json')}: default zone "${tonezones.default}" is not defined`);

@@ -6,7 +6,7 @@ import type { AriUser } from '../config.js';
 import { badRequest } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ariError } from './ari-errors.js';
-import { isJson, parseJson, readBody } from './body.js';
+import { isJson, parseJson, readBody, readBodyBytes } from './body.js';
 
 export interface AriContext {
   user: AriUser;
@@ -20,7 +20,15 @@ export interface Created<T> {
   location: string;
 }
 
-type Result<O extends Operation> = O['success'] extends 201 ? Created<OperationResult<O>> : OperationResult<O>;
+/** What a `binary` operation returns: raw bytes and their content type. */
+export interface BinaryBody {
+  data: Uint8Array;
+  contentType: string;
+}
+
+type Result<O extends Operation> = O['responseClass'] extends 'binary'
+  ? BinaryBody
+  : O['success'] extends 201 ? Created<OperationResult<O>> : OperationResult<O>;
 export type AriHandler<O extends Operation> = (args: OperationArgs<O>, ctx: AriContext) => Result<O> | Promise<Result<O>>;
 
 export interface BinderOptions {
@@ -59,7 +67,7 @@ function coerceOne(name: string, p: ParamDef, raw: Raw): string | number | boole
     case 'long': {
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*[-+]?\d+\s*$/.test(raw) ? Number(raw) : NaN;
       if (!Number.isSafeInteger(n)) throw badRequest(`Parameter '${name}' must be an integer`);
-      if ((p.min !== undefined && n < p.min) || (p.max !== undefined && n > p.max)) invalid(name, p);
+      if (!p.handlerValidates && ((p.min !== undefined && n < p.min) || (p.max !== undefined && n > p.max))) invalid(name, p);
       out = n;
       break;
     }
@@ -98,13 +106,17 @@ function bindVariables(container: unknown): VariableInput[] {
  * Gathers raw parameters with ARI's precedence — form body, then query,
  * then the top-level keys of a JSON object body — and the JSON body itself.
  */
-async function gather(c: Context, opts: BinderOptions): Promise<{ raw: Map<string, Raw[]>; json: unknown }> {
+async function gather(c: Context, opts: BinderOptions, rawUpload: boolean): Promise<{ raw: Map<string, Raw[]>; json: unknown; bytes?: Buffer }> {
   const raw = new Map<string, Raw[]>();
   const ct = c.req.header('content-type');
   let json: unknown;
+  let bytes: Buffer | undefined;
   const length = c.req.header('content-length');
   const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD' && ((length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined);
-  if (hasBody) {
+  if (rawUpload) {
+    // An upload: the body is data, not parameters.
+    bytes = hasBody ? await readBodyBytes(c.req.raw, opts.maxBodyBytes) : Buffer.alloc(0);
+  } else if (hasBody) {
     const text = await readBody(c.req.raw, opts.maxBodyBytes);
     if (isJson(ct)) {
       if (text.trim() !== '') json = parseJson(text, opts.maxJsonDepth);
@@ -125,16 +137,21 @@ async function gather(c: Context, opts: BinderOptions): Promise<{ raw: Map<strin
       raw.set(k, Array.isArray(val) ? (val as Raw[]) : [val as Raw]);
     }
   }
-  return { raw, json };
+  return { raw, json, ...(bytes ? { bytes } : {}) };
 }
 
 /** Builds typed args for an operation from a request. */
 async function bindArgs(c: Context, op: Operation, opts: BinderOptions): Promise<Record<string, unknown>> {
-  const { raw, json } = await gather(c, opts);
+  const rawUpload = Object.values(op.params).some((p) => p.dataType === 'binary');
+  const { raw, json, bytes } = await gather(c, opts, rawUpload);
   const args: Record<string, unknown> = {};
   for (const [name, p] of Object.entries(op.params)) {
     if (p.in === 'path') {
       args[name] = c.req.param(name);
+      continue;
+    }
+    if (p.in === 'body' && p.dataType === 'binary') {
+      args[name] = { contentType: c.req.header('content-type') ?? 'application/octet-stream', data: bytes ?? Buffer.alloc(0) };
       continue;
     }
     if (p.in === 'body') {
@@ -203,6 +220,10 @@ export function createAriBinder(app: Hono<any>, opts: BinderOptions) {
       }
       await opts.beforeRespond?.();
       if (op.success === 204) return check(c, op, new Response(null, { status: 204 }), undefined);
+      if (op.responseClass === 'binary') {
+        const bin = result as BinaryBody;
+        return check(c, op, new Response(bin.data, { status: op.success, headers: { 'content-type': bin.contentType } }), undefined);
+      }
       let body = result;
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (op.success === 201) {

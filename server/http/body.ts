@@ -2,9 +2,14 @@ import { tooLarge, badRequest } from '../errors.js';
 
 /** Reads a request body as text, refusing (413) anything over `limit` bytes without buffering it all. */
 export async function readBody(req: Request, limit: number): Promise<string> {
+  return (await readBodyBytes(req, limit)).toString('utf8');
+}
+
+/** Reads a request body as bytes, refusing (413) anything over `limit` bytes. */
+export async function readBodyBytes(req: Request, limit: number): Promise<Buffer> {
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (declared > limit) throw tooLarge(`Request body exceeds ${limit} bytes`);
-  if (!req.body) return '';
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -18,7 +23,7 @@ export async function readBody(req: Request, limit: number): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /** Nesting depth of a JSON text, counted without parsing (so a hostile document cannot exhaust the parser). */

@@ -23,6 +23,8 @@ export function mountSim(b: AriBinder, t: Telephony, repo: ChannelRepo): void {
   b.mount(op.farUnhold, (a) => farEnd.hold(a.channelId, false));
   b.mount(op.farTalkStart, (a) => farEnd.talk(a.channelId, true));
   b.mount(op.farTalkStop, (a) => farEnd.talk(a.channelId, false));
+  b.mount(op.setFarAudio, (a) => farEnd.setAudio(a.channelId, a.source, a));
+  b.mount(op.uploadFarAudio, (a) => farEnd.uploadAudio(a.channelId, a.audio, a.loop));
   b.mount(op.history, (a) => {
     engine.flush(); // channels that just ended are written before we read them back
     const rows = repo.history(a.limit, a.before);

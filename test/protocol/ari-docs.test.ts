@@ -38,7 +38,8 @@ test('every operation has a nickname (unique in its resource), a summary, errors
       const declared = Object.entries(op.params).filter(([, p]) => p.in === 'path').map(([n]) => n).sort();
       assert.equal(declared, inPath, `${where}: path params`);
       if (!op.upgrade) {
-        assert.is(op.responseClass === 'void', op.response === null, `${where}: void ⇔ no response schema`);
+        const bodiless = op.responseClass === 'void' || op.responseClass === 'binary';
+        assert.is(bodiless, op.response === null, `${where}: void or binary ⇔ no response schema`);
         assert.is(op.responseClass === 'void', op.success === 204, `${where}: void ⇔ 204`);
       }
       assert.is(op.resource, r.name, `${where}: listed under its resource`);

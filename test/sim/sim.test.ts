@@ -461,10 +461,12 @@ test('GET /sim/api-docs.json: a Swagger 1.1 declaration of every sim operation; 
     'GET /history history',
     'POST /calls placeCall',
     'POST /channels/{channelId}/answer answer',
+    'POST /channels/{channelId}/audio setAudio',
     'POST /channels/{channelId}/dtmf pressDtmf',
     'POST /channels/{channelId}/hangup hangup',
     'POST /channels/{channelId}/hold hold',
     'POST /channels/{channelId}/talk startTalking',
+    'PUT /channels/{channelId}/audio uploadAudio',
   ]);
   const placeCall = doc.apis.find((a: { path: string }) => a.path === '/calls').operations[0];
   assert.equal(

@@ -1,6 +1,7 @@
 import { defineModel, f, optional } from '../../model.js';
 
-export const PLAYBACK_STATES = ['queued', 'playing', 'continuing', 'done', 'failed'] as const;
+/** `paused` is not in Asterisk's documented list, but GET reports it for a paused playback. */
+export const PLAYBACK_STATES = ['queued', 'playing', 'paused', 'continuing', 'done', 'failed'] as const;
 
 export const Playback = defineModel('Playback', 'Object representing the playback of media to a channel', {
   id: f.string('ID for this playback operation'),
@@ -27,4 +28,15 @@ export const LiveRecording = defineModel('LiveRecording', 'A recording that is i
 export const StoredRecording = defineModel('StoredRecording', 'A past recording that may be played back.', {
   name: f.string(),
   format: f.string(),
+});
+
+export const FormatLangPair = defineModel('FormatLangPair', 'Identifies the format and language of a sound file', {
+  language: f.string(),
+  format: f.string(),
+});
+
+export const Sound = defineModel('Sound', 'A media file that may be played back.', {
+  id: f.string('Sound\'s identifier.'),
+  text: optional(f.string('Text description of the sound, usually the words spoken.')),
+  formats: f.list(f.ref(FormatLangPair), 'The formats and languages in which this sound is available.'),
 });

@@ -187,22 +187,22 @@ export const unmute = defineOperation({
 const playParams = {
   media: query.string({ description: 'Media URIs to play.', required: true, allowMultiple: true }),
   lang: query.string({ description: 'For sounds, selects language for sound.' }),
-  offsetms: query.int({ description: 'Number of milliseconds to skip before playing. Only applies to the first URI if multiple media URIs are specified.', min: 0, invalidMessage: 'offsetms cannot be negative' }),
-  skipms: query.int({ description: 'Number of milliseconds to skip for forward/reverse operations.', default: 3000, min: 0, invalidMessage: 'skipms cannot be negative' }),
+  offsetms: query.int({ description: 'Number of milliseconds to skip before playing. Only applies to the first URI if multiple media URIs are specified.', default: 0, min: 0, handlerValidates: true }),
+  skipms: query.int({ description: 'Number of milliseconds to skip for forward/reverse operations.', default: 3000, min: 0, handlerValidates: true }),
 };
 export const play = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}/play', nickname: 'play',
   summary: 'Start playback of media.',
   notes: 'The media URI may be any of a number of URI\'s. Currently sound:, recording:, number:, digits:, characters:, and tone: URI\'s are supported. This operation creates a playback resource that can be used to control the playback of media (pause, rewind, fast forward, etc.)',
   params: { channelId, ...playParams, playbackId: query.string({ description: 'Playback ID.' }) },
-  responseClass: 'Playback', response: Playback.schema, success: 201, errors: guarded,
+  responseClass: 'Playback', response: Playback.schema, success: 201, errors: [...guarded, { code: 409, reason: 'Channel not in a Stasis application, or a playback with the given id already exists' }],
 });
 export const playWithId = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}/play/{playbackId}', nickname: 'playWithId', since: ['12.2.0'],
   summary: 'Start playback of media and specify the playbackId.',
   notes: 'The media URI may be any of a number of URI\'s. Currently sound:, recording:, number:, digits:, characters:, and tone: URI\'s are supported. This operation creates a playback resource that can be used to control the playback of media (pause, rewind, fast forward, etc.)',
   params: { channelId, playbackId: path.string({ description: 'Playback ID.' }), ...playParams },
-  responseClass: 'Playback', response: Playback.schema, success: 201, errors: guarded,
+  responseClass: 'Playback', response: Playback.schema, success: 201, errors: [...guarded, { code: 409, reason: 'Channel not in a Stasis application, or a playback with the given id already exists' }],
 });
 
 export const record = defineOperation({
@@ -215,14 +215,14 @@ export const record = defineOperation({
     format: query.string({ description: 'Format to encode audio in', required: true }),
     maxDurationSeconds: query.int({ description: 'Maximum duration of the recording, in seconds. 0 for no limit', default: 0, min: 0, invalidMessage: 'max_duration_seconds cannot be negative' }),
     maxSilenceSeconds: query.int({ description: 'Maximum duration of silence, in seconds. 0 for no limit', default: 0, min: 0, invalidMessage: 'max_silence_seconds cannot be negative' }),
-    ifExists: query.string({ description: 'Action to take if a recording with the same name already exists.', default: 'fail', values: ['fail', 'overwrite', 'append'] as const, invalidMessage: 'ifExists invalid' }),
+    ifExists: query.string({ description: 'Action to take if a recording with the same name already exists.', default: 'fail', values: ['fail', 'overwrite', 'append'] as const, handlerValidates: true }),
     beep: query.boolean({ description: 'Play beep when recording begins', default: false }),
-    terminateOn: query.string({ description: 'DTMF input to terminate recording', default: 'none', values: ['none', 'any', '*', '#'] as const, invalidMessage: 'terminateOn invalid' }),
+    terminateOn: query.string({ description: 'DTMF input to terminate recording', default: 'none', values: ['none', 'any', '*', '#'] as const, handlerValidates: true }),
   },
   responseClass: 'LiveRecording', response: LiveRecording.schema, success: 201,
   errors: [
     { code: 400, reason: 'Invalid parameters' }, e404,
-    { code: 409, reason: 'Channel is not in a Stasis application; the channel is currently bridged with other hcannels; A recording with the same name already exists on the system and can not be overwritten because it is in progress or ifExists=fail' },
+    { code: 409, reason: 'Channel is not in a Stasis application; the channel is currently bridged with other channels; A recording with the same name already exists on the system and can not be overwritten because it is in progress or ifExists=fail' },
     { code: 422, reason: 'The format specified is unknown on this system' },
   ],
 });
@@ -283,7 +283,7 @@ export const dial = defineOperation({
 export const rtpstatistics = defineOperation({
   resource: 'channels', method: 'GET', path: '/channels/{channelId}/rtp_statistics', nickname: 'rtpstatistics', since: ['18.8.0'],
   summary: 'RTP stats on a channel.', params: { channelId },
-  responseClass: 'RTPstat', response: RTPstat.schema, success: 200, errors: [{ code: 404, reason: 'Channel cannot be found.' }],
+  responseClass: 'RTPstat', response: RTPstat.schema, success: 200, errors: [{ code: 404, reason: 'Channel cannot be found, or it has no RTP session.' }],
 });
 
 export const externalMedia = defineOperation({
@@ -292,14 +292,14 @@ export const externalMedia = defineOperation({
   notes: 'Create a channel to an External Media source/sink.',
   params: {
     channelId: query.string({ description: 'The unique id to assign the channel on creation.' }),
-    app: query.string({ description: 'Stasis Application to place channel into', required: true }),
+    app: query.string({ description: 'Stasis Application to place channel into', required: true, handlerValidates: true }),
     variables,
-    external_host: query.string({ description: 'Hostname/ip:port of external host', required: true }),
-    encapsulation: query.string({ description: 'Payload encapsulation protocol', default: 'rtp', values: ['rtp', 'audiosocket'] as const }),
-    transport: query.string({ description: 'Transport protocol', default: 'udp', values: ['udp', 'tcp'] as const }),
-    connection_type: query.string({ description: 'Connection type (client/server)', default: 'client', values: ['client'] as const }),
-    format: query.string({ description: 'Format to encode audio in', required: true }),
-    direction: query.string({ description: 'External media direction', default: 'both', values: ['both'] as const }),
+    external_host: query.string({ description: 'Hostname/ip:port of external host', required: true, handlerValidates: true }),
+    encapsulation: query.string({ description: 'Payload encapsulation protocol', default: 'rtp', values: ['rtp', 'audiosocket'] as const, handlerValidates: true }),
+    transport: query.string({ description: 'Transport protocol', default: 'udp', values: ['udp', 'tcp'] as const, handlerValidates: true }),
+    connection_type: query.string({ description: 'Connection type (client/server)', default: 'client', values: ['client'] as const, handlerValidates: true }),
+    format: query.string({ description: 'Format to encode audio in', required: true, handlerValidates: true }),
+    direction: query.string({ description: 'External media direction', default: 'both', values: ['both'] as const, handlerValidates: true }),
     data: query.string({ description: 'An arbitrary data field' }),
   },
   responseClass: 'Channel', response: Channel.schema, success: 200,

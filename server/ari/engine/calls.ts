@@ -79,6 +79,11 @@ export class Calls {
     eng.onTimer('reject', (ch, cause) => this.farRejected(ch, cause as number));
     eng.onTimer('dialTimeout', (ch) => this.dialTimedOut(ch));
     eng.onTimer('farHangup', (ch, cause) => this.hangup(ch, { by: 'far', cause: cause as number }));
+    eng.onTimer('stasisEnter', (ch, data) => {
+      const { app, args } = data as { app: string; args: string[] };
+      this.setLocation(ch, { appName: 'Stasis', appData: [app, ...args].join(',') });
+      if (!this.enterStasis(ch, app, args)) this.hangup(ch, { by: 'none', cause: CAUSE.NORMAL });
+    });
   }
 
   // ---- endpoints ------------------------------------------------------------
@@ -179,7 +184,11 @@ export class Calls {
       peer: null,
       localHalf: p.localHalf ?? 0,
       media: { hold: false, ringing: false, moh: null, silence: false, mutedIn: false, mutedOut: false },
-      far: { answered: false, holding: false, talking: false, talkSince: null, dtmf: [], redirectedTo: null },
+      far: { answered: false, holding: false, talking: false, talkSince: null, dtmf: [], redirectedTo: null, audio: { kind: 'silence' } },
+      bridge: null,
+      recording: null,
+      snoop: null,
+      external: null,
       flags: { holdIntercept: false, talkDetect: false },
       formats: p.formats,
       timers: [],
@@ -188,6 +197,27 @@ export class Calls {
     });
     this.eng.add(ch);
     this.eng.emitChannel(ch, 'ChannelCreated', {}, this.eng.creationRecipients(ch));
+    return ch;
+  }
+
+  /**
+   * A channel that exists only inside the server and starts answered (a
+   * snoop, an external media stream); it enters `app` right after the answer
+   * that returns it.
+   */
+  createInternal(p: { id: string | undefined; tech: string; nameBase: string; endpoint: string; app: string; args: string[]; variables?: VariableInput[] | undefined; setup?: (ch: Channel) => void }): Channel {
+    this.checkIds(p.id);
+    if (p.id !== undefined && this.eng.hasId(p.id)) throw conflict('Channel with given unique ID already exists');
+    const ch = this.newChannel({
+      id: p.id, endpoint: p.endpoint, tech: p.tech, nameBase: p.nameBase, direction: 'outbound', caller: { ...EMPTY },
+      accountcode: '', language: 'en', context: 'default', exten: 's', formats: ['slin'],
+    });
+    ch.d.state = 'Up';
+    ch.d.answered = Date.now();
+    p.setup?.(ch);
+    this.applyVariables(ch, p.variables);
+    this.eng.touch(ch);
+    this.eng.schedule(ch, 'stasisEnter', 0, { app: p.app, args: p.args });
     return ch;
   }
 
@@ -540,6 +570,8 @@ export class Calls {
     else if (req.by === 'far') this.eng.emitChannel(ch, 'ChannelHangupRequest', { cause: req.cause });
     ch.d.hangupCause = req.cause;
     this.eng.abortQueue(ch, () => notFound('Channel not found'));
+    // Media stops before the channel leaves its app: PlaybackFinished, RecordingFinished, ChannelLeftBridge come before StasisEnd.
+    this.eng.runHangupHooks(ch);
     this.leaveStasis(ch);
     ch.rt.dtmfDone?.();
     ch.rt.dtmfDone = null;

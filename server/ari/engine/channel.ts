@@ -1,5 +1,6 @@
 import type { ChannelState } from '../../../protocol/ari/models/channel.js';
 import type { Party } from './callerid.js';
+import { CommandQueue } from './command-queue.js';
 
 export type Direction = 'inbound' | 'outbound';
 
@@ -14,7 +15,8 @@ export type TimerKind =
   | 'pbx' // resume the dialplan after Wait/Playback/…
   | 'dtmf' // next step of an ARI sendDTMF sequence
   | 'farDtmf' // next digit the far end presses
-  | 'farHangup'; // far end hangs up (after Busy(), redirect, …)
+  | 'farHangup' // far end hangs up (after Busy(), redirect, …)
+  | 'stasisEnter'; // a channel made straight into an app (snoop, external media) enters it
 
 export interface Timer {
   kind: TimerKind;
@@ -36,6 +38,15 @@ export type AfterAnswer =
   | { kind: 'app'; app: string; args: string[] }
   | { kind: 'dialplan'; context: string; exten: string; priority: number }
   | { kind: 'stay' }; // channels/create + dial: already in the app
+
+/** What the far end sends us (the channel's inbound audio), as set through the simulation API. */
+export type FarAudio =
+  | { kind: 'silence' }
+  | { kind: 'tone'; tone: string; since: number }
+  | { kind: 'sound'; sound: string; lang: string; loop: boolean; since: number }
+  | { kind: 'upload'; file: string; loop: boolean; since: number };
+
+export type Direction2 = 'none' | 'in' | 'out' | 'both';
 
 export interface FarDtmf {
   digit: string;
@@ -81,7 +92,15 @@ export interface ChannelData {
   /** What we send the far end. */
   media: { hold: boolean; ringing: boolean; moh: string | null; silence: boolean; mutedIn: boolean; mutedOut: boolean };
   /** What the far end is doing and has perceived. */
-  far: { answered: boolean; holding: boolean; talking: boolean; talkSince: number | null; dtmf: FarDtmf[]; redirectedTo: string | null };
+  far: { answered: boolean; holding: boolean; talking: boolean; talkSince: number | null; dtmf: FarDtmf[]; redirectedTo: string | null; audio: FarAudio };
+  /** The bridge this channel is in. */
+  bridge: string | null;
+  /** The live recording running on this channel. */
+  recording: string | null;
+  /** A snoop channel: whom it spies on / whispers to. */
+  snoop: { target: string; spy: Direction2; whisper: Direction2 } | null;
+  /** An external media channel: where its media goes. */
+  external: { encapsulation: 'rtp' | 'audiosocket'; host: string; port: number; format: string; localPort: number | null; data: string } | null;
   flags: { holdIntercept: boolean; talkDetect: boolean };
   formats: string[];
   timers: Timer[];
@@ -90,13 +109,22 @@ export interface ChannelData {
   ended: number | null;
 }
 
+/** Fills fields added after a record was stored, so records from older versions restore. */
+export function normalizeChannelData(d: ChannelData): ChannelData {
+  d.far.audio ??= { kind: 'silence' };
+  d.bridge ??= null;
+  d.recording ??= null;
+  d.snoop ??= null;
+  d.external ??= null;
+  return d;
+}
+
 /** Live state that is rebuilt after a restart rather than stored. */
 export interface ChannelRuntime {
   handles: Map<Timer, NodeJS.Timeout>;
   /** Cached ARI snapshot; cleared on every change. */
   snapshot: Record<string, unknown> | null;
-  queue: Array<{ run: () => Promise<void>; reject: (err: unknown) => void }>;
-  queueBusy: boolean;
+  queue: CommandQueue;
   /** Resolves the running sendDTMF command when its timers finish. */
   dtmfDone: (() => void) | null;
   hangingUp: boolean;
@@ -104,7 +132,7 @@ export interface ChannelRuntime {
 }
 
 export class Channel {
-  readonly rt: ChannelRuntime = { handles: new Map(), snapshot: null, queue: [], queueBusy: false, dtmfDone: null, hangingUp: false, dirty: false };
+  readonly rt: ChannelRuntime = { handles: new Map(), snapshot: null, queue: new CommandQueue(), dtmfDone: null, hangingUp: false, dirty: false };
   constructor(public d: ChannelData) {}
 
   get id(): string {

@@ -30,6 +30,9 @@ export function checkDtmf(dtmf: string, pauses: boolean): void {
  * Asterisk orders them, then a command on the channel's control queue.
  */
 export class Control {
+  /** Runs before a channel goes back to the dialplan (it leaves its bridge first, as Asterisk's continue departs it). */
+  beforeContinue: (ch: Channel) => void = () => {};
+
   constructor(
     private readonly eng: Engine,
     private readonly calls: Calls,
@@ -190,7 +193,7 @@ export class Control {
     } else if (step.at === 'end') {
       // The other half of a Local pair receives what we send as its own DTMF.
       const peer = this.calls.peerOf(ch);
-      if (peer) this.eng.emitChannel(peer, 'ChannelDtmfReceived', { digit: step.digit, duration_ms: step.duration });
+      if (peer) this.eng.dtmfReceived(peer, step.digit, step.duration);
     } else {
       ch.rt.dtmfDone?.();
       ch.rt.dtmfDone = null;
@@ -220,6 +223,7 @@ export class Control {
     } else if (!a.context && !a.extension) priority = cur.priority + 1;
     else priority = 1;
     void this.eng.enqueue(ch, () => {
+      this.beforeContinue(ch);
       this.calls.leaveStasis(ch);
       this.pbx.continueAt(ch, context, exten, priority);
     });

@@ -7,7 +7,7 @@ import type { Logger } from '../../log.js';
 import { ariTimestamp } from '../../util/timestamp.js';
 import { AppRegistry, type EventSink } from '../apps.js';
 import type { Fixtures } from '../fixtures.js';
-import { Channel, type ChannelData, type Timer, type TimerKind } from './channel.js';
+import { Channel, normalizeChannelData, type ChannelData, type Timer, type TimerKind } from './channel.js';
 
 export interface EngineOptions {
   fixtures: Fixtures;
@@ -424,42 +424,44 @@ export class Engine {
 
   // ---- control queue ------------------------------------------------------------
 
-  /**
-   * Runs Stasis control commands for a channel one at a time, as Asterisk's
-   * control queue does: a command that takes time (sendDTMF) holds back the
-   * ones queued after it. An idle queue runs a command at once.
-   */
+  /** Queues a Stasis control command on the channel (see CommandQueue). */
   enqueue(ch: Channel, cmd: () => void | Promise<void>): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      ch.rt.queue.push({
-        run: async () => {
-          try {
-            await cmd();
-            resolve();
-          } catch (err) {
-            reject(err);
-          }
-        },
-        reject,
-      });
-      if (!ch.rt.queueBusy) void this.drain(ch);
-    });
+    return ch.rt.queue.enqueue(cmd);
   }
 
-  /** Fails every command still waiting in the queue (the channel left the app, or hung up). */
+  /** Fails every command still waiting in the channel's queue (it left the app, or hung up). */
   abortQueue(ch: Channel, makeError: () => unknown): void {
-    if (!ch.rt.queue.length) return;
-    const pending = ch.rt.queue.splice(0);
-    const err = makeError();
-    for (const item of pending) item.reject(err);
+    ch.rt.queue.abort(makeError);
   }
 
-  private async drain(ch: Channel): Promise<void> {
-    ch.rt.queueBusy = true;
-    while (ch.rt.queue.length) {
-      await ch.rt.queue.shift()!.run();
+  // ---- hooks ----------------------------------------------------------------------
+
+  private readonly hangupHooks: Array<(ch: Channel) => void> = [];
+  private readonly dtmfHooks: Array<(ch: Channel, digit: string) => void> = [];
+
+  /** Runs when a channel is hanging up, after ChannelHangupRequest and before StasisEnd (media stops there). */
+  onHangup(hook: (ch: Channel) => void): void {
+    this.hangupHooks.push(hook);
+  }
+
+  runHangupHooks(ch: Channel): void {
+    for (const h of this.hangupHooks) {
+      try {
+        h(ch);
+      } catch (err) {
+        this.log.error({ err, channel: ch.id }, 'hangup hook failed');
+      }
     }
-    ch.rt.queueBusy = false;
+  }
+
+  onDtmf(hook: (ch: Channel, digit: string) => void): void {
+    this.dtmfHooks.push(hook);
+  }
+
+  /** A digit the channel received (from its far end): ChannelDtmfReceived, then whoever waits for digits. */
+  dtmfReceived(ch: Channel, digit: string, durationMs: number): void {
+    this.emitChannel(ch, 'ChannelDtmfReceived', { digit, duration_ms: durationMs });
+    for (const h of this.dtmfHooks) h(ch, digit);
   }
 
   // ---- restart ------------------------------------------------------------------
@@ -467,7 +469,7 @@ export class Engine {
   /** Rebuilds the live channels from SQLite and re-arms their timers. */
   restore(rows: ChannelRow[]): number {
     for (const row of rows) {
-      const ch = new Channel(JSON.parse(row.data) as ChannelData);
+      const ch = new Channel(normalizeChannelData(JSON.parse(row.data) as ChannelData));
       ch.rt.dirty = false;
       this.byId.set(ch.id, ch);
       this.byName.set(ch.name, ch);

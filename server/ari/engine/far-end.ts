@@ -1,4 +1,11 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RawBody } from '../../../protocol/operation.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
+import { RATE, slinBytes, slinFromBytes } from '../media/pcm.js';
+import { Tone, ToneError } from '../media/tones.js';
+import { WavError, wavToSlin } from '../media/wav.js';
+import type { AudioRouter } from './audio.js';
 import { REASON_CAUSE } from './causes.js';
 import type { Calls, InboundRequest } from './calls.js';
 import type { Channel } from './channel.js';
@@ -13,8 +20,73 @@ type FarDtmfStep = { digit: string; duration: number; delay: number };
  * the far end perceives what we do to it.
  */
 export class FarEnd {
-  constructor(private readonly eng: Engine, private readonly calls: Calls, private readonly control: Control) {
+  constructor(
+    private readonly eng: Engine,
+    private readonly calls: Calls,
+    private readonly control: Control,
+    private readonly router: AudioRouter,
+    private readonly uploadDir: string,
+  ) {
     eng.onTimer('farDtmf', (ch, data) => this.dtmfStep(ch, data as FarDtmfStep[]));
+    mkdirSync(uploadDir, { recursive: true });
+    eng.onHangup((ch) => this.dropUpload(ch));
+  }
+
+  private dropUpload(ch: Channel): void {
+    const a = ch.d.far.audio;
+    if (a.kind !== 'upload') return;
+    this.router.forgetUpload(a.file);
+    rmSync(join(this.uploadDir, a.file), { force: true });
+  }
+
+  /** What the far end sends from now on: silence, a tone (a tone-zone name or a tone list) or a catalogue sound. */
+  setAudio(id: string, source: string, opts: { tone?: string | undefined; sound?: string | undefined; lang?: string | undefined; loop: boolean }): void {
+    const ch = this.channel(id);
+    const since = Date.now();
+    let audio: Channel['d']['far']['audio'];
+    if (source === 'tone') {
+      if (!opts.tone) throw badRequest('tone is required when source=tone');
+      const zone = this.eng.fixtures.tonezones.zones[this.eng.fixtures.tonezones.default]!;
+      const list = zone[opts.tone] ?? opts.tone;
+      try {
+        Tone.parse(list);
+      } catch (err) {
+        if (err instanceof ToneError) throw badRequest(`Invalid tone: ${err.message}`);
+        throw err;
+      }
+      audio = { kind: 'tone', tone: list, since };
+    } else if (source === 'sound') {
+      if (!opts.sound) throw badRequest('sound is required when source=sound');
+      if (!this.eng.fixtures.sounds.has(opts.sound)) throw badRequest(`Unknown sound '${opts.sound}'`);
+      audio = { kind: 'sound', sound: opts.sound, lang: opts.lang || ch.d.language, loop: opts.loop, since };
+    } else audio = { kind: 'silence' };
+    this.dropUpload(ch);
+    ch.d.far.audio = audio;
+    this.eng.touch(ch);
+  }
+
+  /** The far end speaks uploaded audio: WAV (any rate, PCM or G.711) or raw 8 kHz slin. */
+  uploadAudio(id: string, body: RawBody, loop: boolean): void {
+    const ch = this.channel(id);
+    if (!body.data.length) throw badRequest('The request body holds no audio');
+    const type = body.contentType.split(';')[0]!.trim().toLowerCase();
+    let pcm: Int16Array;
+    if (type === 'audio/wav' || type === 'audio/x-wav' || type === 'audio/wave' || body.data.subarray(0, 4).toString('ascii') === 'RIFF') {
+      try {
+        pcm = wavToSlin(body.data, RATE);
+      } catch (err) {
+        if (err instanceof WavError) throw badRequest(`Invalid WAV: ${err.message}`);
+        throw err;
+      }
+    } else if (type === 'audio/x-sln' || type === 'audio/sln' || type === 'application/octet-stream') {
+      if (body.data.length % 2) throw badRequest('Raw 16-bit audio must have an even number of bytes');
+      pcm = slinFromBytes(body.data);
+    } else throw badRequest(`Unsupported audio type '${type}' (send audio/wav, audio/x-sln or application/octet-stream)`);
+    this.dropUpload(ch);
+    const file = `${ch.d.seq}-${Date.now()}.sln`;
+    writeFileSync(join(this.uploadDir, file), slinBytes(pcm));
+    ch.d.far.audio = { kind: 'upload', file, loop, since: Date.now() };
+    this.eng.touch(ch);
   }
 
   private channel(id: string): Channel {
@@ -79,7 +151,7 @@ export class FarEnd {
   private dtmfStep(ch: Channel, steps: FarDtmfStep[]): void {
     const [step, ...rest] = steps;
     if (!step) return;
-    this.eng.emitChannel(ch, 'ChannelDtmfReceived', { digit: step.digit, duration_ms: step.duration });
+    this.eng.dtmfReceived(ch, step.digit, step.duration);
     if (rest.length) this.eng.schedule(ch, 'farDtmf', rest[0]!.delay, rest);
   }
 

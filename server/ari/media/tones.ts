@@ -85,7 +85,7 @@ export class Tone {
   }
 
   /** Samples [from, from + n); silence past the end of a once-only list. */
-  render(from: number, n: number, out = new Int16Array(n), at = 0): Int16Array {
+  render(from: number, n: number, out: Int16Array = new Int16Array(n), at = 0): Int16Array {
     for (let i = 0; i < n; ) {
       const t = from + i;
       if (t < this.prefix.length) {

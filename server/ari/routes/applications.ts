@@ -5,11 +5,11 @@ import type { StasisApp } from '../apps.js';
 import type { Telephony } from '../telephony.js';
 
 export function mountApplications(b: AriBinder, t: Telephony): void {
-  const { engine } = t;
+  const { engine, bridges } = t;
   const model = (app: StasisApp) => ({
     name: app.name,
     channel_ids: [...app.channels],
-    bridge_ids: [],
+    bridge_ids: bridges.all().filter((b) => (b.subs.get(app.name) ?? 0) > 0).map((b) => b.d.id),
     endpoint_ids: [...app.endpoints],
     device_names: [],
     events_allowed: [],
@@ -36,7 +36,8 @@ export function mountApplications(b: AriBinder, t: Telephony): void {
         const exists = key.includes('/') ? engine.fixtures.endpoints.has(key) : [...engine.fixtures.endpoints.values()].some((e) => e.tech.toLowerCase() === key);
         return { kind: 'endpoint' as const, id, exists };
       }
-      if (scheme === 'bridge' || scheme === 'deviceState') return { kind: 'none' as const, id };
+      if (scheme === 'bridge') return { kind: 'bridge' as const, id, bridge: bridges.find(id) };
+      if (scheme === 'deviceState') return { kind: 'none' as const, id };
       throw badRequest('Invalid event source URI scheme');
     });
   }
@@ -47,11 +48,12 @@ export function mountApplications(b: AriBinder, t: Telephony): void {
     const app = find(a.applicationName);
     const list = sources(a.eventSource);
     for (const s of list) {
-      if ((s.kind === 'channel' && !s.ch) || (s.kind === 'endpoint' && !s.exists) || s.kind === 'none') throw unprocessable('Event source does not exist');
+      if ((s.kind === 'channel' && !s.ch) || (s.kind === 'endpoint' && !s.exists) || (s.kind === 'bridge' && !s.bridge) || s.kind === 'none') throw unprocessable('Event source does not exist');
     }
     for (const s of list) {
       if (s.kind === 'channel') engine.subscribe(s.ch!, app.name);
       else if (s.kind === 'endpoint') engine.subscribeEndpoint(app.name, s.id);
+      else if (s.kind === 'bridge') bridges.addSub(s.bridge!, app.name);
     }
     return model(app);
   });
@@ -60,12 +62,16 @@ export function mountApplications(b: AriBinder, t: Telephony): void {
     const list = sources(a.eventSource);
     // Asterisk answers one 422 for a source that does not exist and for one the app is not subscribed to.
     for (const s of list) {
-      const subscribed = s.kind === 'channel' ? !!s.ch && s.ch.d.subs[app.name]! > 0 : s.kind === 'endpoint' && app.endpoints.has(s.id);
+      const subscribed =
+        s.kind === 'channel' ? !!s.ch && s.ch.d.subs[app.name]! > 0
+        : s.kind === 'endpoint' ? app.endpoints.has(s.id)
+        : s.kind === 'bridge' ? (s.bridge?.subs.get(app.name) ?? 0) > 0 : false;
       if (!subscribed) throw unprocessable('Event source was not subscribed to');
     }
     for (const s of list) {
       if (s.kind === 'channel') engine.unsubscribe(s.ch!, app.name);
       else if (s.kind === 'endpoint') engine.unsubscribeEndpoint(app.name, s.id);
+      else if (s.kind === 'bridge') bridges.dropSub(s.bridge!, app.name);
     }
     return model(engine.apps.get(app.name) ?? app);
   });

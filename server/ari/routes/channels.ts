@@ -1,5 +1,8 @@
 import type { ModelOf } from '../../../protocol/model.js';
-import type { Channel as ChannelModel } from '../../../protocol/ari/models/channel.js';
+import type { Channel as ChannelModel, RTPstat } from '../../../protocol/ari/models/channel.js';
+import type { LiveRecording, Playback } from '../../../protocol/ari/models/media.js';
+import { conflict } from '../../errors.js';
+import { rtpStatistics } from '../engine/rtp-stats.js';
 import * as op from '../../../protocol/ari/operations/channels.js';
 import type { AriBinder } from '../../http/ari-bind.js';
 import type { Channel } from '../engine/channel.js';
@@ -34,4 +37,49 @@ export function mountChannels(b: AriBinder, t: Telephony): void {
   b.mount(op.getChannelVar, (a) => ({ value: control.getVar(a.channelId, a.variable) }));
   b.mount(op.setChannelVar, (a) => control.setVar(a.channelId, a.variable, a.value, a.report_events));
   b.mount(op.dial, (a) => control.dial(a.channelId, a.caller, a.timeout));
+}
+
+/** The channels resource's media operations: play, record, snoop, RTP statistics, external media. */
+export function mountChannelMedia(b: AriBinder, t: Telephony): void {
+  const { engine, calls, control, playbacks, recordings, router, snoops, external } = t;
+  const snap = (ch: Channel) => engine.snapshot(ch) as ModelOf<typeof ChannelModel>;
+
+  const play = (a: { channelId: string; media: string[]; lang?: string | undefined; offsetms: number; skipms: number; playbackId?: string | undefined }) => {
+    const ch = control.ready(a.channelId);
+    const pb = playbacks.play(`channel:${ch.id}`, a, ch.d.language);
+    return { body: pb.json() as ModelOf<typeof Playback>, location: `/playbacks/${encodeURIComponent(pb.id)}` };
+  };
+  b.mount(op.play, play);
+  b.mount(op.playWithId, play);
+
+  b.mount(op.record, (a) => {
+    const ch = control.controlled(a.channelId);
+    const rec = recordings.record(
+      {
+        targetUri: `channel:${ch.id}`,
+        channel: ch,
+        frame: (tick) => router.inbound(ch, tick),
+        beep: (samples) => router.overlay(ch, samples),
+        start: () => {
+          if (ch.state === 'Ring') calls.answer(ch);
+          return ch.state === 'Up' ? undefined : 'Failed to answer channel';
+        },
+      },
+      a,
+      ch.rt.queue,
+      () => {
+        // The spec refuses a bridged channel at once (Asterisk fails the recording later).
+        if (ch.d.bridge) throw conflict('Channel is currently bridged');
+      },
+    );
+    return { body: rec.json() as ModelOf<typeof LiveRecording>, location: `/recordings/live/${encodeURIComponent(rec.name)}` };
+  });
+
+  const snoop = (a: { channelId: string; spy: string; whisper: string; app?: string | undefined; appArgs?: string | undefined; snoopId?: string | undefined }) =>
+    snap(snoops.snoop(a.channelId, { ...a, app: a.app ?? '' }));
+  b.mount(op.snoopChannel, snoop);
+  b.mount(op.snoopChannelWithId, snoop);
+
+  b.mount(op.rtpstatistics, (a) => rtpStatistics(control.channel(a.channelId), engine.fixtures, external, engine.timeScale) as ModelOf<typeof RTPstat>);
+  b.mount(op.externalMedia, async (a) => snap(await external.create(a)));
 }

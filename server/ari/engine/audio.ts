@@ -1,0 +1,183 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { soundAudio } from '../fixtures.js';
+import type { MediaClock } from '../media/clock.js';
+import { FRAME_SAMPLES, mixInto, RATE, slinFromBytes } from '../media/pcm.js';
+import { Tone } from '../media/tones.js';
+import type { Channel, FarAudio } from './channel.js';
+import type { Engine } from './engine.js';
+
+/** Who can contribute audio to a channel or bridge besides its far end. */
+export interface AudioProviders {
+  /** Writes the current playback on a target (`channel:<id>` / `bridge:<id>`) into `out`; false when nothing plays. */
+  playback(target: string, tick: number, out: Int16Array): boolean;
+  /** Members of the channel's bridge (when it is in one) and what the bridge itself plays. */
+  bridge(ch: Channel): { members: Channel[]; holding: boolean; render: (tick: number, out: Int16Array) => void } | undefined;
+  /** Snoop channels spying on / whispering to a channel. */
+  whisperers(ch: Channel): Channel[];
+  /** Audio received from an external media stream, for its channel. */
+  external(ch: Channel, tick: number, out: Int16Array): void;
+}
+
+const MAX_DEPTH = 6;
+
+/**
+ * Computes each channel's audio on the media clock: what it receives from
+ * its far end (inbound) and what it sends (outbound). A frame is computed
+ * at most once per channel and tick, and only when a consumer (a
+ * recording, an RTP sender) asks.
+ */
+export class AudioRouter {
+  providers!: AudioProviders;
+  private readonly cache = new Map<Channel, { tick: number; inbound?: Int16Array; outbound?: Int16Array }>();
+  private readonly tones = new Map<string, Tone>();
+  private readonly uploads = new Map<string, Int16Array>();
+  /** Short sounds played over a channel's outbound audio (the recorder's beep). */
+  private readonly overlays = new Map<Channel, { samples: Int16Array; since: number }>();
+
+  constructor(private readonly eng: Engine, readonly clock: MediaClock, private readonly uploadDir: string) {}
+
+  /** Samples elapsed (at 8 kHz) between a wall-clock instant and a tick. */
+  samplesSince(wallMs: number, tick: number): number {
+    return Math.max(0, Math.floor(((this.clock.wallOf(tick) - wallMs) * this.eng.timeScale * RATE) / 1000));
+  }
+
+  private tone(spec: string): Tone {
+    let t = this.tones.get(spec);
+    if (!t) {
+      t = Tone.parse(spec);
+      this.tones.set(spec, t);
+    }
+    return t;
+  }
+
+  /** Decoded samples of an uploaded far-end audio file (raw slin stored under the data dir). */
+  upload(file: string): Int16Array | undefined {
+    let a = this.uploads.get(file);
+    if (!a) {
+      const path = join(this.uploadDir, file);
+      if (!existsSync(path)) return undefined;
+      a = slinFromBytes(readFileSync(path));
+      this.uploads.set(file, a);
+    }
+    return a;
+  }
+
+  forgetUpload(file: string): void {
+    this.uploads.delete(file);
+  }
+
+  private entry(ch: Channel, tick: number) {
+    let e = this.cache.get(ch);
+    if (!e || e.tick !== tick) {
+      e = { tick };
+      this.cache.set(ch, e);
+    }
+    return e;
+  }
+
+  /** Drops cached frames of channels that ended. */
+  forget(ch: Channel): void {
+    this.cache.delete(ch);
+    this.overlays.delete(ch);
+  }
+
+  /** Plays `samples` once over the channel's outbound audio, starting now. */
+  overlay(ch: Channel, samples: Int16Array): void {
+    this.overlays.set(ch, { samples, since: Date.now() });
+  }
+
+  private renderOverlay(ch: Channel, tick: number, out: Int16Array): boolean {
+    const o = this.overlays.get(ch);
+    if (!o) return false;
+    const pos = this.samplesSince(o.since, tick);
+    if (pos >= o.samples.length) {
+      this.overlays.delete(ch);
+      return false;
+    }
+    out.set(o.samples.subarray(pos, Math.min(o.samples.length, pos + out.length)));
+    return true;
+  }
+
+  /** What the far end sends, as set through the simulation API. */
+  private far(ch: Channel, tick: number, out: Int16Array): void {
+    const a: FarAudio = ch.d.far.audio;
+    if (a.kind === 'silence') return;
+    const pos = this.samplesSince(a.since, tick);
+    if (a.kind === 'tone') {
+      this.tone(a.tone).render(pos, out.length, out);
+      return;
+    }
+    const samples = a.kind === 'sound' ? soundAudio(this.eng.fixtures.sounds.get(a.sound), a.lang) : this.upload(a.file);
+    if (!samples?.length) return;
+    for (let i = 0; i < out.length; i++) {
+      let p = pos + i;
+      if (p >= samples.length) {
+        if (!a.loop) break;
+        p %= samples.length;
+      }
+      out[i] = samples[p]!;
+    }
+  }
+
+  /** The channel's inbound audio at a tick: its far end (or the other Local half, a spied channel, a stream), plus whispers. */
+  inbound(ch: Channel, tick: number, depth = 0): Int16Array {
+    const e = this.entry(ch, tick);
+    if (e.inbound) return e.inbound;
+    const out = new Int16Array(FRAME_SAMPLES);
+    if (depth <= MAX_DEPTH && !ch.d.media.mutedIn && ch.d.ended === null) {
+      const peer = ch.d.peer ? this.eng.find(ch.d.peer) : undefined;
+      if (peer) out.set(this.outbound(peer, tick, depth + 1));
+      else if (ch.d.snoop) {
+        const target = this.eng.find(ch.d.snoop.target);
+        const spy = ch.d.snoop.spy;
+        if (target && (spy === 'in' || spy === 'both')) mixInto(out, this.inbound(target, tick, depth + 1));
+        if (target && (spy === 'out' || spy === 'both')) mixInto(out, this.outbound(target, tick, depth + 1));
+      } else if (ch.d.external) this.providers.external(ch, tick, out);
+      else this.far(ch, tick, out);
+      for (const w of this.providers.whisperers(ch)) {
+        const dir = w.d.snoop!.whisper;
+        if (dir === 'in' || dir === 'both') mixInto(out, this.outbound(w, tick, depth + 1));
+      }
+    }
+    e.inbound = out;
+    return out;
+  }
+
+  /**
+   * The channel's outbound audio at a tick: its playback, or else what its
+   * bridge carries (the other members and the bridge's own playback or music
+   * on hold), or its music on hold or ringback; plus whispers.
+   */
+  outbound(ch: Channel, tick: number, depth = 0): Int16Array {
+    const e = this.entry(ch, tick);
+    if (e.outbound) return e.outbound;
+    const out = new Int16Array(FRAME_SAMPLES);
+    if (depth <= MAX_DEPTH && !ch.d.media.mutedOut && ch.d.ended === null) {
+      const media = ch.d.media;
+      if (this.renderOverlay(ch, tick, out) || this.providers.playback(`channel:${ch.id}`, tick, out)) {
+        // A playback is all the channel hears while it runs, as a bridged channel's queued playback in Asterisk.
+      } else if (ch.d.bridge) {
+        const b = this.providers.bridge(ch);
+        if (b) {
+          if (!b.holding) for (const m of b.members) if (m !== ch) mixInto(out, this.inbound(m, tick, depth + 1));
+          const extra = new Int16Array(FRAME_SAMPLES);
+          b.render(tick, extra);
+          mixInto(out, extra);
+        }
+      } else if (media.moh) {
+        const cls = this.eng.fixtures.mohClasses.get(media.moh) ?? this.eng.fixtures.mohClasses.get('default')!;
+        this.tone(cls.tones).render(tick * FRAME_SAMPLES, out.length, out);
+      } else if (media.ringing && ch.d.state !== 'Up') {
+        const zone = this.eng.fixtures.tonezones.zones[this.eng.fixtures.tonezones.default]!;
+        if (zone.ring) this.tone(zone.ring).render(tick * FRAME_SAMPLES, out.length, out);
+      }
+      for (const w of this.providers.whisperers(ch)) {
+        const dir = w.d.snoop!.whisper;
+        if (dir === 'out' || dir === 'both') mixInto(out, this.outbound(w, tick, depth + 1));
+      }
+    }
+    e.outbound = out;
+    return out;
+  }
+}

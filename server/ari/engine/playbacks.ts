@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import type { PLAYBACK_STATES } from '../../../protocol/ari/models/media.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
+import { checkMediaUri, resolveMedia, type ItemAudio } from '../media/media-uri.js';
+import { RATE } from '../media/pcm.js';
+import { Tone } from '../media/tones.js';
+import type { AudioRouter } from './audio.js';
+import type { Channel } from './channel.js';
+import type { CommandQueue } from './command-queue.js';
+import type { Engine } from './engine.js';
+
+type PlaybackState = (typeof PLAYBACK_STATES)[number];
+export type PlaybackOperation = 'restart' | 'pause' | 'unpause' | 'reverse' | 'forward';
+
+export interface PlaybackRequest {
+  media: string[];
+  lang?: string | undefined;
+  offsetms: number;
+  skipms: number;
+  playbackId?: string | undefined;
+}
+
+/** One playback: a list of media URIs played in turn on a channel or a bridge. */
+export class Playback {
+  state: PlaybackState = 'queued';
+  index = 0;
+  audio: ItemAudio | undefined;
+  /** Samples in the current item (Infinity for a tone that repeats). */
+  length = 0;
+  /** Position (samples) at `baseWall`; while playing it advances with simulated time. */
+  basePos = 0;
+  baseWall = 0;
+  timer: NodeJS.Timeout | null = null;
+  canceled = false;
+  finish: (() => void) | null = null;
+
+  constructor(
+    readonly id: string,
+    readonly target: string,
+    readonly uris: string[],
+    readonly language: string,
+    readonly skipms: number,
+    readonly offsetms: number,
+  ) {}
+
+  json(): Record<string, unknown> {
+    return {
+      id: this.id,
+      media_uri: this.uris[this.index]!,
+      ...(this.index < this.uris.length - 1 ? { next_media_uri: this.uris[this.index + 1]! } : {}),
+      target_uri: this.target,
+      language: this.language,
+      state: this.state,
+    };
+  }
+}
+
+export interface PlaybackTargets {
+  /** The command queue a target's playbacks run on (the channel's control queue, or the bridge's). */
+  queue(target: string): CommandQueue | undefined;
+  /** Applications that hear about a target's playbacks. */
+  recipients(target: string): Iterable<string>;
+  /** The channel of a `channel:` target, to suspend its music on hold. */
+  channel(target: string): Channel | undefined;
+  /** Audio of a stored recording, for `recording:` URIs. */
+  recording(name: string): Int16Array | undefined;
+}
+
+/**
+ * Playbacks on channels and bridges. A playback is a command on its
+ * target's queue, so plays queue behind each other; its progress is time
+ * arithmetic (audio is only rendered for listeners), and timers end items.
+ */
+export class Playbacks {
+  targets!: PlaybackTargets;
+  private readonly byId = new Map<string, Playback>();
+  /** The playback now sounding on each target. */
+  private readonly current = new Map<string, Playback>();
+
+  constructor(private readonly eng: Engine, private readonly router: AudioRouter) {
+    eng.onHangup((ch) => this.endTarget(`channel:${ch.id}`));
+  }
+
+  get(id: string): Playback {
+    const pb = this.byId.get(id);
+    if (!pb) throw notFound('Playback not found');
+    return pb;
+  }
+
+  /** Validates and queues a playback; the answer shows it `queued`, events follow. */
+  play(target: string, req: PlaybackRequest, defaultLanguage: string): Playback {
+    if (req.skipms < 0) throw badRequest('skipms cannot be negative');
+    if (req.offsetms < 0) throw badRequest('offsetms cannot be negative');
+    if (!req.media.length) throw badRequest('Missing parameter media');
+    for (const uri of req.media) checkMediaUri(uri, this.eng.fixtures);
+    const id = req.playbackId || randomUUID();
+    if (this.byId.has(id)) throw conflict(`Playback with id '${id}' already exists`);
+    const queue = this.targets.queue(target);
+    if (!queue) throw notFound('Target not found');
+    // skipms 0 means the default, as Asterisk treats it.
+    const pb = new Playback(id, target, [...req.media], req.lang || defaultLanguage, req.skipms || 3000, req.offsetms);
+    this.byId.set(id, pb);
+    queue.enqueue(() => this.run(pb)).catch(() => this.byId.delete(id));
+    return pb;
+  }
+
+  private run(pb: Playback): Promise<void> {
+    return new Promise((resolve) => {
+      pb.finish = resolve;
+      // Starts on the next turn, after the 201 that shows it queued has been prepared.
+      setImmediate(() => {
+        if (pb.canceled) return this.finishWith(pb, 'done');
+        const ch = this.targets.channel(pb.target);
+        if (pb.target.startsWith('channel:') && (!ch || ch.d.ended !== null)) {
+          this.byId.delete(pb.id);
+          return resolve();
+        }
+        if (ch && (ch.d.media.moh || ch.d.media.silence)) {
+          // A playback suspends music on hold and silence; they do not come back by themselves.
+          ch.d.media.moh = null;
+          ch.d.media.silence = false;
+          this.eng.touch(ch);
+        }
+        this.startItem(pb, 0, Math.round((pb.offsetms * RATE) / 1000));
+      });
+    });
+  }
+
+  private emit(pb: Playback, type: 'PlaybackStarted' | 'PlaybackContinuing' | 'PlaybackFinished'): void {
+    this.eng.emit(type, { playback: pb.json() }, this.targets.recipients(pb.target));
+  }
+
+  private startItem(pb: Playback, index: number, startPos: number): void {
+    pb.index = index;
+    const ch = this.targets.channel(pb.target);
+    pb.audio = resolveMedia(pb.uris[index]!, pb.language, this.eng.fixtures, (n) => this.targets.recording(n));
+    pb.length = pb.audio instanceof Tone ? pb.audio.length : pb.audio?.length ?? 0;
+    pb.state = 'playing';
+    pb.basePos = Math.min(startPos, pb.length);
+    pb.baseWall = Date.now();
+    this.current.set(pb.target, pb);
+    this.emit(pb, 'PlaybackStarted');
+    if (ch) this.eng.touch(ch);
+    if (!pb.audio) return this.endItem(pb, true);
+    this.armTimer(pb);
+  }
+
+  private armTimer(pb: Playback): void {
+    if (pb.timer) clearTimeout(pb.timer);
+    pb.timer = null;
+    if (pb.state !== 'playing' || !Number.isFinite(pb.length)) return;
+    const leftMs = ((pb.length - pb.basePos) * 1000) / RATE;
+    pb.timer = setTimeout(() => this.endItem(pb, false), Math.max(0, this.eng.wall(leftMs)));
+  }
+
+  private endItem(pb: Playback, failed: boolean): void {
+    if (pb.timer) clearTimeout(pb.timer);
+    pb.timer = null;
+    if (pb.index < pb.uris.length - 1) {
+      pb.state = 'continuing';
+      this.emit(pb, 'PlaybackContinuing');
+      this.startItem(pb, pb.index + 1, 0);
+    } else this.finishWith(pb, failed ? 'failed' : 'done');
+  }
+
+  private finishWith(pb: Playback, state: 'done' | 'failed'): void {
+    if (pb.timer) clearTimeout(pb.timer);
+    pb.timer = null;
+    pb.state = state;
+    if (this.current.get(pb.target) === pb) this.current.delete(pb.target);
+    this.byId.delete(pb.id);
+    this.emit(pb, 'PlaybackFinished');
+    pb.finish?.();
+    pb.finish = null;
+  }
+
+  /** Samples played so far in the current item. */
+  private position(pb: Playback, wall = Date.now()): number {
+    if (pb.state !== 'playing') return pb.basePos;
+    return Math.min(pb.length, pb.basePos + Math.floor(((wall - pb.baseWall) * this.eng.timeScale * RATE) / 1000));
+  }
+
+  /** DELETE /playbacks/{id}: a queued playback is cancelled (it finishes when its turn comes); a running one ends now. */
+  stop(id: string): void {
+    const pb = this.get(id);
+    if (pb.state === 'queued') pb.canceled = true;
+    else this.finishWith(pb, 'done');
+  }
+
+  /** POST /playbacks/{id}/control, with Asterisk's per-state rules. */
+  control(id: string, operation: string | undefined): void {
+    if (!operation) throw badRequest('Missing operation');
+    if (!['restart', 'pause', 'unpause', 'reverse', 'forward'].includes(operation)) throw badRequest(`Invalid operation ${operation}`);
+    const pb = this.get(id);
+    const op = operation as PlaybackOperation;
+    const notNow = () => conflict(`Can only ${op} while media is playing`);
+    const tone = pb.audio instanceof Tone;
+    switch (pb.state) {
+      case 'queued':
+        if (op === 'restart') return;
+        throw notNow();
+      case 'paused':
+        if (op === 'pause') return;
+        if (op !== 'unpause') throw notNow();
+        pb.state = 'playing';
+        if (tone) pb.basePos = 0;
+        pb.baseWall = Date.now();
+        this.armTimer(pb);
+        this.emit(pb, 'PlaybackStarted');
+        return;
+      case 'playing':
+      case 'continuing': {
+        const pos = this.position(pb);
+        const skip = Math.round((pb.skipms * RATE) / 1000);
+        if (op === 'unpause') return;
+        if (op === 'pause') {
+          pb.basePos = tone ? 0 : pos;
+          pb.state = 'paused';
+          this.armTimer(pb);
+          return;
+        }
+        if (tone && (op === 'reverse' || op === 'forward')) return;
+        pb.basePos = op === 'restart' ? 0 : op === 'reverse' ? Math.max(0, pos - skip) : Math.min(pb.length, pos + skip);
+        pb.baseWall = Date.now();
+        if (pb.basePos >= pb.length) return this.endItem(pb, false);
+        this.armTimer(pb);
+        return;
+      }
+      default:
+        throw notNow();
+    }
+  }
+
+  /** Renders what plays on a target at a tick; false when nothing plays there. */
+  render(target: string, tick: number, out: Int16Array): boolean {
+    const pb = this.current.get(target);
+    if (!pb || !pb.audio || (pb.state !== 'playing' && pb.state !== 'paused')) return false;
+    if (pb.state === 'paused') return true; // a paused playback sends silence
+    const pos = this.position(pb, this.router.clock.wallOf(tick));
+    if (pb.audio instanceof Tone) pb.audio.render(pos, out.length, out);
+    else out.set(pb.audio.subarray(pos, Math.min(pb.audio.length, pos + out.length)));
+    return true;
+  }
+
+  /** Whether something plays on a target now. */
+  playing(target: string): boolean {
+    return this.current.has(target);
+  }
+
+  /** A target went away (hangup, bridge destroyed): its running playback finishes, queued ones are dropped. */
+  endTarget(target: string): void {
+    const pb = this.current.get(target);
+    if (pb) this.finishWith(pb, 'done');
+    for (const [id, p] of this.byId) if (p.target === target && p.state === 'queued') this.byId.delete(id);
+  }
+}

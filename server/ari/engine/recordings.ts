@@ -1,0 +1,400 @@
+import { closeSync, copyFileSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
+import type { RECORDING_STATES } from '../../../protocol/ari/models/media.js';
+import type { RecordingRepo, RecordingRow } from '../../db/repos/recording-repo.js';
+import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../errors.js';
+import type { FrameConsumer, MediaClock } from '../media/clock.js';
+import type { Codec, Codecs } from '../media/codec.js';
+import { FRAME_MS, FRAME_SAMPLES, level, RATE, SILENCE_THRESHOLD } from '../media/pcm.js';
+import type { Engine } from './engine.js';
+import type { Channel } from './channel.js';
+
+type RecordingState = (typeof RECORDING_STATES)[number];
+
+export interface RecordRequest {
+  name: string;
+  format: string;
+  maxDurationSeconds: number;
+  maxSilenceSeconds: number;
+  ifExists: string;
+  beep: boolean;
+  terminateOn: string;
+}
+
+/** What a recording captures, frame by frame. */
+export interface RecordSource {
+  targetUri: string;
+  /** The channel recorded (its DTMF can end the recording; its hangup ends it). */
+  channel?: Channel;
+  frame(tick: number): Int16Array;
+  /** Plays the beep before capture starts (on the recorded channel). */
+  beep?: (samples: Int16Array) => void;
+  /** Runs when the recording starts; a returned text fails the recording with that cause (Asterisk answers the channel first). */
+  start?: () => string | undefined;
+}
+
+const WAV_HEADER = 44;
+/** Frames buffered before a write: one second of audio per recording per syscall. */
+const FLUSH_FRAMES = 50;
+
+/**
+ * Recording names may contain `/` (subdirectories) but never reach outside
+ * the recordings directory: no empty, `.` or `..` segment, no backslash or
+ * control character, no leading slash.
+ */
+export function validRecordingName(name: string): boolean {
+  if (!name || name.length > 255 || name.startsWith('/') || /[\\\u0000-\u001f\u007f]/.test(name)) return false;
+  return name.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..');
+}
+
+/** A recording in progress: a frame consumer on the media clock writing a real file. */
+export class LiveRecording implements FrameConsumer {
+  state: RecordingState = 'queued';
+  frames = 0;
+  silentFrames = 0;
+  silenceRun = 0;
+  muted = false;
+  cause: string | undefined;
+  fd: number | null = null;
+  /** Encoded bytes already in the file before this recording (ifExists=append). */
+  priorBytes = 0;
+  dataBytes = 0;
+  /** Where the next write lands in the file. */
+  writePos = 0;
+  pending: Buffer[] = [];
+  pendingFrames = 0;
+  finish: (() => void) | null = null;
+  startedAt = 0;
+
+  constructor(
+    readonly name: string,
+    readonly codec: Codec,
+    readonly file: string,
+    readonly source: RecordSource,
+    readonly opts: RecordRequest,
+    private readonly owner: Recordings,
+  ) {}
+
+  json(): Record<string, unknown> {
+    const out: Record<string, unknown> = { name: this.name, format: this.codec.name, target_uri: this.source.targetUri, state: this.state };
+    if (this.state !== 'queued') out.duration = Math.floor((this.frames * FRAME_MS) / 1000);
+    if (this.opts.maxSilenceSeconds > 0 && this.state !== 'queued') {
+      out.talking_duration = Math.floor(((this.frames - this.silentFrames) * FRAME_MS) / 1000);
+      out.silence_duration = Math.floor((this.silentFrames * FRAME_MS) / 1000);
+    }
+    if (this.cause) out.cause = this.cause;
+    return out;
+  }
+
+  onFrame(tick: number): void {
+    if (this.state !== 'recording') return;
+    const frame = this.muted ? new Int16Array(FRAME_SAMPLES) : this.source.frame(tick);
+    this.pending.push(this.codec.encode(frame));
+    this.pendingFrames++;
+    this.frames++;
+    if (level(frame) < SILENCE_THRESHOLD) {
+      this.silentFrames++;
+      this.silenceRun++;
+    } else this.silenceRun = 0;
+    if (this.pendingFrames >= FLUSH_FRAMES) this.flush();
+    const ms = this.frames * FRAME_MS;
+    if (this.opts.maxDurationSeconds > 0 && ms >= this.opts.maxDurationSeconds * 1000) this.owner.end(this, 'done');
+    else if (this.opts.maxSilenceSeconds > 0 && this.silenceRun * FRAME_MS >= this.opts.maxSilenceSeconds * 1000) this.owner.end(this, 'done');
+  }
+
+  flush(): void {
+    if (this.fd === null || !this.pending.length) return;
+    const buf = Buffer.concat(this.pending);
+    writeSync(this.fd, buf, 0, buf.length, this.writePos);
+    this.writePos += buf.length;
+    this.dataBytes += buf.length;
+    this.pending = [];
+    this.pendingFrames = 0;
+  }
+}
+
+/**
+ * Live and stored recordings. A channel recording is a command on the
+ * channel's queue (as in Asterisk); frames come from the media clock; the
+ * file is flushed every second and its row is in SQLite, so a crash keeps
+ * what was written.
+ */
+export class Recordings {
+  private readonly live = new Map<string, LiveRecording>();
+  readonly dir: string;
+
+  constructor(
+    private readonly eng: Engine,
+    private readonly clock: MediaClock,
+    private readonly codecs: Codecs,
+    private readonly repo: RecordingRepo,
+    dataDir: string,
+  ) {
+    this.dir = join(dataDir, 'recordings');
+    mkdirSync(this.dir, { recursive: true });
+    eng.onHangup((ch) => {
+      for (const rec of this.live.values()) if (rec.source.channel === ch) this.end(rec, rec.state === 'queued' ? 'canceled' : 'done');
+    });
+    eng.onDtmf((ch, digit) => {
+      for (const rec of this.live.values()) {
+        if (rec.source.channel !== ch || rec.state !== 'recording') continue;
+        const t = rec.opts.terminateOn;
+        if (t === 'any' || t === digit) this.end(rec, 'done');
+      }
+    });
+    this.recover();
+  }
+
+  /** Absolute path of a recording file, checked to stay inside the recordings directory. */
+  private path(file: string): string {
+    const p = resolve(this.dir, file);
+    if (p !== this.dir && !p.startsWith(this.dir + sep)) throw forbidden('Recording path is outside the recordings directory');
+    return p;
+  }
+
+  /** Recordings cut off by a crash or kill: their files are finalised and kept as stored recordings. */
+  private recover(): void {
+    for (const row of this.repo.live()) {
+      const path = this.path(row.file);
+      const codec = this.codecs.get(row.format);
+      let bytes = 0;
+      if (existsSync(path) && codec) {
+        const size = statSync(path).size;
+        bytes = codec.header ? Math.max(0, size - WAV_HEADER) : size;
+        if (codec.header && size >= WAV_HEADER) {
+          const fd = openSync(path, 'r+');
+          writeSync(fd, codec.header(bytes), 0, WAV_HEADER, 0);
+          closeSync(fd);
+        }
+      }
+      const ms = codec ? Math.floor((bytes / codec.bytesPerSample / codec.rate) * 1000) : 0;
+      this.repo.save({ ...row, state: 'stored', ended_at: Date.now(), duration_ms: ms });
+      this.eng.log.warn({ recording: row.name }, 'recording interrupted by a restart kept as stored');
+    }
+    for (const ch of this.eng.all()) {
+      if (ch.d.recording) {
+        ch.d.recording = null;
+        this.eng.touch(ch);
+      }
+    }
+  }
+
+  // ---- live -------------------------------------------------------------------
+
+  /**
+   * Validates and starts (or queues) a recording. `queue` is the channel's
+   * control queue for channel recordings; bridge recordings start at once.
+   */
+  record(source: RecordSource, req: RecordRequest, queue?: { enqueue(cmd: () => Promise<void>): Promise<void> }, precheck?: () => void): LiveRecording {
+    if (req.terminateOn && !['none', 'any', '*', '#'].includes(req.terminateOn)) throw badRequest('terminateOn invalid');
+    if (req.ifExists && !['fail', 'overwrite', 'append'].includes(req.ifExists)) throw badRequest('ifExists invalid');
+    const codec = this.codecs.get(req.format);
+    if (!codec) throw unprocessable('specified format is unknown on this system');
+    if (!validRecordingName(req.name)) throw badRequest('Recording name invalid');
+    const exists = this.repo.get(req.name);
+    const ifExists = req.ifExists || 'fail';
+    if (this.live.has(req.name) || (exists && ifExists === 'fail') || (exists?.state === 'live')) {
+      throw conflict(`Recording '${req.name}' already exists and can not be overwritten`);
+    }
+    const file = `${req.name}.${codec.extension}`;
+    this.path(file);
+    precheck?.();
+    const rec = new LiveRecording(req.name, codec, file, source, { ...req, ifExists }, this);
+    this.live.set(req.name, rec);
+    if (source.channel) {
+      source.channel.d.recording = req.name;
+      this.eng.touch(source.channel);
+    }
+    const run = () => new Promise<void>((done) => {
+      rec.finish = done;
+      setImmediate(() => this.begin(rec, exists));
+    });
+    if (queue) queue.enqueue(run).catch(() => this.end(rec, 'canceled'));
+    else void run();
+    return rec;
+  }
+
+  private begin(rec: LiveRecording, existing: RecordingRow | undefined): void {
+    if (rec.state !== 'queued') return rec.finish?.();
+    const failure = rec.source.start?.();
+    if (failure) {
+      rec.state = 'recording';
+      return this.end(rec, 'failed', failure);
+    }
+    const path = this.path(rec.file);
+    mkdirSync(dirname(path), { recursive: true });
+    // ifExists: overwrite replaces whatever was there; append continues a same-format file.
+    if (existing && existing.file !== rec.file) rmSync(this.path(existing.file), { force: true });
+    const append = rec.opts.ifExists === 'append' && existing?.file === rec.file && existsSync(path);
+    rec.fd = openSync(path, append ? 'r+' : 'w');
+    if (append) {
+      // Appends go after the existing data; a WAV header is rewritten with the new size at the end.
+      const size = fstatSync(rec.fd).size;
+      rec.priorBytes = rec.codec.header ? Math.max(0, size - WAV_HEADER) : size;
+      rec.writePos = size;
+    } else if (rec.codec.header) {
+      writeSync(rec.fd, rec.codec.header(0), 0, WAV_HEADER, 0);
+      rec.writePos = WAV_HEADER;
+    }
+    rec.startedAt = Date.now();
+    this.repo.save({ name: rec.name, format: rec.codec.name, state: 'live', target_uri: rec.source.targetUri, file: rec.file, created_at: rec.startedAt, ended_at: null, duration_ms: 0 });
+    rec.state = 'recording';
+    this.emit(rec, 'RecordingStarted');
+    const beep = rec.opts.beep ? this.beep() : undefined;
+    if (beep && rec.source.beep) {
+      // The beep plays first; capture starts when it ends.
+      rec.source.beep(beep);
+      rec.state = 'paused';
+      setTimeout(() => {
+        if (rec.state === 'paused') rec.state = 'recording';
+        this.clock.add(rec);
+      }, this.eng.wall((beep.length * 1000) / RATE));
+    } else this.clock.add(rec);
+  }
+
+  private beep(): Int16Array | undefined {
+    const s = this.eng.fixtures.sounds.get('beep');
+    return s?.audio.get('en');
+  }
+
+  private emit(rec: LiveRecording, type: 'RecordingStarted' | 'RecordingFinished' | 'RecordingFailed'): void {
+    const ch = rec.source.channel;
+    const to = ch ? this.eng.recipients(ch) : this.targetRecipients(rec.source.targetUri);
+    this.eng.emit(type, { recording: rec.json() }, to);
+  }
+
+  /** Recipients for bridge recordings; set by the bridges module. */
+  targetRecipients: (targetUri: string) => Iterable<string> = () => [];
+
+  /** Ends a recording: the file is completed and stored ('done'), or discarded ('canceled'), or kept as failed. */
+  end(rec: LiveRecording, state: 'done' | 'canceled' | 'failed', cause?: string): void {
+    if (!this.live.has(rec.name) || this.live.get(rec.name) !== rec) return;
+    this.clock.delete(rec);
+    const wasQueued = rec.fd === null;
+    rec.flush();
+    if (rec.fd !== null) {
+      if (rec.codec.header) writeSync(rec.fd, rec.codec.header(rec.priorBytes + rec.dataBytes), 0, WAV_HEADER, 0);
+      closeSync(rec.fd);
+      rec.fd = null;
+    }
+    this.live.delete(rec.name);
+    if (rec.source.channel?.d.recording === rec.name) {
+      rec.source.channel.d.recording = null;
+      this.eng.touch(rec.source.channel);
+    }
+    rec.state = state;
+    if (cause) rec.cause = cause;
+    if (state === 'canceled') {
+      if (!wasQueued) {
+        rmSync(this.path(rec.file), { force: true });
+        this.repo.remove(rec.name);
+      }
+    } else if (!wasQueued) {
+      const total = rec.priorBytes + rec.dataBytes;
+      const ms = Math.floor((total / rec.codec.bytesPerSample / rec.codec.rate) * 1000);
+      this.repo.save({ name: rec.name, format: rec.codec.name, state: 'stored', target_uri: rec.source.targetUri, file: rec.file, created_at: rec.startedAt, ended_at: Date.now(), duration_ms: ms });
+    }
+    this.emit(rec, state === 'failed' ? 'RecordingFailed' : 'RecordingFinished');
+    rec.finish?.();
+    rec.finish = null;
+  }
+
+  getLive(name: string): LiveRecording {
+    const rec = this.live.get(name);
+    if (!rec) throw notFound('Recording not found');
+    return rec;
+  }
+
+  /** stop / cancel / pause / unpause / mute / unmute with Asterisk's per-state rules (409 "Recording not in session"). */
+  control(name: string, op: 'stop' | 'cancel' | 'pause' | 'unpause' | 'mute' | 'unmute'): void {
+    const rec = this.getLive(name);
+    const notInSession = () => conflict('Recording not in session');
+    if (rec.state === 'queued') {
+      if (op === 'stop' || op === 'cancel') return this.end(rec, 'canceled');
+      throw notInSession();
+    }
+    if (rec.state !== 'recording' && rec.state !== 'paused') throw notInSession();
+    switch (op) {
+      case 'stop':
+        return this.end(rec, 'done');
+      case 'cancel':
+        return this.end(rec, 'canceled');
+      case 'pause':
+        rec.state = 'paused';
+        return;
+      case 'unpause':
+        rec.state = 'recording';
+        return;
+      case 'mute':
+      case 'unmute':
+        rec.muted = op === 'mute';
+    }
+  }
+
+  // ---- stored -------------------------------------------------------------------
+
+  private stored(name: string): RecordingRow {
+    const row = this.repo.get(name);
+    if (!row || row.state !== 'stored' || !existsSync(this.path(row.file))) throw notFound('Recording not found');
+    return row;
+  }
+
+  listStored(): Array<{ name: string; format: string }> {
+    return this.repo.stored().map((r) => ({ name: r.name, format: r.format }));
+  }
+
+  getStored(name: string): { name: string; format: string } {
+    const r = this.stored(name);
+    return { name: r.name, format: r.format };
+  }
+
+  deleteStored(name: string): void {
+    const r = this.stored(name);
+    unlinkSync(this.path(r.file));
+    this.repo.remove(name);
+  }
+
+  file(name: string): { data: Uint8Array; contentType: string } {
+    const r = this.stored(name);
+    const codec = this.codecs.get(r.format);
+    if (!codec) throw forbidden('Recording could not be opened');
+    try {
+      return { data: readFileSync(this.path(r.file)), contentType: codec.contentType };
+    } catch {
+      throw forbidden('Recording could not be opened');
+    }
+  }
+
+  copy(name: string, destination: string): { name: string; format: string } {
+    const r = this.stored(name);
+    if (!validRecordingName(destination)) throw badRequest('Invalid destination recording name');
+    if (this.repo.get(destination) || this.live.has(destination)) throw conflict('A recording with the same name already exists on the system');
+    const codec = this.codecs.get(r.format)!;
+    const file = `${destination}.${codec.extension}`;
+    const to = this.path(file);
+    mkdirSync(dirname(to), { recursive: true });
+    copyFileSync(this.path(r.file), to);
+    this.repo.save({ ...r, name: destination, file, created_at: Date.now(), ended_at: Date.now() });
+    return { name: destination, format: r.format };
+  }
+
+  /** Decoded audio of a stored recording (for `recording:` playback). */
+  audio(name: string): Int16Array | undefined {
+    const row = this.repo.get(name);
+    if (!row || row.state !== 'stored') return undefined;
+    const codec = this.codecs.get(row.format);
+    const path = this.path(row.file);
+    if (!codec || !existsSync(path)) return undefined;
+    return codec.decodeFile(readFileSync(path));
+  }
+
+  /** Ends every recording of a target (a bridge that goes away). */
+  endTarget(targetUri: string): void {
+    for (const rec of [...this.live.values()]) if (rec.source.targetUri === targetUri) this.end(rec, rec.state === 'queued' ? 'canceled' : 'done');
+  }
+
+  /** Live recordings, for stop at shutdown. */
+  stopAll(): void {
+    for (const rec of [...this.live.values()]) this.end(rec, 'done');
+  }
+}
