@@ -29,7 +29,10 @@ function waitForUrl(proc: ChildProcess, pattern: RegExp): Promise<{ url: string;
       }
     };
     proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', (d) => (out += d));
+    proc.stderr!.on('data', (d) => {
+      out += d;
+      if (process.env.BENCH_SERVER_STDERR) process.stderr.write(d);
+    });
     proc.once('exit', (c) => reject(new Error(`exited ${c}:\n${out}`)));
   });
 }

@@ -121,15 +121,14 @@ async function gather(c: Context, opts: BinderOptions, rawUpload: boolean): Prom
     if (isJson(ct)) {
       if (text.trim() !== '') json = parseJson(text, opts.maxJsonDepth);
     } else if (ct && /^application\/x-www-form-urlencoded/i.test(ct)) {
-      for (const [k, val] of new URLSearchParams(text)) raw.set(k, [...(raw.get(k) ?? []), val]);
+      for (const [k, val] of new URLSearchParams(text)) raw.set(k, [val]);
     }
   }
   const url = c.req.url;
   const q = url.indexOf('?');
   if (q >= 0) {
-    const fromQuery = new Map<string, Raw[]>();
-    for (const [k, val] of new URLSearchParams(url.slice(q + 1))) fromQuery.set(k, [...(fromQuery.get(k) ?? []), val]);
-    for (const [k, vals] of fromQuery) raw.set(k, vals);
+    // A repeated key: the last one wins, as in Asterisk; lists are comma-separated in one value.
+    for (const [k, val] of new URLSearchParams(url.slice(q + 1))) raw.set(k, [val]);
   }
   if (json && typeof json === 'object' && !Array.isArray(json)) {
     for (const [k, val] of Object.entries(json as Record<string, unknown>)) {

@@ -8,7 +8,11 @@ export type EventsSpec = string | string[] | { apps: string | string[]; subscrib
 /** A suite's server (`t`) and its named event sockets, filled in by `before`. */
 export type Served<K extends string> = { t: TestServer } & Record<K, EventLog>;
 
-/** Registers a suite's hooks: before starts a test server (`env`) and opens `events` in order (default `{ ev: 'app1' }`); after closes them, then the server; after.each asserts no contract violations. */
+/**
+ * Registers a suite's hooks: before starts a test server (`env`) and opens
+ * `events` in order (default `{ ev: 'app1' }`); after closes them, then the
+ * server; after.each reports contract violations (see below).
+ */
 export function useServer<K extends string = 'ev'>(test: Test, opts: { env?: Record<string, string>; events?: Record<K, EventsSpec> } = {}): Served<K> {
   const events: Record<string, EventsSpec> = opts.events ?? { ev: 'app1' };
   const ctx = {} as Served<K>;
@@ -24,6 +28,16 @@ export function useServer<K extends string = 'ev'>(test: Test, opts: { env?: Rec
     for (const name of Object.keys(events)) await logs[name]!.close();
     await ctx.t.close();
   });
-  test.after.each(() => ctx.t.assertNoViolations());
+  // uvu runs after.each again in its catch path, so a hook that throws after a failed test would abort
+  // the whole suite without a report. Violations are printed with the test's name instead, and the
+  // file's exit code is set, which the runner counts as a failure.
+  test.after.each((state: { __test__?: string }) => {
+    try {
+      ctx.t.assertNoViolations();
+    } catch (err) {
+      process.stderr.write(`\n  CONTRACT VIOLATION in "${state.__test__ ?? '?'}": ${(err as Error).message}\n`);
+      process.exitCode = 1;
+    }
+  });
   return ctx;
 }

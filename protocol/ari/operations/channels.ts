@@ -185,7 +185,7 @@ export const unmute = defineOperation({
 });
 
 const playParams = {
-  media: query.string({ description: 'Media URIs to play.', required: true, allowMultiple: true }),
+  media: query.string({ description: 'Media URIs to play.', required: true, allowMultiple: true, handlerValidates: true }),
   lang: query.string({ description: 'For sounds, selects language for sound.' }),
   offsetms: query.int({ description: 'Number of milliseconds to skip before playing. Only applies to the first URI if multiple media URIs are specified.', default: 0, min: 0, handlerValidates: true }),
   skipms: query.int({ description: 'Number of milliseconds to skip for forward/reverse operations.', default: 3000, min: 0, handlerValidates: true }),
@@ -251,10 +251,13 @@ export const setChannelVar = defineOperation({
 const snoopParams = {
   spy: query.string({ description: 'Direction of audio to spy on', default: 'none', values: ['none', 'both', 'out', 'in'] as const, invalidMessage: 'Invalid direction specified for spy' }),
   whisper: query.string({ description: 'Direction of audio to whisper into', default: 'none', values: ['none', 'both', 'out', 'in'] as const, invalidMessage: 'Invalid direction specified for whisper' }),
-  app: query.string({ description: 'Application the snooping channel is placed into', required: true, missingMessage: 'Application name is required' }),
+  app: query.string({ description: 'Application the snooping channel is placed into', required: true, handlerValidates: true }),
   appArgs: query.string({ description: 'The application arguments to pass to the Stasis application' }),
 };
-const snoopErrors = [{ code: 400, reason: 'Invalid parameters' }, { code: 404, reason: 'Channel not found' }];
+const snoopErrors = [
+  { code: 400, reason: 'Invalid parameters' }, { code: 404, reason: 'Channel not found' },
+  { code: 409, reason: 'A channel with the given snoop id already exists' },
+];
 export const snoopChannel = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}/snoop', nickname: 'snoopChannel',
   summary: 'Start snooping.', notes: 'Snoop (spy/whisper) on a specific channel.',

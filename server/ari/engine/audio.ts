@@ -37,9 +37,26 @@ export class AudioRouter {
 
   constructor(private readonly eng: Engine, readonly clock: MediaClock, private readonly uploadDir: string) {}
 
-  /** Samples elapsed (at 8 kHz) between a wall-clock instant and a tick. */
+  /**
+   * Samples elapsed (at 8 kHz) between a wall-clock instant and a tick;
+   * negative for a tick before it (a late tick rendered after a source
+   * started must not replay the source's beginning).
+   */
   samplesSince(wallMs: number, tick: number): number {
-    return Math.max(0, Math.floor(((this.clock.wallOf(tick) - wallMs) * this.eng.timeScale * RATE) / 1000));
+    return Math.floor(((this.clock.wallOf(tick) - wallMs) * this.eng.timeScale * RATE) / 1000);
+  }
+
+  /** Copies samples [pos, pos + out.length) into out; before 0 and past the end (unless looping) is silence. */
+  private copyAt(samples: Int16Array, pos: number, out: Int16Array, loop = false): void {
+    for (let i = 0; i < out.length; i++) {
+      let p = pos + i;
+      if (p < 0) continue;
+      if (p >= samples.length) {
+        if (!loop) break;
+        p %= samples.length;
+      }
+      out[i] = samples[p]!;
+    }
   }
 
   private tone(spec: string): Tone {
@@ -95,7 +112,8 @@ export class AudioRouter {
       this.overlays.delete(ch);
       return false;
     }
-    out.set(o.samples.subarray(pos, Math.min(o.samples.length, pos + out.length)));
+    if (pos + out.length <= 0) return false;
+    this.copyAt(o.samples, pos, out);
     return true;
   }
 
@@ -105,19 +123,13 @@ export class AudioRouter {
     if (a.kind === 'silence') return;
     const pos = this.samplesSince(a.since, tick);
     if (a.kind === 'tone') {
-      this.tone(a.tone).render(pos, out.length, out);
+      if (pos + out.length <= 0) return;
+      const skip = Math.max(0, -pos);
+      this.tone(a.tone).render(Math.max(0, pos), out.length - skip, out, skip);
       return;
     }
     const samples = a.kind === 'sound' ? soundAudio(this.eng.fixtures.sounds.get(a.sound), a.lang) : this.upload(a.file);
-    if (!samples?.length) return;
-    for (let i = 0; i < out.length; i++) {
-      let p = pos + i;
-      if (p >= samples.length) {
-        if (!a.loop) break;
-        p %= samples.length;
-      }
-      out[i] = samples[p]!;
-    }
+    if (samples?.length) this.copyAt(samples, pos, out, a.loop);
   }
 
   /** The channel's inbound audio at a tick: its far end (or the other Local half, a spied channel, a stream), plus whispers. */

@@ -54,6 +54,8 @@ export class Engine {
   private flushQueued = false;
   /** Answers waiting for the next commit (group commit: one transaction serves them all). */
   private commitWaiters: Array<() => void> = [];
+  /** Other modules' writes (recording rows, …) that join the next commit. */
+  private deferred: Array<() => void> = [];
   private readonly timerHandlers = new Map<TimerKind, TimerHandler>();
   private counters = { seq: 0, uniqueid: 0, names: {} as Record<string, number> };
   private countersDirty = false;
@@ -298,6 +300,15 @@ export class Engine {
     setImmediate(() => this.flush());
   }
 
+  /**
+   * Runs a write inside the next group commit, so it is committed with the
+   * channel changes of the same turn and before the events that announce it.
+   */
+  deferWrite(write: () => void): void {
+    this.deferred.push(write);
+    this.queueFlush();
+  }
+
   /** Resolves once everything changed so far is committed; an HTTP answer waits for it before it leaves. */
   commit(): Promise<void> {
     if (!this.flushQueued) return Promise.resolve();
@@ -308,7 +319,7 @@ export class Engine {
   flush(): void {
     this.flushQueued = false;
     if (this.stopped) return;
-    if (this.dirty.size || this.countersDirty) {
+    if (this.dirty.size || this.countersDirty || this.deferred.length) {
       const rows: ChannelRow[] = [];
       for (const ch of this.dirty) {
         ch.rt.dirty = false;
@@ -326,9 +337,12 @@ export class Engine {
       this.dirty.clear();
       const counters = this.countersDirty ? JSON.stringify(this.counters) : null;
       this.countersDirty = false;
+      const deferred = this.deferred;
+      this.deferred = [];
       this.opts.repo.transaction(() => {
         for (const r of rows) this.opts.repo.save(r);
         if (counters) this.opts.meta.set('counters', counters);
+        for (const w of deferred) w();
       });
       if (this.endedSincePrune >= PRUNE_EVERY) {
         this.endedSincePrune = 0;

@@ -9,7 +9,7 @@ import type { Codec, Codecs } from '../media/codec.js';
 import { FRAME_MS, FRAME_SAMPLES, slinBytes, slinFromBytes } from '../media/pcm.js';
 import { decodeRtp, encodeRtp, PAYLOAD_TYPES, RtpReceiveStats } from '../media/rtp.js';
 import type { AudioRouter } from './audio.js';
-import type { Calls } from './calls.js';
+import { splitAppArgs, type Calls } from './calls.js';
 import type { Channel } from './channel.js';
 import type { Engine } from './engine.js';
 
@@ -46,9 +46,12 @@ class Stream implements FrameConsumer {
   tcp: Socket | null = null;
   tcpBuffer = Buffer.alloc(0);
   closed = false;
+  /** One continuous stream: resampling (slin16) must not restart at every frame edge. */
+  private readonly encoder: ReturnType<Codec['encoder']>;
 
   constructor(readonly ch: Channel, readonly codec: Codec, readonly owner: ExternalMedia) {
     this.rx = new RtpReceiveStats(codec.rate);
+    this.encoder = codec.encoder();
   }
 
   onFrame(tick: number): void {
@@ -57,7 +60,9 @@ class Stream implements FrameConsumer {
     const ext = this.ch.d.external!;
     if (this.udp) {
       // Linear PCM travels in network byte order (RFC 3551 L16); the codec writes little-endian.
-      const encoded = this.codec.encode(frame);
+      // A resampling encoder hands a frame back one tick late, so the first tick sends nothing.
+      const encoded = this.encoder.push(frame);
+      if (!encoded.length) return;
       const payload = this.codec.name.startsWith('slin') ? swap16(encoded) : encoded;
       const pkt = encodeRtp({ payloadType: PAYLOAD_TYPES[this.codec.name]!, sequence: this.seq++, timestamp: this.timestamp, ssrc: ssrcOf(this.ch.id), marker: this.tx.packets === 0, payload });
       this.timestamp += (this.codec.rate * FRAME_MS) / 1000;
@@ -130,13 +135,14 @@ export class ExternalMedia {
     if (!m || port < 1 || port > 65535) throw badRequest('external_host must be <host>:<port> for all transports other than websocket');
     const host = m[1]!.replace(/^\[|\]$/g, '');
     if (!req.format) throw badRequest('format cannot be empty');
+    if (req.direction !== 'both') throw badRequest('Invalid direction specified');
+    if (req.encapsulation === 'audiosocket' && !req.data) throw badRequest('data can not be empty');
+    // Asterisk looks the format up only when it dials the channel, after every parameter check.
     const codec = this.codecs.get(req.format);
     if (!codec) throw badRequest(`Provided format (${req.format}) was not found`);
-    if (req.direction !== 'both') throw badRequest('Invalid direction specified');
     if (req.encapsulation === 'rtp' && PAYLOAD_TYPES[codec.name] === undefined) throw badRequest(`Format ${codec.name} cannot be carried over RTP (ulaw, alaw, slin or slin16)`);
     if (req.encapsulation === 'audiosocket') {
-      if (!req.data) throw badRequest('data can not be empty');
-      if (!UUID.test(req.data)) throw badRequest('data must be a UUID for audiosocket');
+      if (!UUID.test(req.data ?? '')) throw badRequest('data must be a UUID for audiosocket');
       if (codec.name !== 'slin') throw badRequest('AudioSocket carries slin (8 kHz signed linear) only');
     }
     if (isIP(host) === 0 && host !== 'localhost') throw badRequest('external_host must be an IP address and port');
@@ -147,12 +153,16 @@ export class ExternalMedia {
       nameBase: `${tech}/${host}:${port}`,
       endpoint: `${tech}/${host}:${port}`,
       app: req.app,
-      args: req.data && req.encapsulation === 'rtp' ? [req.data] : [],
+      // Asterisk dials both encapsulations with `data` as the Stasis app arguments.
+      args: splitAppArgs(req.data),
       variables: req.variables,
       setup: (c) => {
         c.d.external = { encapsulation: req.encapsulation as 'rtp' | 'audiosocket', host: host === 'localhost' ? '127.0.0.1' : host, port, format: codec.name, localPort: null, data: req.data ?? '' };
       },
     });
+    // Asterisk dials external media as an originate into the app, which subscribes the app to the
+    // channel for its whole life: it still hears ChannelDestroyed after StasisEnd.
+    this.eng.subscribe(ch, req.app);
     try {
       await this.open(ch, 0);
     } catch (err) {

@@ -13,7 +13,7 @@ type PlaybackState = (typeof PLAYBACK_STATES)[number];
 export type PlaybackOperation = 'restart' | 'pause' | 'unpause' | 'reverse' | 'forward';
 
 export interface PlaybackRequest {
-  media: string[];
+  media: string[] | undefined;
   lang?: string | undefined;
   offsetms: number;
   skipms: number;
@@ -91,14 +91,14 @@ export class Playbacks {
   play(target: string, req: PlaybackRequest, defaultLanguage: string): Playback {
     if (req.skipms < 0) throw badRequest('skipms cannot be negative');
     if (req.offsetms < 0) throw badRequest('offsetms cannot be negative');
-    if (!req.media.length) throw badRequest('Missing parameter media');
+    if (!req.media?.length) throw badRequest('Missing parameter media');
     for (const uri of req.media) checkMediaUri(uri, this.eng.fixtures);
     const id = req.playbackId || randomUUID();
     if (this.byId.has(id)) throw conflict(`Playback with id '${id}' already exists`);
     const queue = this.targets.queue(target);
     if (!queue) throw notFound('Target not found');
     // skipms 0 means the default, as Asterisk treats it.
-    const pb = new Playback(id, target, [...req.media], req.lang || defaultLanguage, req.skipms || 3000, req.offsetms);
+    const pb = new Playback(id, target, [...req.media!], req.lang || defaultLanguage, req.skipms || 3000, req.offsetms);
     this.byId.set(id, pb);
     queue.enqueue(() => this.run(pb)).catch(() => this.byId.delete(id));
     return pb;
@@ -109,12 +109,13 @@ export class Playbacks {
       pb.finish = resolve;
       // Starts on the next turn, after the 201 that shows it queued has been prepared.
       setImmediate(() => {
-        if (pb.canceled) return this.finishWith(pb, 'done');
+        // A channel that hung up drops its queued playbacks silently, cancelled ones too (endTarget).
         const ch = this.targets.channel(pb.target);
         if (pb.target.startsWith('channel:') && (!ch || ch.d.ended !== null)) {
           this.byId.delete(pb.id);
           return resolve();
         }
+        if (pb.canceled) return this.finishWith(pb, 'done');
         if (ch && (ch.d.media.moh || ch.d.media.silence)) {
           // A playback suspends music on hold and silence; they do not come back by themselves.
           ch.d.media.moh = null;
@@ -130,16 +131,23 @@ export class Playbacks {
     this.eng.emit(type, { playback: pb.json() }, this.targets.recipients(pb.target));
   }
 
-  private startItem(pb: Playback, index: number, startPos: number): void {
+  /**
+   * Starts item `index`. `at` is when its audio starts: the exact end of the
+   * previous item in a list, so that late timers never accumulate across
+   * items; by default, now (after PlaybackStarted is out).
+   */
+  private startItem(pb: Playback, index: number, startPos: number, at?: number): void {
     pb.index = index;
     const ch = this.targets.channel(pb.target);
     pb.audio = resolveMedia(pb.uris[index]!, pb.language, this.eng.fixtures, (n) => this.targets.recording(n));
     pb.length = pb.audio instanceof Tone ? pb.audio.length : pb.audio?.length ?? 0;
     pb.state = 'playing';
     pb.basePos = Math.min(startPos, pb.length);
-    pb.baseWall = Date.now();
     this.current.set(pb.target, pb);
     this.emit(pb, 'PlaybackStarted');
+    // The first item's audio starts once PlaybackStarted is out (Asterisk publishes, then streams), so
+    // no listener sees it end sooner than its length after the event, however slow the emit.
+    pb.baseWall = at ?? Date.now();
     if (ch) this.eng.touch(ch);
     if (!pb.audio) return this.endItem(pb, true);
     this.armTimer(pb);
@@ -149,17 +157,23 @@ export class Playbacks {
     if (pb.timer) clearTimeout(pb.timer);
     pb.timer = null;
     if (pb.state !== 'playing' || !Number.isFinite(pb.length)) return;
-    const leftMs = ((pb.length - pb.basePos) * 1000) / RATE;
-    pb.timer = setTimeout(() => this.endItem(pb, false), Math.max(0, this.eng.wall(leftMs)));
+    const endsAt = pb.baseWall + this.eng.wall(((pb.length - pb.basePos) * 1000) / RATE);
+    pb.timer = setTimeout(() => {
+      pb.timer = null;
+      // Node times from the event loop's cached clock, which can lag Date.now(): a timer that
+      // fires before the item's last sample has played is re-armed, so no item is cut short.
+      if (this.position(pb) < pb.length) this.armTimer(pb);
+      else this.endItem(pb, false, endsAt);
+    }, Math.max(0, endsAt - Date.now()));
   }
 
-  private endItem(pb: Playback, failed: boolean): void {
+  private endItem(pb: Playback, failed: boolean, endedAt?: number): void {
     if (pb.timer) clearTimeout(pb.timer);
     pb.timer = null;
     if (pb.index < pb.uris.length - 1) {
       pb.state = 'continuing';
       this.emit(pb, 'PlaybackContinuing');
-      this.startItem(pb, pb.index + 1, 0);
+      this.startItem(pb, pb.index + 1, 0, endedAt);
     } else this.finishWith(pb, failed ? 'failed' : 'done');
   }
 
@@ -177,14 +191,20 @@ export class Playbacks {
   /** Samples played so far in the current item. */
   private position(pb: Playback, wall = Date.now()): number {
     if (pb.state !== 'playing') return pb.basePos;
-    return Math.min(pb.length, pb.basePos + Math.floor(((wall - pb.baseWall) * this.eng.timeScale * RATE) / 1000));
+    // A tick the media clock renders late may lie before the item started: it hears the start, never a negative position.
+    return Math.min(pb.length, pb.basePos + Math.max(0, Math.floor(((wall - pb.baseWall) * this.eng.timeScale * RATE) / 1000)));
   }
 
   /** DELETE /playbacks/{id}: a queued playback is cancelled (it finishes when its turn comes); a running one ends now. */
   stop(id: string): void {
     const pb = this.get(id);
-    if (pb.state === 'queued') pb.canceled = true;
-    else this.finishWith(pb, 'done');
+    // Already cancelled: Asterisk's stop in a terminal state is a no-op.
+    if (pb.canceled) return;
+    if (pb.state === 'queued') {
+      // Asterisk's CANCELED state, which it reports as done (GET, and 409 for every control operation).
+      pb.canceled = true;
+      pb.state = 'done';
+    } else this.finishWith(pb, 'done');
   }
 
   /** POST /playbacks/{id}/control, with Asterisk's per-state rules. */
@@ -204,9 +224,10 @@ export class Playbacks {
         if (op !== 'unpause') throw notNow();
         pb.state = 'playing';
         if (tone) pb.basePos = 0;
+        this.emit(pb, 'PlaybackStarted');
+        // As in startItem: the audio resumes once PlaybackStarted is out.
         pb.baseWall = Date.now();
         this.armTimer(pb);
-        this.emit(pb, 'PlaybackStarted');
         return;
       case 'playing':
       case 'continuing': {
@@ -251,6 +272,6 @@ export class Playbacks {
   endTarget(target: string): void {
     const pb = this.current.get(target);
     if (pb) this.finishWith(pb, 'done');
-    for (const [id, p] of this.byId) if (p.target === target && p.state === 'queued') this.byId.delete(id);
+    for (const [id, p] of this.byId) if (p.target === target && (p.state === 'queued' || p.canceled)) this.byId.delete(id);
   }
 }

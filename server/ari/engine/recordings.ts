@@ -36,6 +36,8 @@ export interface RecordSource {
 const WAV_HEADER = 44;
 /** Frames buffered before a write: one second of audio per recording per syscall. */
 const FLUSH_FRAMES = 50;
+/** Spreads first flushes over a second, so recordings started together do not all write in the same tick. */
+let flushPhase = 0;
 
 /**
  * Recording names may contain `/` (subdirectories) but never reach outside
@@ -63,8 +65,18 @@ export class LiveRecording implements FrameConsumer {
   writePos = 0;
   pending: Buffer[] = [];
   pendingFrames = 0;
+  /** Frames to buffer before the next write (the first one is staggered). */
+  flushAfter = 1 + (flushPhase++ % FLUSH_FRAMES);
   finish: (() => void) | null = null;
   startedAt = 0;
+  /** Encodes the frames as one stream (resampling across frame edges). */
+  readonly encoder: ReturnType<Codec['encoder']>;
+  /** The beep is playing: the recording is `recording` (as RecordingStarted said) but captures nothing yet. */
+  beeping = false;
+  /** The last media tick captured (ticks are processed once, in order). */
+  lastTick = -1;
+  /** Ends the recording when maxDurationSeconds is up, on time rather than at the next 20 ms tick. */
+  endTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly name: string,
@@ -73,7 +85,9 @@ export class LiveRecording implements FrameConsumer {
     readonly source: RecordSource,
     readonly opts: RecordRequest,
     private readonly owner: Recordings,
-  ) {}
+  ) {
+    this.encoder = codec.encoder();
+  }
 
   json(): Record<string, unknown> {
     const out: Record<string, unknown> = { name: this.name, format: this.codec.name, target_uri: this.source.targetUri, state: this.state };
@@ -86,20 +100,27 @@ export class LiveRecording implements FrameConsumer {
     return out;
   }
 
+  /** Frames in maxDurationSeconds (Infinity without a limit). */
+  get maxFrames(): number {
+    return this.opts.maxDurationSeconds > 0 ? (this.opts.maxDurationSeconds * 1000) / FRAME_MS : Infinity;
+  }
+
   onFrame(tick: number): void {
-    if (this.state !== 'recording') return;
+    if (tick <= this.lastTick) return;
+    this.lastTick = tick;
+    // Full length reached: the end timer ends it when this last frame's time is over.
+    if (this.state !== 'recording' || this.beeping || this.frames >= this.maxFrames) return;
     const frame = this.muted ? new Int16Array(FRAME_SAMPLES) : this.source.frame(tick);
-    this.pending.push(this.codec.encode(frame));
+    const bytes = this.encoder.push(frame);
+    if (bytes.length) this.pending.push(bytes);
     this.pendingFrames++;
     this.frames++;
     if (level(frame) < SILENCE_THRESHOLD) {
       this.silentFrames++;
       this.silenceRun++;
     } else this.silenceRun = 0;
-    if (this.pendingFrames >= FLUSH_FRAMES) this.flush();
-    const ms = this.frames * FRAME_MS;
-    if (this.opts.maxDurationSeconds > 0 && ms >= this.opts.maxDurationSeconds * 1000) this.owner.end(this, 'done');
-    else if (this.opts.maxSilenceSeconds > 0 && this.silenceRun * FRAME_MS >= this.opts.maxSilenceSeconds * 1000) this.owner.end(this, 'done');
+    if (this.pendingFrames >= this.flushAfter) this.flush();
+    if (this.opts.maxSilenceSeconds > 0 && this.silenceRun * FRAME_MS >= this.opts.maxSilenceSeconds * 1000) this.owner.end(this, 'done');
   }
 
   flush(): void {
@@ -110,6 +131,7 @@ export class LiveRecording implements FrameConsumer {
     this.dataBytes += buf.length;
     this.pending = [];
     this.pendingFrames = 0;
+    this.flushAfter = FLUSH_FRAMES;
   }
 }
 
@@ -186,20 +208,22 @@ export class Recordings {
    * control queue for channel recordings; bridge recordings start at once.
    */
   record(source: RecordSource, req: RecordRequest, queue?: { enqueue(cmd: () => Promise<void>): Promise<void> }, precheck?: () => void): LiveRecording {
-    if (req.terminateOn && !['none', 'any', '*', '#'].includes(req.terminateOn)) throw badRequest('terminateOn invalid');
-    if (req.ifExists && !['fail', 'overwrite', 'append'].includes(req.ifExists)) throw badRequest('ifExists invalid');
+    // Asterisk parses both case-insensitively, and an empty value is the default.
+    const terminateOn = (req.terminateOn || 'none').toLowerCase();
+    const ifExists = (req.ifExists || 'fail').toLowerCase();
+    if (!['none', 'any', '*', '#'].includes(terminateOn)) throw badRequest('terminateOn invalid');
+    if (!['fail', 'overwrite', 'append'].includes(ifExists)) throw badRequest('ifExists invalid');
     const codec = this.codecs.get(req.format);
     if (!codec) throw unprocessable('specified format is unknown on this system');
     if (!validRecordingName(req.name)) throw badRequest('Recording name invalid');
     const exists = this.repo.get(req.name);
-    const ifExists = req.ifExists || 'fail';
     if (this.live.has(req.name) || (exists && ifExists === 'fail') || (exists?.state === 'live')) {
       throw conflict(`Recording '${req.name}' already exists and can not be overwritten`);
     }
     const file = `${req.name}.${codec.extension}`;
     this.path(file);
     precheck?.();
-    const rec = new LiveRecording(req.name, codec, file, source, { ...req, ifExists }, this);
+    const rec = new LiveRecording(req.name, codec, file, source, { ...req, ifExists, terminateOn }, this);
     this.live.set(req.name, rec);
     if (source.channel) {
       source.channel.d.recording = req.name;
@@ -237,19 +261,51 @@ export class Recordings {
       rec.writePos = WAV_HEADER;
     }
     rec.startedAt = Date.now();
-    this.repo.save({ name: rec.name, format: rec.codec.name, state: 'live', target_uri: rec.source.targetUri, file: rec.file, created_at: rec.startedAt, ended_at: null, duration_ms: 0 });
+    const live: RecordingRow = { name: rec.name, format: rec.codec.name, state: 'live', target_uri: rec.source.targetUri, file: rec.file, created_at: rec.startedAt, ended_at: null, duration_ms: 0 };
+    this.eng.deferWrite(() => this.repo.save(live));
     rec.state = 'recording';
     this.emit(rec, 'RecordingStarted');
+    // Capture works in whole 20 ms frames. It starts at the frame boundary nearest to
+    // RecordingStarted, so the recording's span is within half a frame of the event's time.
+    const now = this.clock.now();
+    const into = (Date.now() - this.clock.wallOf(now)) / this.eng.wall(FRAME_MS);
+    rec.lastTick = into < 0.5 ? now - 1 : now;
+    this.clock.add(rec);
     const beep = rec.opts.beep ? this.beep() : undefined;
     if (beep && rec.source.beep) {
-      // The beep plays first; capture starts when it ends.
+      // A flag, not the state: the recording reads `recording` meanwhile, and a pause/stop given during the beep holds.
       rec.source.beep(beep);
-      rec.state = 'paused';
+      rec.beeping = true;
       setTimeout(() => {
-        if (rec.state === 'paused') rec.state = 'recording';
-        this.clock.add(rec);
+        rec.beeping = false;
+        rec.lastTick = Math.max(rec.lastTick, this.clock.now());
+        this.armEnd(rec);
       }, this.eng.wall((beep.length * 1000) / RATE));
-    } else this.clock.add(rec);
+    } else this.armEnd(rec);
+  }
+
+  /**
+   * maxDurationSeconds ends a recording when the audio time of its last
+   * frame is over — on time, not a frame early at the start of that frame's
+   * 20 ms (when the clock processes it) nor late at the next tick.
+   */
+  private armEnd(rec: LiveRecording): void {
+    if (rec.endTimer) clearTimeout(rec.endTimer);
+    rec.endTimer = null;
+    if (!Number.isFinite(rec.maxFrames) || this.live.get(rec.name) !== rec) return;
+    const remaining = rec.maxFrames - rec.frames;
+    const endsAt = this.clock.wallOf(rec.lastTick + 1 + remaining);
+    rec.endTimer = setTimeout(() => this.endOnTime(rec), Math.max(0, endsAt - Date.now()));
+  }
+
+  private endOnTime(rec: LiveRecording): void {
+    rec.endTimer = null;
+    if (this.live.get(rec.name) !== rec) return;
+    // Frames already due are captured first (the media clock may be a slice behind).
+    const now = this.clock.now();
+    for (let t = rec.lastTick + 1; t < now; t++) rec.onFrame(t);
+    if (rec.frames >= rec.maxFrames) this.end(rec, 'done');
+    else this.armEnd(rec); // paused for a while: still short of its length
   }
 
   private beep(): Int16Array | undefined {
@@ -270,7 +326,14 @@ export class Recordings {
   end(rec: LiveRecording, state: 'done' | 'canceled' | 'failed', cause?: string): void {
     if (!this.live.has(rec.name) || this.live.get(rec.name) !== rec) return;
     this.clock.delete(rec);
+    if (rec.endTimer) clearTimeout(rec.endTimer);
+    rec.endTimer = null;
     const wasQueued = rec.fd === null;
+    if (!wasQueued) {
+      // The stream encoder holds back the last frame (it waits for the next one's samples).
+      const last = rec.encoder.end();
+      if (last.length) rec.pending.push(last);
+    }
     rec.flush();
     if (rec.fd !== null) {
       if (rec.codec.header) writeSync(rec.fd, rec.codec.header(rec.priorBytes + rec.dataBytes), 0, WAV_HEADER, 0);
@@ -284,15 +347,17 @@ export class Recordings {
     }
     rec.state = state;
     if (cause) rec.cause = cause;
+    // Rows change in the engine's group commit: committed before the event below leaves.
     if (state === 'canceled') {
       if (!wasQueued) {
         rmSync(this.path(rec.file), { force: true });
-        this.repo.remove(rec.name);
+        this.eng.deferWrite(() => this.repo.remove(rec.name));
       }
     } else if (!wasQueued) {
       const total = rec.priorBytes + rec.dataBytes;
       const ms = Math.floor((total / rec.codec.bytesPerSample / rec.codec.rate) * 1000);
-      this.repo.save({ name: rec.name, format: rec.codec.name, state: 'stored', target_uri: rec.source.targetUri, file: rec.file, created_at: rec.startedAt, ended_at: Date.now(), duration_ms: ms });
+      const stored: RecordingRow = { name: rec.name, format: rec.codec.name, state: 'stored', target_uri: rec.source.targetUri, file: rec.file, created_at: rec.startedAt, ended_at: Date.now(), duration_ms: ms };
+      this.eng.deferWrite(() => this.repo.save(stored));
     }
     this.emit(rec, state === 'failed' ? 'RecordingFailed' : 'RecordingFinished');
     rec.finish?.();

@@ -14,7 +14,8 @@ const BYTES_PER_PACKET: Record<string, number> = { ulaw: 160, alaw: 160, slin: 3
  * Snoop) have none: 404, as the spec lists.
  */
 export function rtpStatistics(ch: Channel, fixtures: Fixtures, external: ExternalMedia, timeScale: number): Record<string, unknown> {
-  const ext = external.stats(ch);
+  const ext = ch.d.external?.encapsulation === 'rtp' ? external.stats(ch) : undefined;
+  if (ch.d.external && !ext) throw notFound('RTP info not found');
   if (ext) {
     const j = ext.rx.jitterSeconds;
     return {
@@ -29,7 +30,7 @@ export function rtpStatistics(ch: Channel, fixtures: Fixtures, external: Externa
       local_normdevjitter: j,
       local_stdevjitter: 0,
       local_ssrc: ext.ssrc,
-      remote_ssrc: 0,
+      remote_ssrc: ext.rx.ssrc,
       txoctetcount: ext.tx.octets,
       rxoctetcount: ext.rx.octets,
       channel_uniqueid: ch.id,

@@ -59,6 +59,9 @@ export class Snoops {
         c.d.snoop = { target: target.id, spy, whisper };
       },
     });
+    // The spec subscribes the app named at snoop time to the snoop channel for its whole life (as an
+    // originate does), so the app still hears ChannelDestroyed after StasisEnd; Asterisk only runs Stasis() on it.
+    this.eng.subscribe(ch, req.app);
     this.index(ch);
     return ch;
   }

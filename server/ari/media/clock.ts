@@ -6,17 +6,28 @@ export interface FrameConsumer {
   onFrame(tick: number): void;
 }
 
+/** Longest stretch of frame work before yielding to the event loop. */
+const SLICE_MS = 3;
+
 /**
  * The media clock: simulated time in 20 ms ticks. It runs only while
  * something consumes frames; when the event loop falls behind it catches up
  * tick by tick (frames are never skipped) up to a bound, past which it jumps
- * and counts the ticks as late.
+ * and counts the ticks as late. Work is done in slices of a few
+ * milliseconds, yielding in between, so thousands of consumers never hold
+ * up timers and I/O (playback and recording ends, event delivery) for a
+ * whole tick's worth of work.
  */
 export class MediaClock {
   private readonly consumers = new Set<FrameConsumer>();
   private timer: NodeJS.Timeout | null = null;
   private readonly epoch = Date.now();
   private nextTick = 0;
+  private due = -1;
+  /** Consumers of the tick in progress still to be given their frame. */
+  private batch: FrameConsumer[] | null = null;
+  private batchIndex = 0;
+  private slicing = false;
   /** Ticks dropped because the process could not keep up (a health figure for the benchmarks). */
   lateTicks = 0;
 
@@ -54,13 +65,34 @@ export class MediaClock {
   }
 
   private run(): void {
-    const due = this.now();
-    if (due - this.nextTick > this.maxCatchUp) {
-      this.lateTicks += due - this.nextTick - this.maxCatchUp;
-      this.nextTick = due - this.maxCatchUp;
+    this.due = this.now();
+    if (this.due - this.nextTick > this.maxCatchUp) {
+      this.lateTicks += this.due - this.nextTick - this.maxCatchUp;
+      this.nextTick = this.due - this.maxCatchUp;
+      this.batch = null;
     }
-    for (; this.nextTick <= due; this.nextTick++) {
-      for (const c of [...this.consumers]) c.onFrame(this.nextTick);
+    if (!this.slicing) this.slice();
+  }
+
+  private slice(): void {
+    this.slicing = false;
+    const start = performance.now();
+    while (this.nextTick <= this.due) {
+      if (!this.batch) {
+        this.batch = [...this.consumers];
+        this.batchIndex = 0;
+      }
+      while (this.batchIndex < this.batch.length) {
+        const c = this.batch[this.batchIndex++]!;
+        if (this.consumers.has(c)) c.onFrame(this.nextTick);
+        if (performance.now() - start > SLICE_MS && (this.batchIndex < this.batch.length || this.nextTick < this.due)) {
+          this.slicing = true;
+          setImmediate(() => this.slice());
+          return;
+        }
+      }
+      this.batch = null;
+      this.nextTick++;
     }
   }
 
@@ -68,5 +100,6 @@ export class MediaClock {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.consumers.clear();
+    this.batch = null;
   }
 }

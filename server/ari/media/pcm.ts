@@ -85,8 +85,12 @@ export function decodeAlaw(bytes: Uint8Array): Int16Array {
   return out;
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** Little-endian bytes of slin samples (the .sln file format and RTP L16 after a byte swap). */
 export function slinBytes(pcm: Int16Array): Buffer {
+  // On little-endian hosts (all we run on in practice) this is one copy of the sample memory.
+  if (LITTLE_ENDIAN) return Buffer.from(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength));
   const b = Buffer.allocUnsafe(pcm.length * 2);
   for (let i = 0; i < pcm.length; i++) b.writeInt16LE(pcm[i]!, i * 2);
   return b;

@@ -55,6 +55,8 @@ export class RtpReceiveStats {
   jitter = 0;
   maxJitter = 0;
   minJitter = Infinity;
+  /** The sender's SSRC (rtp_statistics' remote_ssrc); 0 until a packet arrives. */
+  ssrc = 0;
   private lastSeq = -1;
   private lastTransit: number | undefined;
 
@@ -63,6 +65,7 @@ export class RtpReceiveStats {
   record(p: RtpPacket, arrivalMs: number): void {
     this.packets++;
     this.octets += p.payload.length;
+    this.ssrc = p.ssrc;
     if (this.lastSeq >= 0) {
       const gap = (p.sequence - this.lastSeq + 0x10000) & 0xffff;
       if (gap > 1 && gap < 0x8000) this.lost += gap - 1;

@@ -44,7 +44,7 @@ export function mountChannelMedia(b: AriBinder, t: Telephony): void {
   const { engine, calls, control, playbacks, recordings, router, snoops, external } = t;
   const snap = (ch: Channel) => engine.snapshot(ch) as ModelOf<typeof ChannelModel>;
 
-  const play = (a: { channelId: string; media: string[]; lang?: string | undefined; offsetms: number; skipms: number; playbackId?: string | undefined }) => {
+  const play = (a: { channelId: string; media: string[] | undefined; lang?: string | undefined; offsetms: number; skipms: number; playbackId?: string | undefined }) => {
     const ch = control.ready(a.channelId);
     const pb = playbacks.play(`channel:${ch.id}`, a, ch.d.language);
     return { body: pb.json() as ModelOf<typeof Playback>, location: `/playbacks/${encodeURIComponent(pb.id)}` };
