@@ -1,6 +1,6 @@
+import { downloadWav, farTone, localPair } from '../_helpers/audio.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseWav } from '../../server/ari/media/wav.js';
 import { FRAME_SAMPLES, tonePower } from '../../server/ari/media/pcm.js';
 import { createInApp, eventSequence, hangupAndWait, originateInApp } from '../_helpers/ari.js';
 import type { EventLog } from '../_helpers/events.js';
@@ -40,33 +40,9 @@ async function add(bridgeId: string, channel: string): Promise<void> {
 async function speaker(id: string, freq?: number): Promise<string> {
   await originateInApp(ctx.t, ctx.ev, { app: 'app1', id });
   if (freq !== undefined) {
-    const r = await ctx.t.http('POST', `/sim/channels/${enc(id)}/audio`, { query: { source: 'tone', tone: String(freq) } });
-    assert.is(r.status, 204, r.text);
+    await farTone(ctx.t, id, freq);
   }
   return id;
-}
-
-/**
- * A Local pair as a listener: `<id>` (;1) is in app1 and goes into bridges;
- * `<id>;2` runs default,1000 into 'trunkline'. What ;1 is sent is ;2's inbound,
- * so recording ;2 captures what a bridge member hears.
- */
-async function listener(id: string): Promise<{ one: string; two: string }> {
-  const r = await ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'Local/1000@default', app: 'app1', channelId: id } });
-  assert.is(r.status, 200, r.text);
-  await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === id);
-  await ctx.tl.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === `${id};2`);
-  return { one: id, two: `${id};2` };
-}
-
-async function download(name: string): Promise<Int16Array> {
-  const res = await fetch(`${ctx.t.url}/ari/recordings/stored/${enc(name)}/file`, {
-    headers: { authorization: `Basic ${Buffer.from('asterisk:asterisk').toString('base64')}` },
-  });
-  assert.is(res.status, 200, `download ${name}`);
-  const wav = parseWav(Buffer.from(await res.arrayBuffer()));
-  assert.is(wav.rate, 8000);
-  return wav.samples;
 }
 
 let recordings = 0;
@@ -77,7 +53,7 @@ async function recordChannel(id: string, log: EventLog, seconds = 1): Promise<In
   assert.is(r.status, 201, r.text);
   const done = await log.waitFor((e) => e.type === 'RecordingFinished' && e.recording?.name === name);
   assert.is(done.recording.state, 'done');
-  const samples = await download(name);
+  const samples = await downloadWav(ctx.t, name);
   assert.ok(samples.length >= seconds * 8000 - FRAME_SAMPLES, `recorded ${samples.length} samples`);
   return samples;
 }
@@ -421,7 +397,7 @@ test('subscribe/unsubscribe eventSource=bridge:<id>: the app hears the bridge\'s
 test('mixing bridge: a member hears the other member\'s far end (440 Hz), and nothing before it joins', async () => {
   await createBridge({ bridgeId: 'br-mix' });
   const a = await speaker('br-mix-a', 440);
-  const b = await listener('br-mix-b');
+  const b = await localPair(ctx.t, ctx.ev, ctx.tl, 'br-mix-b');
   await add('br-mix', b.one);
   await bridgeEvent(ctx.ev, 'ChannelEnteredBridge', 'br-mix', b.one);
   // Alone in the bridge: silence.
@@ -441,7 +417,7 @@ test('mixing bridge: a member hears the other member\'s far end (440 Hz), and no
 test('holding bridge: members do not hear each other but hear the bridge\'s music on hold; stopMoh 204, again 409', async () => {
   await createBridge({ bridgeId: 'br-holdaudio', type: 'holding' });
   const a = await speaker('br-hold-a', 1000);
-  const b = await listener('br-hold-b');
+  const b = await localPair(ctx.t, ctx.ev, ctx.tl, 'br-hold-b');
   await add('br-holdaudio', `${a},${b.one}`);
   await bridgeEvent(ctx.ev, 'ChannelEnteredBridge', 'br-holdaudio', b.one);
   const quiet = await recordChannel(b.two, ctx.tl);
@@ -487,7 +463,7 @@ test('bridge record captures the mix: A speaks 440 Hz, C speaks 1000 Hz, both in
   const done = await ctx.ev.waitFor((e) => e.type === 'RecordingFinished' && e.recording?.name === 'br-rec-mix');
   assert.is(done.recording.state, 'done');
   assert.is(done.recording.target_uri, 'bridge:br-rec');
-  const mix = await download('br-rec-mix');
+  const mix = await downloadWav(ctx.t, 'br-rec-mix');
   assert.ok(mix.length >= 8000 - FRAME_SAMPLES, `recorded ${mix.length} samples`);
   present(mix, 440);
   present(mix, 1000);
@@ -497,7 +473,7 @@ test('bridge record captures the mix: A speaks 440 Hz, C speaks 1000 Hz, both in
 
 test('bridge play tone:700 is heard by the members; stopping it ends the tone', async () => {
   await createBridge({ bridgeId: 'br-play' });
-  const b = await listener('br-play-b');
+  const b = await localPair(ctx.t, ctx.ev, ctx.tl, 'br-play-b');
   await add('br-play', b.one);
   await bridgeEvent(ctx.ev, 'ChannelEnteredBridge', 'br-play', b.one);
   const p = await ctx.t.http('POST', '/ari/bridges/br-play/play', { query: { media: 'tone:700', playbackId: 'br-play-pb' } });

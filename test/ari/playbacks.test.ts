@@ -1,3 +1,4 @@
+import { downloadWav, farTone, localPair } from '../_helpers/audio.js';
 import ari from 'ari-client';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,19 +62,6 @@ const stopPb = (id: string) => ctx.t.http('DELETE', `/ari/playbacks/${enc(id)}`)
 /** An inbound call from PJSIP/alice to 1000 (answered by the dialplan) in app1. */
 const inApp = (id: string, app = 'app1', log?: EventLog) => callInApp(ctx.t, log ?? ctx.ev, { id, app });
 
-/**
- * Originates Local/1000@default into app1: `;1` is in app1; `;2` answers and runs
- * Stasis(trunkline). What `;1` sends is what `;2` receives, so a recording on `;2`
- * captures a playback on `;1`.
- */
-async function localPair(id: string): Promise<{ one: string; two: string }> {
-  const r = await ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'Local/1000@default', app: 'app1', channelId: id } });
-  assert.is(r.status, 200, r.text);
-  await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === id);
-  await ctx.tl.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === `${id};2`);
-  return { one: id, two: `${id};2` };
-}
-
 /** Starts a wav recording on a channel and waits for RecordingStarted on `log`. */
 async function record(channelId: string, name: string, log: EventLog, query: Record<string, string | number> = {}): Promise<void> {
   const r = await ctx.t.http('POST', `/ari/channels/${enc(channelId)}/record`, { query: { name, format: 'wav', ...query } });
@@ -81,18 +69,6 @@ async function record(channelId: string, name: string, log: EventLog, query: Rec
   await log.waitFor((e) => e.type === 'RecordingStarted' && e.recording?.name === name);
 }
 const recordingFinished = (log: EventLog, name: string) => log.waitFor((e) => e.type === 'RecordingFinished' && e.recording?.name === name);
-
-/** Downloads a stored recording's file (binary, so not through the text helper) and returns its samples. */
-async function download(name: string): Promise<Int16Array> {
-  const res = await fetch(`${ctx.t.url}/ari/recordings/stored/${enc(name)}/file`, {
-    headers: { authorization: `Basic ${Buffer.from('asterisk:asterisk').toString('base64')}` },
-  });
-  assert.is(res.status, 200);
-  assert.is(res.headers.get('content-type'), 'audio/wav');
-  const w = parseWav(Buffer.from(await res.arrayBuffer()));
-  assert.is(w.rate, RATE);
-  return w.samples;
-}
 
 /** The 20 ms frames of a recording, as the media clock wrote them. */
 function frames(samples: Int16Array): Int16Array[] {
@@ -207,7 +183,7 @@ test('an unknown sound in a list fails that item only: Started → Continuing �
 });
 
 test('lang selects the language (fr hello-world) and falls back to en; offsetms skips into the first item only — heard on the line', async () => {
-  const { one, two } = await localPair('pb-loc-lang');
+  const { one, two } = await localPair(ctx.t, ctx.ev, ctx.tl, 'pb-loc-lang');
   await record(two, 'pb-lang', ctx.tl);
   // hello-world exists in fr; vm-intro only in en.
   const offsetms = 600;
@@ -222,7 +198,7 @@ test('lang selects the language (fr hello-world) and falls back to en; offsetms 
   assert.is((await ctx.t.http('POST', `/ari/recordings/live/pb-lang/stop`)).status, 204);
   await recordingFinished(ctx.tl, 'pb-lang');
 
-  const heard = frames(await download('pb-lang')).filter((f) => level(f) >= 256);
+  const heard = frames(await downloadWav(ctx.t, 'pb-lang')).filter((f) => level(f) >= 256);
   const frHello = wav('fr', 'hello-world');
   const enHello = wav('en', 'hello-world');
   const enIntro = wav('en', 'vm-intro');
@@ -279,7 +255,7 @@ test('number:42 says digits/40 then digits/2: it lasts their sum', async () => {
 });
 
 test('number:42 on the line: exactly digits/40 followed by digits/2', async () => {
-  const { one, two } = await localPair('pb-loc-number');
+  const { one, two } = await localPair(ctx.t, ctx.ev, ctx.tl, 'pb-loc-number');
   await record(two, 'pb-number', ctx.tl);
   const body = await play(one, 'number:42');
   await waitPb(ctx.ev, body.id, 'PlaybackFinished');
@@ -290,7 +266,7 @@ test('number:42 on the line: exactly digits/40 followed by digits/2', async () =
   const said = new Int16Array(forty.length + two_.length);
   said.set(forty);
   said.set(two_, forty.length);
-  const heard = frames(await download('pb-number')).filter((f) => level(f) >= 256);
+  const heard = frames(await downloadWav(ctx.t, 'pb-number')).filter((f) => level(f) >= 256);
   const pos = heard.map((f) => locate(f, said));
   assert.ok(heard.length >= 10, `${heard.length} loud frames`);
   assert.ok(pos.every((p) => p >= 0), 'every loud frame is from "forty two"');
@@ -347,14 +323,14 @@ test('recording: plays a stored recording (and its copy) for its length; a missi
   assert.equal(failed.playback, { id: missing.id, media_uri: 'recording:no-such-recording', target_uri: 'channel:pb-rec-src', language: 'en', state: 'failed' });
 
   // The recording really plays what was recorded: the other half of a Local pair hears 440 Hz.
-  const { one, two } = await localPair('pb-loc-rec');
+  const { one, two } = await localPair(ctx.t, ctx.ev, ctx.tl, 'pb-loc-rec');
   const pb = await play(one, 'recording:pb-rec-copy');
   await waitPb(ctx.ev, pb.id, 'PlaybackStarted');
   await record(two, 'pb-rec-heard', ctx.tl);
   await waitPb(ctx.ev, pb.id, 'PlaybackFinished');
   assert.is((await ctx.t.http('POST', '/ari/recordings/live/pb-rec-heard/stop')).status, 204);
   await recordingFinished(ctx.tl, 'pb-rec-heard');
-  const heard = frames(await download('pb-rec-heard')).filter((f) => !allZero(f));
+  const heard = frames(await downloadWav(ctx.t, 'pb-rec-heard')).filter((f) => !allZero(f));
   assert.ok(heard.length >= 10, `${heard.length} frames of sound`);
   const joined = new Int16Array(heard.length * FRAME);
   heard.forEach((f, i) => joined.set(f, i * FRAME));
@@ -383,13 +359,13 @@ test('tone: plays until stopped (no PlaybackFinished by itself); DELETE → 204,
 });
 
 test('tone:1000 is what the other half hears: 1000 Hz strong, 440 Hz absent', async () => {
-  const { one, two } = await localPair('pb-loc-tone');
+  const { one, two } = await localPair(ctx.t, ctx.ev, ctx.tl, 'pb-loc-tone');
   const body = await play(one, 'tone:1000');
   await waitPb(ctx.ev, body.id, 'PlaybackStarted');
   await record(two, 'pb-tone-heard', ctx.tl, { maxDurationSeconds: 1 });
   const done = await recordingFinished(ctx.tl, 'pb-tone-heard');
   assert.is(done.recording.state, 'done');
-  const samples = await download('pb-tone-heard');
+  const samples = await downloadWav(ctx.t, 'pb-tone-heard');
   assert.is(samples.length, RATE, 'one second');
   // The tone is synthesised at a quarter of full scale: power 0.25² = 0.0625.
   const p1000 = tonePower(samples, 1000);
@@ -402,7 +378,7 @@ test('tone:1000 is what the other half hears: 1000 Hz strong, 440 Hz absent', as
 });
 
 test('a pause in the middle is silence on the line; unpause brings the tone back', async () => {
-  const { one, two } = await localPair('pb-loc-pause');
+  const { one, two } = await localPair(ctx.t, ctx.ev, ctx.tl, 'pb-loc-pause');
   const body = await play(one, 'tone:1000');
   await waitPb(ctx.ev, body.id, 'PlaybackStarted');
   await record(two, 'pb-pause-heard', ctx.tl);
@@ -415,7 +391,7 @@ test('a pause in the middle is silence on the line; unpause brings the tone back
   await recordingFinished(ctx.tl, 'pb-pause-heard');
   assert.is((await stopPb(body.id)).status, 204);
 
-  const kinds = frames(await download('pb-pause-heard')).map((f) => (allZero(f) ? 'S' : tonePower(f, 1000) > 0.05 ? 'T' : '?'));
+  const kinds = frames(await downloadWav(ctx.t, 'pb-pause-heard')).map((f) => (allZero(f) ? 'S' : tonePower(f, 1000) > 0.05 ? 'T' : '?'));
   const runs: Array<[string, number]> = [];
   for (const k of kinds) {
     const last = runs[runs.length - 1];

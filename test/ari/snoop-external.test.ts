@@ -1,10 +1,10 @@
+import { downloadWav, farTone, localPair } from '../_helpers/audio.js';
 import { randomUUID } from 'node:crypto';
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type Server, type Socket } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FRAME_SAMPLES, tonePower } from '../../server/ari/media/pcm.js';
-import { parseWav } from '../../server/ari/media/wav.js';
 import { eventSequence, hangupAndWait, originateInApp } from '../_helpers/ari.js';
 import { sleep, type EventLog } from '../_helpers/events.js';
 import { TEST_SCALE } from '../_helpers/server.js';
@@ -59,16 +59,6 @@ function sine(freq: number, from: number, n: number, rate = 8000): Int16Array {
   return Int16Array.from({ length: n }, (_, i) => Math.round(Math.sin((2 * Math.PI * freq * (from + i)) / rate) * 0.25 * 32767));
 }
 
-async function download(name: string): Promise<Int16Array> {
-  const res = await fetch(`${ctx.t.url}/ari/recordings/stored/${enc(name)}/file`, {
-    headers: { authorization: `Basic ${Buffer.from('asterisk:asterisk').toString('base64')}` },
-  });
-  assert.is(res.status, 200, `download ${name}`);
-  const wav = parseWav(Buffer.from(await res.arrayBuffer()));
-  assert.is(wav.rate, 8000);
-  return wav.samples;
-}
-
 let recordings = 0;
 /** Starts a wav recording of a channel's inbound audio; `done` resolves with the samples once RecordingFinished reaches `log`. */
 async function startRecording(id: string, log: EventLog, seconds = 1): Promise<{ name: string; done: Promise<Int16Array> }> {
@@ -77,18 +67,13 @@ async function startRecording(id: string, log: EventLog, seconds = 1): Promise<{
   assert.is(r.status, 201, r.text);
   const done = log.waitFor((e) => e.type === 'RecordingFinished' && e.recording?.name === name, 10_000).then(async (e) => {
     assert.is(e.recording.state, 'done');
-    const samples = await download(name);
+    const samples = await downloadWav(ctx.t, name);
     assert.ok(samples.length >= seconds * 8000 - FRAME_SAMPLES, `recorded ${samples.length} samples`);
     return samples;
   });
   return { name, done };
 }
 const recordChannel = async (id: string, log: EventLog, seconds = 1) => (await startRecording(id, log, seconds)).done;
-
-async function farTone(id: string, freq: number): Promise<void> {
-  const r = await ctx.t.http('POST', `/sim/channels/${enc(id)}/audio`, { query: { source: 'tone', tone: String(freq) } });
-  assert.is(r.status, 204, r.text);
-}
 
 /** Plays a tone on a channel and waits for PlaybackStarted on `log`; returns the playback id. */
 let playbacks = 0;
@@ -98,15 +83,6 @@ async function playTone(id: string, freq: number, log: EventLog): Promise<string
   assert.is(r.status, 201, r.text);
   await log.waitFor((e) => e.type === 'PlaybackStarted' && e.playback?.id === pb);
   return pb;
-}
-
-/** A Local pair: `<id>` (;1) in app1, `<id>;2` in 'trunkline'; recording ;2 captures what ;1 is sent. */
-async function localPair(id: string): Promise<{ one: string; two: string }> {
-  const r = await ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'Local/1000@default', app: 'app1', channelId: id } });
-  assert.is(r.status, 200, r.text);
-  await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === id);
-  await ctx.tl.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === `${id};2`);
-  return { one: id, two: `${id};2` };
 }
 
 // ---- RTP and AudioSocket peers ----------------------------------------------------------------
@@ -336,7 +312,7 @@ test('snoop errors in Asterisk\'s order: spy direction, whisper direction, no di
 
 test('snoop audio: spy=in captures the target\'s far end, spy=out what the target is sent, spy=both the two', async () => {
   const a = await originateInApp(ctx.t, ctx.ev, { app: 'app1', id: 'sn-aud' });
-  await farTone(a.id, 440);
+  await farTone(ctx.t, a.id, 440);
   const pb = await playTone(a.id, 1000, ctx.ev);
   for (const [spy, id] of [['in', 'sn-aud-in'], ['out', 'sn-aud-out'], ['both', 'sn-aud-both']] as const) {
     const r = await ctx.t.http('POST', `/ari/channels/${a.id}/snoop/${id}`, { query: { spy, app: 'app1' } });
@@ -363,7 +339,7 @@ test('snoop audio: spy=in captures the target\'s far end, spy=out what the targe
 });
 
 test('snoop whisper=out: a playback on the snoop channel is heard by the target\'s far end (Local pair target)', async () => {
-  const l = await localPair('sn-wh');
+  const l = await localPair(ctx.t, ctx.ev, ctx.tl, 'sn-wh');
   const r = await ctx.t.http('POST', `/ari/channels/${l.one}/snoop/sn-wh-s`, { query: { whisper: 'out', app: 'app1' } });
   assert.is(r.status, 200, r.text);
   await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'sn-wh-s');
@@ -425,7 +401,7 @@ test('rtp_statistics: unknown channel 404 "Channel not found"; channels without 
   const missing = await ctx.t.http('GET', '/ari/channels/rs-nope/rtp_statistics');
   assert.is(missing.status, 404);
   assert.equal(missing.body, { message: 'Channel not found' });
-  const l = await localPair('rs-local');
+  const l = await localPair(ctx.t, ctx.ev, ctx.tl, 'rs-local');
   for (const id of [l.one, l.two]) {
     const r = await ctx.t.http('GET', `/ari/channels/${enc(id)}/rtp_statistics`);
     assert.is(r.status, 404, id);
