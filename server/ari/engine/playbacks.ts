@@ -25,6 +25,8 @@ export class Playback {
   state: PlaybackState = 'queued';
   index = 0;
   audio: ItemAudio | undefined;
+  /** The next item's audio, resolved ahead so the sound runs on into it at the exact boundary. */
+  next: ItemAudio | undefined;
   /** Samples in the current item (Infinity for a tone that repeats). */
   length = 0;
   /** Position (samples) at `baseWall`; while playing it advances with simulated time. */
@@ -139,7 +141,9 @@ export class Playbacks {
   private startItem(pb: Playback, index: number, startPos: number, at?: number): void {
     pb.index = index;
     const ch = this.targets.channel(pb.target);
-    pb.audio = resolveMedia(pb.uris[index]!, pb.language, this.eng.fixtures, (n) => this.targets.recording(n));
+    const resolve = (i: number) => resolveMedia(pb.uris[i]!, pb.language, this.eng.fixtures, (n) => this.targets.recording(n));
+    pb.audio = at !== undefined && index > 0 ? pb.next : resolve(index);
+    pb.next = index < pb.uris.length - 1 ? resolve(index + 1) : undefined;
     pb.length = pb.audio instanceof Tone ? pb.audio.length : pb.audio?.length ?? 0;
     pb.state = 'playing';
     pb.basePos = Math.min(startPos, pb.length);
@@ -253,13 +257,29 @@ export class Playbacks {
   }
 
   /** Renders what plays on a target at a tick; false when nothing plays there. */
+  /**
+   * Renders what plays on a target at a tick; false when nothing plays
+   * there. Past the current item's end the sound runs on into the next item
+   * (whose events follow when its timer fires), so items play back to back
+   * on an exact timeline with nothing skipped or doubled.
+   */
   render(target: string, tick: number, out: Int16Array): boolean {
     const pb = this.current.get(target);
     if (!pb || !pb.audio || (pb.state !== 'playing' && pb.state !== 'paused')) return false;
     if (pb.state === 'paused') return true; // a paused playback sends silence
-    const pos = this.position(pb, this.router.clock.wallOf(tick));
-    if (pb.audio instanceof Tone) pb.audio.render(pos, out.length, out);
-    else out.set(pb.audio.subarray(pos, Math.min(pb.audio.length, pos + out.length)));
+    const wall = this.router.clock.wallOf(tick);
+    const pos = pb.basePos + Math.max(0, Math.floor(((wall - pb.baseWall) * this.eng.timeScale * RATE) / 1000));
+    if (pb.audio instanceof Tone) {
+      pb.audio.render(pos, out.length, out);
+      return true;
+    }
+    const cur = pb.audio;
+    const head = Math.max(0, Math.min(out.length, cur.length - pos));
+    if (head > 0) out.set(cur.subarray(pos, pos + head));
+    if (head < out.length && pb.next && !(pb.next instanceof Tone)) {
+      const from = Math.max(0, pos - cur.length);
+      out.set(pb.next.subarray(from, from + out.length - head), head);
+    }
     return true;
   }
 
