@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { getPath } from 'hono/utils/url';
 import { eventWebsocket } from '../protocol/ari/operations/events.js';
 import type { Operation } from '../protocol/operation.js';
 import { mountDocs } from './ari/docs.js';
@@ -17,6 +18,8 @@ import { apiKeyOf, type AriAuth } from './http/ari-auth.js';
 import { createAriBinder } from './http/ari-bind.js';
 import type { Logger } from './log.js';
 import { mountSim } from './sim/routes.js';
+import type { Gitea } from './gitea/gitea.js';
+import { mountGitea } from './gitea/mount.js';
 
 export interface AppDeps {
   config: Config;
@@ -24,6 +27,7 @@ export interface AppDeps {
   telephony: Telephony;
   channelRepo: ChannelRepo;
   ariAuth: AriAuth;
+  gitea: Gitea;
   /** Contract violations found in test mode (responses and events that do not match protocol/). */
   violations: string[];
 }
@@ -31,16 +35,29 @@ export interface AppDeps {
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const REALM = { 'WWW-Authenticate': 'Basic realm="Asterisk REST Interface"' };
 
+/**
+ * Gitea's router collapses `//` and strips a trailing `/` before routing
+ * (gitea-js with a trailing slash in its base URL sends `//api/v1/...`). ARI
+ * keeps its own rule: a trailing slash is a 404 with a hint.
+ */
+function routingPath(req: Request): string {
+  const path = getPath(req);
+  if (path.startsWith('/ari/') || path.startsWith('/sim/') || path === '/') return path;
+  const collapsed = path.replace(/\/{2,}/g, '/');
+  return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.replace(/\/+$/, '') : collapsed;
+}
+
 /** Builds the HTTP application. It never listens: `startServer` does, and attaches the WebSocket upgrades. */
 export function createApp(deps: AppDeps) {
   const { config, log, telephony, ariAuth } = deps;
-  const app = new Hono<{ Variables: { ariUser: unknown } }>();
+  const app = new Hono<{ Variables: { ariUser: unknown; giteaAuth: unknown; giteaBasic: boolean } }>({ getPath: routingPath });
 
   app.get('/', (c) =>
     c.json({
       name: 'Trunkline',
       ari: { docs: '/ari/api-docs/resources.json', events: '/ari/events?app=<name>' },
       sim: { docs: '/sim/api-docs.json' },
+      gitea: { api: '/api/v1', docs: '/api/swagger.v1.json' },
     }),
   );
 
@@ -85,6 +102,15 @@ export function createApp(deps: AppDeps) {
   sim.finish();
   // The event socket is an upgrade; a plain GET gets Asterisk's answer for a non-upgrade request.
   app.get('/ari/events', (c) => c.json({ message: 'Invalid request: expected a WebSocket upgrade' }, 400));
+
+  mountGitea(app, deps.gitea, {
+    log,
+    violations: deps.violations,
+    checkResponses: config.checkResponses,
+    maxBodyBytes: config.maxBodyBytes,
+    maxJsonDepth: config.maxJsonDepth,
+    production: config.production,
+  });
 
   app.all('/ari/*', (c) => c.json({ message: 'Resource not found' }, 404));
   app.all('/sim/*', (c) => c.json({ message: 'Resource not found' }, 404));

@@ -67,6 +67,13 @@ const Env = v.object({
   WS_PING_INTERVAL_MS: v.optional(int('WS_PING_INTERVAL_MS', 100, 3_600_000), '30000'),
   CHANNEL_HISTORY_LIMIT: v.optional(int('CHANNEL_HISTORY_LIMIT', 0, 100_000_000), '100000'),
   CHECK_RESPONSES: v.optional(bool('CHECK_RESPONSES')),
+  ADMIN_USERNAME: v.optional(v.pipe(v.string(), v.regex(/^[\w.-]{1,40}$/, 'ADMIN_USERNAME may hold letters, digits, "_", "-" and "." (at most 40)'))),
+  ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(8, 'ADMIN_PASSWORD must be at least 8 characters'))),
+  ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.email('ADMIN_EMAIL must be an email address'))),
+  LFS_ENABLED: v.optional(bool('LFS_ENABLED'), 'true'),
+  LFS_MAX_BATCH_SIZE: v.optional(int('LFS_MAX_BATCH_SIZE', 1, 100_000), '1000'),
+  API_MAX_BLOB_SIZE: v.optional(int('API_MAX_BLOB_SIZE', 0, 2 ** 31), String(10 * 1024 * 1024)),
+  DISABLE_QUERY_AUTH_TOKEN: v.optional(bool('DISABLE_QUERY_AUTH_TOKEN'), 'false'),
   NODE_ENV: v.optional(v.string(), 'production'),
 });
 
@@ -89,6 +96,17 @@ export type Config = {
   channelHistoryLimit: number;
   /** Test mode: check every response and event against protocol/. */
   checkResponses: boolean;
+  /** First-start admin account (a random password is generated when unset). */
+  adminUsername: string | undefined;
+  adminPassword: string | undefined;
+  adminEmail: string | undefined;
+  lfsEnabled: boolean;
+  lfsMaxBatchSize: number;
+  /** Files above this size are listed by the contents API without their content (Gitea's DEFAULT_MAX_BLOB_SIZE). */
+  apiMaxBlobSize: number;
+  disableQueryAuthToken: boolean;
+  /** Production answers hide internal error texts and let raw files be cached longer. */
+  production: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -112,7 +130,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const issue = parsed.issues[0]!;
     const key = issue.path?.[0]?.key as string | undefined;
-    const shown = key === 'ARI_USERS' ? '(hidden)' : JSON.stringify(raw[key ?? ''] ?? '');
+    const shown = key === 'ARI_USERS' || key === 'ADMIN_PASSWORD' ? '(hidden)' : JSON.stringify(raw[key ?? ''] ?? '');
     throw new ConfigError(`invalid ${key ?? 'configuration'}: ${issue.message} (got ${shown})`);
   }
   const e = parsed.output;
@@ -134,5 +152,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     wsPingIntervalMs: e.WS_PING_INTERVAL_MS,
     channelHistoryLimit: e.CHANNEL_HISTORY_LIMIT,
     checkResponses: e.CHECK_RESPONSES ?? e.NODE_ENV === 'test',
+    adminUsername: e.ADMIN_USERNAME,
+    adminPassword: e.ADMIN_PASSWORD,
+    adminEmail: e.ADMIN_EMAIL,
+    lfsEnabled: e.LFS_ENABLED,
+    lfsMaxBatchSize: e.LFS_MAX_BATCH_SIZE,
+    apiMaxBlobSize: e.API_MAX_BLOB_SIZE,
+    disableQueryAuthToken: e.DISABLE_QUERY_AUTH_TOKEN,
+    production: e.NODE_ENV === 'production',
   };
 }

@@ -13,12 +13,14 @@ import { createBridgeRepo, createRecordingRepo } from './db/repos/recording-repo
 import { createMetaRepo } from './db/repos/meta-repo.js';
 import { createAriAuth } from './http/ari-auth.js';
 import { createLogger, type Logger } from './log.js';
+import { createGitea, type Gitea } from './gitea/gitea.js';
 
 export interface RunningServer {
   url: string;
   port: number;
   host: string;
   telephony: Telephony;
+  gitea: Gitea;
   db: Db;
   log: Logger;
   violations: string[];
@@ -27,7 +29,7 @@ export interface RunningServer {
 }
 
 /** Opens the database and fixtures, builds the app, and listens. Tests and main.ts both start the server here. */
-export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+export async function startServer(config: Config, log: Logger = createLogger(config.logLevel), opts: { announce?: (line: string) => void } = {}): Promise<RunningServer> {
   const db = openDatabase(join(config.dataDir, 'trunkline.db'), config.dbSynchronous);
   const fixtures = loadFixtures(config.fixturesDir);
   const channelRepo = createChannelRepo(db);
@@ -49,7 +51,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   });
   telephony.engine.violations.length = 0;
   const ariAuth = createAriAuth(config.ariUsers);
-  const app = createApp({ config, log, telephony, channelRepo, ariAuth, violations });
+  const gitea = await createGitea({ db, config, log, ...(opts.announce ? { announce: opts.announce } : {}) });
+  await gitea.bootstrapAdmin();
+  const app = createApp({ config, log, telephony, channelRepo, ariAuth, gitea, violations });
   const events = createEventsWs({
     engine: telephony.engine,
     auth: ariAuth,
@@ -72,6 +76,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const { port } = server.address() as AddressInfo;
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${shownHost}:${port}`;
+  if (!config.rootUrl) gitea.site.rootUrl = `${url}/`;
 
   let closing: Promise<void> | undefined;
   return {
@@ -79,6 +84,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     port,
     host: config.host,
     telephony,
+    gitea,
     db,
     log,
     get violations() {
@@ -94,6 +100,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         await closed;
         clearTimeout(force);
         telephony.stop();
+        gitea.close();
         db.close();
       })();
       return closing;

@@ -38,6 +38,9 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
     LOG_LEVEL: 'info',
     CHECK_RESPONSES: 'true',
     ARI_USERS: 'asterisk:asterisk,viewer:secret-viewer:ro',
+    // A known admin (see _helpers/gitea.ts), so no one-time password is printed.
+    ADMIN_USERNAME: 'root',
+    ADMIN_PASSWORD: 'root-password-1',
     ...env,
   });
   const logs: string[] = [];

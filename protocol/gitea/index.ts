@@ -1,0 +1,31 @@
+import type { GOperation } from './operation.js';
+import type { GModel } from './schema.js';
+import * as branchModels from './models/branch.js';
+import * as contentModels from './models/contents.js';
+import * as fileOptionModels from './models/file-options.js';
+import * as repoModels from './models/repository.js';
+import * as userModels from './models/user.js';
+import * as branchOps from './operations/branches.js';
+import * as contentOps from './operations/contents.js';
+import * as miscOps from './operations/misc.js';
+import * as repoOps from './operations/repos.js';
+import * as userOps from './operations/users.js';
+
+export * from './models/branch.js';
+export * from './models/contents.js';
+export * from './models/file-options.js';
+export * from './models/repository.js';
+export * from './models/user.js';
+export * as branches from './operations/branches.js';
+export * as contents from './operations/contents.js';
+export * as misc from './operations/misc.js';
+export * as repos from './operations/repos.js';
+export * as users from './operations/users.js';
+
+/** Every declared Gitea operation, for the served document and the drift gate. */
+export const GITEA_OPERATIONS: readonly GOperation[] = [miscOps, userOps, repoOps, branchOps, contentOps].flatMap((m) => Object.values(m) as GOperation[]);
+
+/** Every declared model (response and request), by name. */
+export const GITEA_MODELS: readonly GModel[] = [userModels, repoModels, branchModels, contentModels, fileOptionModels].flatMap((m) =>
+  (Object.values(m) as GModel[]).filter((x) => x && typeof x === 'object' && 'name' in x && 'ref' in x),
+);

@@ -1,0 +1,109 @@
+import { rq, requestModel } from '../request.js';
+import { omitempty, responseModel, t } from '../schema.js';
+import { User } from './user.js';
+
+export const Permission = responseModel('Permission', 'Permission represents a set of permissions', {
+  admin: t.bool(),
+  push: t.bool(),
+  pull: t.bool(),
+});
+
+/** Gitea's Repository, field order as served; the features we do not have report their defaults. */
+export const Repository = responseModel('Repository', 'Repository represents a repository', {
+  id: t.int64(),
+  owner: t.ref(User),
+  name: t.string(),
+  full_name: t.string(),
+  description: t.string(),
+  empty: t.bool(),
+  private: t.bool(),
+  fork: t.bool(),
+  template: t.bool(),
+  mirror: t.bool(),
+  size: t.int64('size of the repository in KiB'),
+  language: t.string(),
+  languages_url: t.string(),
+  html_url: t.string(),
+  url: t.string(),
+  link: t.string(),
+  ssh_url: t.string(),
+  clone_url: t.string(),
+  original_url: t.string(),
+  website: t.string(),
+  stars_count: t.int64(),
+  forks_count: t.int64(),
+  watchers_count: t.int64(),
+  branch_count: t.int64(),
+  open_issues_count: t.int64(),
+  open_pr_counter: t.int64(),
+  release_counter: t.int64(),
+  default_branch: t.string(),
+  archived: t.bool(),
+  created_at: t.datetime(),
+  updated_at: t.datetime(),
+  archived_at: t.datetime(),
+  permissions: omitempty(t.ref(Permission)),
+  has_code: t.bool(),
+  has_issues: t.bool(),
+  has_wiki: t.bool(),
+  has_pull_requests: t.bool(),
+  has_projects: t.bool(),
+  projects_mode: t.string(),
+  has_releases: t.bool(),
+  has_packages: t.bool(),
+  has_actions: t.bool(),
+  ignore_whitespace_conflicts: t.bool(),
+  allow_merge_commits: t.bool(),
+  allow_rebase: t.bool(),
+  allow_rebase_explicit: t.bool(),
+  allow_squash_merge: t.bool(),
+  allow_fast_forward_only_merge: t.bool(),
+  allow_rebase_update: t.bool(),
+  allow_manual_merge: t.bool(),
+  autodetect_manual_merge: t.bool(),
+  default_delete_branch_after_merge: t.bool(),
+  default_merge_style: t.string(),
+  default_allow_maintainer_edit: t.bool(),
+  avatar_url: t.string(),
+  internal: t.bool(),
+  mirror_interval: t.string(),
+  object_format_name: t.enum(['sha1', 'sha256']),
+  mirror_updated: t.datetime(),
+  topics: t.strings(),
+  licenses: t.strings(),
+});
+
+export const CreateRepoOption = requestModel('CreateRepoOption', 'CreateRepoOption options when creating repository', {
+  name: rq.string('Name', { required: true, alphaDashDot: true, maxSize: 100 }, 'Name of the repository to create'),
+  description: rq.string('Description', { maxSize: 2048 }),
+  private: rq.bool('Private', 'Whether the repository is private'),
+  issue_labels: rq.string('IssueLabels', { maxSize: 255 }),
+  auto_init: rq.bool('AutoInit', 'Whether the repository should be auto-initialized (an initial commit with a README)'),
+  template: rq.bool('Template'),
+  gitignores: rq.string('Gitignores'),
+  license: rq.string('License', { maxSize: 100 }),
+  readme: rq.string('Readme', { maxSize: 255 }),
+  default_branch: rq.string('DefaultBranch', { gitRefName: true, maxSize: 100 }, 'DefaultBranch of the repository (used when initializes and in template)'),
+  trust_model: rq.string('TrustModel', { in: ['', 'default', 'collaborator', 'committer', 'collaboratorcommitter'] }),
+  object_format_name: rq.string('ObjectFormatName', { in: ['', 'sha1', 'sha256'] }),
+});
+
+export const EditRepoOption = requestModel('EditRepoOption', 'EditRepoOption options when editing a repository\'s properties', {
+  name: rq.string('Name', { alphaDashDot: true, maxSize: 100 }),
+  description: rq.string('Description', { maxSize: 2048 }),
+  website: rq.string('Website', { maxSize: 1024 }),
+  private: rq.bool('Private'),
+  template: rq.bool('Template'),
+  default_branch: rq.string('DefaultBranch'),
+  archived: rq.bool('Archived', 'set to `true` to archive this repository.'),
+});
+
+export const AddCollaboratorOption = requestModel('AddCollaboratorOption', 'AddCollaboratorOption options when adding a user as a collaborator of a repository', {
+  permission: rq.string('Permission', {}, 'read, write or admin (default write)'),
+});
+
+export const RepoCollaboratorPermission = responseModel('RepoCollaboratorPermission', 'RepoCollaboratorPermission to get repository permission for a collaborator', {
+  permission: t.string(),
+  role_name: t.string(),
+  user: t.ref(User),
+});

@@ -1,0 +1,106 @@
+import type * as v from 'valibot';
+import type { GModel, JsonSchema } from './schema.js';
+
+/** A path or query parameter of a Gitea operation. */
+export interface GParam<T = unknown> {
+  in: 'path' | 'query';
+  type: 'string' | 'integer' | 'boolean';
+  description: string;
+  required: boolean;
+  /** A path parameter that spans several segments (`{filepath}`). */
+  wildcard?: boolean;
+  readonly __type?: T;
+}
+
+export const gp = {
+  path: (description: string, o: { wildcard?: boolean } = {}): GParam<string> => ({ in: 'path', type: 'string', description, required: true, ...(o.wildcard ? { wildcard: true } : {}) }),
+  query: (description: string): GParam<string | undefined> => ({ in: 'query', type: 'string', description, required: false }),
+  int: (description: string): GParam<number | undefined> => ({ in: 'query', type: 'integer', description, required: false }),
+  bool: (description: string): GParam<boolean | undefined> => ({ in: 'query', type: 'boolean', description, required: false }),
+};
+
+/** The repository path parameters every `/repos/{owner}/{repo}` operation has. */
+export const repoParams = {
+  owner: gp.path('owner of the repo'),
+  repo: gp.path('name of the repo'),
+};
+
+/** Token scope categories (Gitea's), checked against the HTTP method: GET/HEAD need read, the rest write. */
+export type ScopeCategory = 'repository' | 'user' | 'admin' | 'misc';
+
+/**
+ * Guards run in Gitea's order, before the body is bound: repo lookup (404,
+ * private repos invisible), reader, admin of the repo, writer of code,
+ * writable (not archived, not a mirror: 403), signed in (401).
+ */
+export type Guard =
+  | 'repo'
+  | 'reader'
+  | 'repoAdmin'
+  | 'writer'
+  | 'writable'
+  | 'signedIn'
+  | 'siteAdmin'
+  /** `{username}` names an existing user (404). */
+  | 'contextUser'
+  /** The caller is that user or a site admin (403). */
+  | 'selfOrAdmin'
+  /** Basic credentials were used (token endpoints; 401 "auth required"). */
+  | 'basicAuth';
+
+export interface GError {
+  code: number;
+  reason: string;
+}
+
+export interface GOperation<
+  P extends Record<string, GParam<any>> = Record<string, GParam<any>>,
+  B extends v.GenericSchema | null = v.GenericSchema | null,
+  R extends v.GenericSchema | null = v.GenericSchema | null,
+> {
+  operationId: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Relative to /api/v1, Swagger style. */
+  path: string;
+  tags: readonly string[];
+  summary: string;
+  description?: string;
+  params: P;
+  /** Request body model (JSON), validated into typed args with Gitea's 422 texts. */
+  body: B;
+  bodyModel?: GModel;
+  bodyRequired?: boolean;
+  /** Success status and its body schema (null: empty body or binary). */
+  success: number;
+  /** Other success statuses the operation can answer (e.g. update-as-create 201). */
+  alsoSuccess?: readonly number[];
+  response: R;
+  /** Swagger schema of the success body. */
+  responseSchema?: JsonSchema;
+  produces?: readonly string[];
+  /** Token scope categories required (each at the method's level); empty: none. */
+  scopes: readonly ScopeCategory[];
+  guards: readonly Guard[];
+  errors: readonly GError[];
+}
+
+export type GArgs<O extends GOperation> = { [K in keyof O['params']]: O['params'][K] extends GParam<infer T> ? T : never } & (O['body'] extends v.GenericSchema ? { body: v.InferOutput<O['body']> } : {});
+
+export type GResult<O extends GOperation> = O['response'] extends v.GenericSchema ? v.InferOutput<O['response']> : void;
+
+/** Every Gitea operation can answer these, whatever it declares: credentials (401) and request limits (413). */
+export const GLOBAL_ERRORS: readonly GError[] = [
+  { code: 401, reason: 'invalid username, password or token' },
+  { code: 413, reason: 'request body too large' },
+];
+
+export function defineGiteaOperation<const P extends Record<string, GParam<any>>, B extends v.GenericSchema | null, R extends v.GenericSchema | null>(
+  op: GOperation<P, B, R>,
+): GOperation<P, B, R> {
+  return { ...op, errors: [...op.errors].sort((a, b) => a.code - b.code) };
+}
+
+/** Every status an operation may answer with. */
+export function giteaStatuses(op: GOperation): Set<number> {
+  return new Set([op.success, ...(op.alsoSuccess ?? []), ...op.errors.map((e) => e.code), ...GLOBAL_ERRORS.map((e) => e.code)]);
+}

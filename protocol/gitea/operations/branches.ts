@@ -1,0 +1,130 @@
+import * as v from 'valibot';
+import { defineGiteaOperation, gp, repoParams } from '../operation.js';
+import { Branch, BranchProtection, CreateBranchProtectionOption, EditBranchProtectionOption } from '../models/branch.js';
+
+const notFound = { code: 404, reason: 'the repository does not exist or the caller cannot see it' } as const;
+
+export const repoListBranches = defineGiteaOperation({
+  operationId: 'repoListBranches',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/branches',
+  tags: ['repository'],
+  summary: 'List a repository\'s branches',
+  params: { ...repoParams, page: gp.int('page number of results to return (1-based)'), limit: gp.int('page size of results') },
+  body: null,
+  success: 200,
+  response: v.array(Branch.schema),
+  responseSchema: { type: 'array', items: Branch.ref },
+  scopes: ['repository'],
+  guards: ['repo', 'reader'],
+  errors: [{ code: 403, reason: 'token scope' }, notFound],
+});
+
+export const repoGetBranch = defineGiteaOperation({
+  operationId: 'repoGetBranch',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/branches/{branch}',
+  tags: ['repository'],
+  summary: 'Retrieve a specific branch from a repository, including its effective branch protection',
+  params: { ...repoParams, branch: gp.path('branch to get', { wildcard: true }) },
+  body: null,
+  success: 200,
+  response: Branch.schema,
+  responseSchema: Branch.ref,
+  scopes: ['repository'],
+  guards: ['repo', 'reader'],
+  errors: [{ code: 403, reason: 'token scope' }, { code: 404, reason: 'no such branch or repository' }],
+});
+
+const protectionErrors = [
+  { code: 403, reason: 'user should be an owner or a collaborator with admin write of a repository' },
+  notFound,
+] as const;
+
+export const repoListBranchProtection = defineGiteaOperation({
+  operationId: 'repoListBranchProtection',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/branch_protections',
+  tags: ['repository'],
+  summary: 'List branch protections for a repository',
+  params: repoParams,
+  body: null,
+  success: 200,
+  response: v.array(BranchProtection.schema),
+  responseSchema: { type: 'array', items: BranchProtection.ref },
+  scopes: ['repository'],
+  guards: ['repo', 'signedIn', 'repoAdmin'],
+  errors: [...protectionErrors],
+});
+
+export const repoCreateBranchProtection = defineGiteaOperation({
+  operationId: 'repoCreateBranchProtection',
+  method: 'POST',
+  path: '/repos/{owner}/{repo}/branch_protections',
+  tags: ['repository'],
+  summary: 'Create a branch protection for a repository',
+  params: repoParams,
+  body: CreateBranchProtectionOption.schema,
+  bodyModel: CreateBranchProtectionOption,
+  success: 201,
+  response: BranchProtection.schema,
+  responseSchema: BranchProtection.ref,
+  scopes: ['repository'],
+  guards: ['repo', 'signedIn', 'repoAdmin'],
+  errors: [
+    { code: 400, reason: 'both rule_name and branch_name are empty' },
+    { code: 403, reason: 'not a repository admin, or the rule exists (Branch protection already exist)' },
+    notFound,
+    { code: 422, reason: 'an allow-listed user or team does not exist' },
+  ],
+});
+
+const ruleParams = { ...repoParams, name: gp.path('name of protected branch', { wildcard: true }) };
+
+export const repoGetBranchProtection = defineGiteaOperation({
+  operationId: 'repoGetBranchProtection',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/branch_protections/{name}',
+  tags: ['repository'],
+  summary: 'Get a specific branch protection for the repository',
+  params: ruleParams,
+  body: null,
+  success: 200,
+  response: BranchProtection.schema,
+  responseSchema: BranchProtection.ref,
+  scopes: ['repository'],
+  guards: ['repo', 'signedIn', 'repoAdmin'],
+  errors: [protectionErrors[0], { code: 404, reason: 'no such rule or repository' }],
+});
+
+export const repoEditBranchProtection = defineGiteaOperation({
+  operationId: 'repoEditBranchProtection',
+  method: 'PATCH',
+  path: '/repos/{owner}/{repo}/branch_protections/{name}',
+  tags: ['repository'],
+  summary: 'Edit a branch protection for a repository. Only fields that are set will be changed',
+  params: ruleParams,
+  body: EditBranchProtectionOption.schema,
+  bodyModel: EditBranchProtectionOption,
+  success: 200,
+  response: BranchProtection.schema,
+  responseSchema: BranchProtection.ref,
+  scopes: ['repository'],
+  guards: ['repo', 'signedIn', 'repoAdmin'],
+  errors: [protectionErrors[0], { code: 404, reason: 'no such rule or repository' }, { code: 422, reason: 'an allow-listed user or team does not exist' }],
+});
+
+export const repoDeleteBranchProtection = defineGiteaOperation({
+  operationId: 'repoDeleteBranchProtection',
+  method: 'DELETE',
+  path: '/repos/{owner}/{repo}/branch_protections/{name}',
+  tags: ['repository'],
+  summary: 'Delete a specific branch protection for the repository',
+  params: ruleParams,
+  body: null,
+  success: 204,
+  response: null,
+  scopes: ['repository'],
+  guards: ['repo', 'signedIn', 'repoAdmin'],
+  errors: [protectionErrors[0], { code: 404, reason: 'no such rule or repository' }],
+});

@@ -1,0 +1,218 @@
+import * as v from 'valibot';
+import { defineGiteaOperation, gp, repoParams } from '../operation.js';
+import {
+  ContentsResponse,
+  EditorConfigDefinition,
+  FileDeleteResponse,
+  FileResponse,
+  FilesResponse,
+  GitBlobResponse,
+} from '../models/contents.js';
+import { ChangeFilesOptions, CreateFileOptions, DeleteFileOptions, UpdateFileOptions } from '../models/file-options.js';
+
+const ref = gp.query('The name of the commit/branch/tag. Default to the repository’s default branch.');
+const filepath = (description: string) => gp.path(description, { wildcard: true });
+const notFound = { code: 404, reason: 'the repository, ref or path does not exist' } as const;
+const scopes = ['repository'] as const;
+
+export const repoGetContentsList = defineGiteaOperation({
+  operationId: 'repoGetContentsList',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/contents',
+  tags: ['repository'],
+  summary: 'Gets the metadata of all the entries of the root dir',
+  params: { ...repoParams, ref },
+  body: null,
+  success: 200,
+  response: v.array(ContentsResponse.schema),
+  responseSchema: { type: 'array', items: ContentsResponse.ref },
+  scopes,
+  guards: ['repo', 'reader'],
+  errors: [{ code: 403, reason: 'token scope' }, notFound, { code: 500, reason: 'no read access to the code' }],
+});
+
+export const repoGetContents = defineGiteaOperation({
+  operationId: 'repoGetContents',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/contents/{filepath}',
+  tags: ['repository'],
+  summary: 'Gets the metadata and contents (if a file) of an entry in a repository, or a list of entries if a dir',
+  params: { ...repoParams, filepath: filepath('path of the dir, file, symlink or submodule in the repo'), ref },
+  body: null,
+  success: 200,
+  response: v.union([ContentsResponse.schema, v.array(ContentsResponse.schema)]),
+  responseSchema: ContentsResponse.ref,
+  scopes,
+  guards: ['repo', 'reader'],
+  errors: [{ code: 400, reason: 'path contains a .git component' }, { code: 403, reason: 'token scope' }, notFound, { code: 500, reason: 'no read access to the code' }],
+});
+
+/** What every write answers besides success (spec, "Rules for write operations"). */
+const writeErrors = [
+  { code: 401, reason: 'token is required' },
+  { code: 403, reason: 'cannot write to the branch, protected path, or the repository is a mirror or archived' },
+  notFound,
+  { code: 422, reason: 'invalid content, path or sha, branch exists, or file exists' },
+  { code: 423, reason: 'repository archived (declared; archived repositories answer 403)' },
+] as const;
+const writeGuards = ['repo', 'reader', 'writable', 'signedIn'] as const;
+
+export const repoChangeFiles = defineGiteaOperation({
+  operationId: 'repoChangeFiles',
+  method: 'POST',
+  path: '/repos/{owner}/{repo}/contents',
+  tags: ['repository'],
+  summary: 'Modify multiple files in a repository',
+  params: repoParams,
+  body: ChangeFilesOptions.schema,
+  bodyModel: ChangeFilesOptions,
+  bodyRequired: true,
+  success: 201,
+  response: FilesResponse.schema,
+  responseSchema: FilesResponse.ref,
+  scopes,
+  guards: writeGuards,
+  errors: [...writeErrors],
+});
+
+export const repoCreateFile = defineGiteaOperation({
+  operationId: 'repoCreateFile',
+  method: 'POST',
+  path: '/repos/{owner}/{repo}/contents/{filepath}',
+  tags: ['repository'],
+  summary: 'Create a file in a repository',
+  params: { ...repoParams, filepath: filepath('path of the file to create') },
+  body: CreateFileOptions.schema,
+  bodyModel: CreateFileOptions,
+  bodyRequired: true,
+  success: 201,
+  response: FileResponse.schema,
+  responseSchema: FileResponse.ref,
+  scopes,
+  guards: writeGuards,
+  errors: [...writeErrors],
+});
+
+export const repoUpdateFile = defineGiteaOperation({
+  operationId: 'repoUpdateFile',
+  method: 'PUT',
+  path: '/repos/{owner}/{repo}/contents/{filepath}',
+  tags: ['repository'],
+  summary: 'Update a file in a repository (with an empty `sha`, create it: 201)',
+  params: { ...repoParams, filepath: filepath('path of the file to update') },
+  body: UpdateFileOptions.schema,
+  bodyModel: UpdateFileOptions,
+  bodyRequired: true,
+  success: 200,
+  alsoSuccess: [201],
+  response: FileResponse.schema,
+  responseSchema: FileResponse.ref,
+  scopes,
+  guards: writeGuards,
+  errors: [...writeErrors],
+});
+
+export const repoDeleteFile = defineGiteaOperation({
+  operationId: 'repoDeleteFile',
+  method: 'DELETE',
+  path: '/repos/{owner}/{repo}/contents/{filepath}',
+  tags: ['repository'],
+  summary: 'Delete a file in a repository',
+  params: { ...repoParams, filepath: filepath('path of the file to delete') },
+  body: DeleteFileOptions.schema,
+  bodyModel: DeleteFileOptions,
+  bodyRequired: true,
+  success: 200,
+  response: FileDeleteResponse.schema,
+  responseSchema: FileDeleteResponse.ref,
+  scopes,
+  guards: writeGuards,
+  errors: [{ code: 400, reason: 'sha missing or not matching, invalid file name, or branch exists' }, ...writeErrors],
+});
+
+const rawParams = { ...repoParams, filepath: filepath('path of the file to get, it should be "{ref}/{filepath}". If there is no ref could be inferred, it will be treated as the default branch'), ref };
+
+export const repoGetRawFile = defineGiteaOperation({
+  operationId: 'repoGetRawFile',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/raw/{filepath}',
+  tags: ['repository'],
+  summary: 'Get a file from a repository',
+  params: rawParams,
+  body: null,
+  success: 200,
+  alsoSuccess: [206, 304],
+  response: null,
+  responseSchema: { type: 'file' },
+  produces: ['application/octet-stream'],
+  scopes,
+  guards: ['repo', 'reader'],
+  errors: [{ code: 403, reason: 'token scope' }, { code: 404, reason: 'empty repository, no such path, or the path is a directory or submodule' }, { code: 416, reason: 'range not satisfiable' }],
+});
+
+export const repoGetRawFileOrLFS = defineGiteaOperation({
+  operationId: 'repoGetRawFileOrLFS',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/media/{filepath}',
+  tags: ['repository'],
+  summary: 'Get a file or it\'s LFS object from a repository',
+  params: rawParams,
+  body: null,
+  success: 200,
+  alsoSuccess: [206, 304],
+  response: null,
+  responseSchema: { type: 'file' },
+  produces: ['application/octet-stream'],
+  scopes,
+  guards: ['repo', 'reader'],
+  errors: [{ code: 403, reason: 'token scope' }, { code: 404, reason: 'empty repository, no such path, or the path is a directory or submodule' }, { code: 416, reason: 'range not satisfiable' }],
+});
+
+export const repoGetArchive = defineGiteaOperation({
+  operationId: 'repoGetArchive',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/archive/{archive}',
+  tags: ['repository'],
+  summary: 'Get an archive of a repository (`<ref>.zip`, `<ref>.tar.gz` or `<ref>.bundle`)',
+  params: { ...repoParams, archive: filepath('the git reference for download with attached archive format (e.g. master.zip)'), path: gp.query('limit a zip or tar.gz archive to this path (repeatable)') },
+  body: null,
+  success: 200,
+  response: null,
+  responseSchema: { type: 'file' },
+  produces: ['application/octet-stream', 'application/zip', 'application/gzip'],
+  scopes,
+  guards: ['repo', 'reader'],
+  errors: [{ code: 400, reason: 'unknown format' }, { code: 403, reason: 'token scope' }, { code: 404, reason: 'unrecognized repository reference' }],
+});
+
+export const repoGetEditorConfig = defineGiteaOperation({
+  operationId: 'repoGetEditorConfig',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/editorconfig/{filepath}',
+  tags: ['repository'],
+  summary: 'Get the EditorConfig definitions of a file in a repository',
+  params: { ...repoParams, filepath: filepath('filepath of file to get'), ref },
+  body: null,
+  success: 200,
+  response: EditorConfigDefinition.schema,
+  responseSchema: EditorConfigDefinition.ref,
+  scopes,
+  guards: ['repo', 'reader'],
+  errors: [{ code: 403, reason: 'token scope' }, { code: 404, reason: 'no .editorconfig, or no section matches the file' }],
+});
+
+export const getBlob = defineGiteaOperation({
+  operationId: 'GetBlob',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/git/blobs/{sha}',
+  tags: ['repository'],
+  summary: 'Gets the blob of a repository.',
+  params: { ...repoParams, sha: gp.path('sha of the blob') },
+  body: null,
+  success: 200,
+  response: GitBlobResponse.schema,
+  responseSchema: GitBlobResponse.ref,
+  scopes,
+  guards: ['repo', 'reader'],
+  errors: [{ code: 400, reason: 'sha not given' }, { code: 403, reason: 'token scope' }, { code: 404, reason: 'no such blob' }],
+});

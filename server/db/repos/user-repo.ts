@@ -1,0 +1,44 @@
+import type { Db } from '../open.js';
+
+export interface UserRow {
+  id: number;
+  name: string;
+  lower_name: string;
+  full_name: string;
+  email: string;
+  password_hash: string;
+  is_admin: number;
+  is_active: number;
+  prohibit_login: number;
+  visibility: string;
+  created_at: number;
+  updated_at: number;
+  last_login_at: number;
+}
+
+export type NewUser = Pick<UserRow, 'name' | 'full_name' | 'email' | 'password_hash' | 'is_admin' | 'visibility' | 'created_at'>;
+
+/** SQL for users. */
+export function createUserRepo(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO users (name, lower_name, full_name, email, password_hash, is_admin, visibility, created_at, updated_at)
+     VALUES (@name, lower(@name), @full_name, @email, @password_hash, @is_admin, @visibility, @created_at, @created_at)`,
+  );
+  const byId = db.prepare('SELECT * FROM users WHERE id = ?');
+  const byName = db.prepare('SELECT * FROM users WHERE lower_name = lower(?)');
+  const byEmail = db.prepare('SELECT * FROM users WHERE lower(email) = lower(?)');
+  const count = db.prepare('SELECT count(*) AS n FROM users');
+  const touchLogin = db.prepare('UPDATE users SET last_login_at = ? WHERE id = ?');
+  const remove = db.prepare('DELETE FROM users WHERE id = ?');
+  return {
+    insert: (u: NewUser): number => Number(insert.run(u).lastInsertRowid),
+    byId: (id: number) => byId.get(id) as UserRow | undefined,
+    byName: (name: string) => byName.get(name) as UserRow | undefined,
+    byEmail: (email: string) => byEmail.get(email) as UserRow | undefined,
+    count: () => (count.get() as { n: number }).n,
+    touchLogin: (id: number, at: number) => void touchLogin.run(at, id),
+    remove: (id: number) => void remove.run(id),
+  };
+}
+
+export type UserRepo = ReturnType<typeof createUserRepo>;

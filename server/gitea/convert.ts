@@ -1,0 +1,129 @@
+import type { ModelOf } from './model-of.js';
+import type { RepositoryRow } from '../db/repos/repository-repo.js';
+import type { TokenRow } from '../db/repos/token-repo.js';
+import type { UserRow } from '../db/repos/user-repo.js';
+import type { AccessToken, Repository, User } from '../../protocol/gitea/index.js';
+import { GO_ZERO_TIME, goTime } from '../util/go-format.js';
+import type { Site } from './site.js';
+
+export interface Perm {
+  read: boolean;
+  write: boolean;
+  admin: boolean;
+  /** The repository's owner (or a site admin, who may do what an owner may). */
+  owner: boolean;
+}
+
+/** A User as the API shows it to `viewer`: the email only to signed-in callers, as Gitea. */
+export function toUser(u: UserRow, site: Site, viewer: UserRow | null): ModelOf<typeof User> {
+  return {
+    id: u.id,
+    login: u.name,
+    login_name: '',
+    source_id: 0,
+    full_name: u.full_name,
+    email: viewer ? u.email : '',
+    avatar_url: '',
+    html_url: site.userHtml(u),
+    language: '',
+    is_admin: !!u.is_admin,
+    last_login: u.last_login_at ? goTime(u.last_login_at) : GO_ZERO_TIME,
+    created: goTime(u.created_at),
+    restricted: false,
+    active: !!u.is_active,
+    prohibit_login: !!u.prohibit_login,
+    location: '',
+    website: '',
+    description: '',
+    visibility: u.visibility as 'public',
+    followers_count: 0,
+    following_count: 0,
+    starred_repos_count: 0,
+    username: u.name,
+  };
+}
+
+export function toAccessToken(t: TokenRow, token = ''): ModelOf<typeof AccessToken> {
+  return {
+    id: t.id,
+    name: t.name,
+    sha1: token,
+    token_last_eight: t.last_eight,
+    scopes: t.scopes ? t.scopes.split(',') : [],
+    created_at: goTime(t.created_at),
+    last_used_at: t.last_used_at ? goTime(t.last_used_at) : GO_ZERO_TIME,
+  };
+}
+
+export interface RepoFacts {
+  empty: boolean;
+  branchCount: number;
+  sizeKiB: number;
+}
+
+export function toRepository(r: RepositoryRow, owner: UserRow, perm: Perm, facts: RepoFacts, site: Site, viewer: UserRow | null): ModelOf<typeof Repository> {
+  const html = site.repoHtml(owner, r);
+  return {
+    id: r.id,
+    owner: toUser(owner, site, viewer),
+    name: r.name,
+    full_name: `${owner.name}/${r.name}`,
+    description: r.description,
+    empty: facts.empty,
+    private: !!r.is_private,
+    fork: false,
+    template: !!r.is_template,
+    mirror: !!r.is_mirror,
+    size: facts.sizeKiB,
+    language: '',
+    languages_url: `${site.repoApi(owner, r)}/languages`,
+    html_url: html,
+    url: site.repoApi(owner, r),
+    link: '',
+    ssh_url: '',
+    clone_url: `${html}.git`,
+    original_url: r.original_url,
+    website: r.website,
+    stars_count: 0,
+    forks_count: 0,
+    watchers_count: 0,
+    branch_count: facts.branchCount,
+    open_issues_count: 0,
+    open_pr_counter: 0,
+    release_counter: 0,
+    default_branch: r.default_branch,
+    archived: !!r.is_archived,
+    created_at: goTime(r.created_at),
+    updated_at: goTime(r.updated_at),
+    archived_at: goTime(r.archived_at),
+    permissions: { admin: perm.admin, push: perm.write, pull: perm.read },
+    has_code: true,
+    has_issues: false,
+    has_wiki: false,
+    has_pull_requests: false,
+    has_projects: false,
+    projects_mode: 'all',
+    has_releases: false,
+    has_packages: false,
+    has_actions: false,
+    ignore_whitespace_conflicts: false,
+    allow_merge_commits: false,
+    allow_rebase: false,
+    allow_rebase_explicit: false,
+    allow_squash_merge: false,
+    allow_fast_forward_only_merge: false,
+    allow_rebase_update: false,
+    allow_manual_merge: false,
+    autodetect_manual_merge: false,
+    default_delete_branch_after_merge: false,
+    default_merge_style: 'merge',
+    default_allow_maintainer_edit: false,
+    avatar_url: '',
+    internal: false,
+    mirror_interval: '',
+    object_format_name: 'sha1',
+    mirror_updated: GO_ZERO_TIME,
+    topics: [],
+    licenses: [],
+  };
+}

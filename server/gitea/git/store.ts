@@ -1,0 +1,179 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { Lru } from '../../util/lru.js';
+import { KeyedMutex } from '../../util/keyed-mutex.js';
+import { CatFilePool, type ObjectInfo } from './cat-file.js';
+import { parseCommit, type Commit } from './commit.js';
+import { lastCommitsIn } from './history.js';
+import { readRefs, type Refs } from './refs.js';
+import { runGit } from './run.js';
+import { parseTree, type TreeEntry } from './tree.js';
+
+/** Where a path leads inside a commit's tree. */
+export type Lookup =
+  | { found: true; entry: TreeEntry; path: string }
+  /** `at` is the path up to the first component that does not exist. */
+  | { found: false; at: string };
+
+/**
+ * Read access to bare repositories with the caches that make it cheap:
+ * immutable objects (commits, trees, last-commit answers keyed by commit) are
+ * cached without invalidation; ref snapshots are dropped whenever anything
+ * moves a ref (our writes, pushes, mirror fetches all call `invalidate`).
+ */
+export class GitStore {
+  readonly catFiles = new CatFilePool();
+  /** Serialises writers per `gitDir + ref` inside this process. */
+  readonly writes = new KeyedMutex();
+  private readonly refCache = new Map<string, Promise<Refs>>();
+  /** Snapshots that have finished loading (what branchMoved may patch). */
+  private readonly loaded = new Map<string, Refs>();
+  private generation = 0;
+  private readonly commits = new Lru<string, Commit>(8192);
+  private readonly trees = new Lru<string, TreeEntry[]>(2048);
+  private readonly lastCommitCache = new Lru<string, string>(100_000);
+
+  /** Creates an empty bare repository whose HEAD names `defaultBranch`. */
+  async init(gitDir: string, defaultBranch: string): Promise<void> {
+    await mkdir(gitDir, { recursive: true });
+    await runGit(['init', '--bare', '--quiet', `--initial-branch=${defaultBranch}`, gitDir]);
+    // Reflogs keep every former branch tip findable; gc must not prune what a concurrent API write just stored.
+    await runGit(['config', 'core.logAllRefUpdates', 'always'], { gitDir });
+    await runGit(['config', 'gc.pruneExpire', '2.weeks.ago'], { gitDir });
+    await runGit(['config', 'receive.advertisePushOptions', 'true'], { gitDir });
+  }
+
+  async remove(gitDir: string): Promise<void> {
+    this.forget(gitDir);
+    await rm(gitDir, { recursive: true, force: true });
+  }
+
+  /** Drops everything held for a repository (deleted or renamed). */
+  forget(gitDir: string): void {
+    this.catFiles.drop(gitDir);
+    this.refCache.delete(gitDir);
+    this.loaded.delete(gitDir);
+    const pre = `${gitDir}\0`;
+    this.commits.deleteWhere((k) => k.startsWith(pre));
+    this.trees.deleteWhere((k) => k.startsWith(pre));
+    this.lastCommitCache.deleteWhere((k) => k.startsWith(pre));
+  }
+
+  refs(gitDir: string): Promise<Refs> {
+    let p = this.refCache.get(gitDir);
+    if (!p) {
+      const gen = this.generation;
+      p = readRefs(gitDir);
+      this.refCache.set(gitDir, p);
+      p.then(
+        (refs) => {
+          if (this.refCache.get(gitDir) === p && gen === this.generation) this.loaded.set(gitDir, refs);
+        },
+        () => this.refCache.delete(gitDir),
+      );
+    }
+    return p;
+  }
+
+  /** Called after anything moves a ref of the repository. */
+  invalidate(gitDir: string): void {
+    this.generation++;
+    this.refCache.delete(gitDir);
+    this.loaded.delete(gitDir);
+  }
+
+  /**
+   * Records a branch move we made ourselves (after its compare-and-swap
+   * succeeded), sparing the next reader a for-each-ref; when no snapshot is
+   * loaded the cache is simply dropped.
+   */
+  branchMoved(gitDir: string, branch: string, sha: string): void {
+    const refs = this.loaded.get(gitDir);
+    if (refs && this.refCache.has(gitDir)) {
+      const next: Refs = { branches: new Map(refs.branches).set(branch, sha), tags: refs.tags };
+      this.refCache.set(gitDir, Promise.resolve(next));
+      this.loaded.set(gitDir, next);
+    } else this.invalidate(gitDir);
+  }
+
+  async setHead(gitDir: string, branch: string): Promise<void> {
+    await runGit(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], { gitDir });
+  }
+
+  info(gitDir: string, name: string): Promise<ObjectInfo | null> {
+    return this.catFiles.get(gitDir).info(name);
+  }
+
+  async blob(gitDir: string, sha: string): Promise<Buffer | null> {
+    const obj = await this.catFiles.get(gitDir).read(sha);
+    return obj && obj.type === 'blob' ? obj.data : null;
+  }
+
+  async commit(gitDir: string, sha: string): Promise<Commit | null> {
+    const key = `${gitDir}\0${sha}`;
+    const hit = this.commits.get(key);
+    if (hit) return hit;
+    const obj = await this.catFiles.get(gitDir).read(sha);
+    if (!obj || obj.type !== 'commit') return null;
+    const c = parseCommit(obj.sha, obj.data);
+    this.commits.set(key, c);
+    return c;
+  }
+
+  async tree(gitDir: string, sha: string): Promise<TreeEntry[] | null> {
+    const key = `${gitDir}\0${sha}`;
+    const hit = this.trees.get(key);
+    if (hit) return hit;
+    const obj = await this.catFiles.get(gitDir).read(sha);
+    if (!obj || obj.type !== 'tree') return null;
+    const entries = parseTree(obj.data);
+    this.trees.set(key, entries);
+    return entries;
+  }
+
+  /** Follows `parts` from a commit's root tree. An empty path finds the root itself. */
+  async lookup(gitDir: string, commitSha: string, parts: readonly string[]): Promise<Lookup> {
+    const commit = await this.commit(gitDir, commitSha);
+    if (!commit) throw new Error(`commit ${commitSha} is missing`);
+    let entry: TreeEntry = { mode: '40000', name: '', sha: commit.tree };
+    for (let i = 0; i < parts.length; i++) {
+      const entries = entry.mode === '40000' ? await this.tree(gitDir, entry.sha) : null;
+      const next = entries?.find((e) => e.name === parts[i]);
+      if (!next) return { found: false, at: parts.slice(0, i + 1).join('/') };
+      entry = next;
+    }
+    return { found: true, entry, path: parts.join('/') };
+  }
+
+  /** For each name in directory `dir` at `commit`, the last commit that touched it. */
+  async lastCommits(gitDir: string, commit: string, dir: string, names: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const missing: string[] = [];
+    const key = (n: string) => `${gitDir}\0${commit}\0${dir ? `${dir}/` : ''}${n}`;
+    for (const n of names) {
+      const hit = this.lastCommitCache.get(key(n));
+      if (hit) out.set(n, hit);
+      else missing.push(n);
+    }
+    if (missing.length) {
+      const found = await lastCommitsIn(gitDir, commit, dir, missing);
+      for (const [n, sha] of found) {
+        this.lastCommitCache.set(key(n), sha);
+        out.set(n, sha);
+      }
+    }
+    return out;
+  }
+
+  /** The last commit that touched `path` (the commit itself for the root). */
+  async lastCommit(gitDir: string, commit: string, path: string): Promise<string> {
+    if (!path) return commit;
+    const slash = path.lastIndexOf('/');
+    const dir = slash < 0 ? '' : path.slice(0, slash);
+    const name = path.slice(slash + 1);
+    return (await this.lastCommits(gitDir, commit, dir, [name])).get(name) ?? commit;
+  }
+
+  close(): void {
+    this.catFiles.closeAll();
+  }
+}

@@ -1,0 +1,237 @@
+import type { Context, Hono } from 'hono';
+import * as v from 'valibot';
+import type { GArgs, GOperation, GResult, Guard } from '../../../protocol/gitea/operation.js';
+import { giteaStatuses } from '../../../protocol/gitea/operation.js';
+import type { RModel } from '../../../protocol/gitea/request.js';
+import type { UserRow } from '../../db/repos/user-repo.js';
+import { DomainError, forbidden, notFound, unprocessable } from '../../errors.js';
+import { readBody, jsonDepth } from '../../http/body.js';
+import { giteaError, unauthorized } from '../../http/gitea-errors.js';
+import type { Logger } from '../../log.js';
+import type { Authenticated } from '../services/accounts.js';
+import type { RepoContext, RepoService } from '../services/repos.js';
+import { scopeAllows, type ScopeCategoryName } from '../services/scopes.js';
+import type { Site } from '../site.js';
+import { giteaJsonError } from './go-json-error.js';
+
+/** What a handler knows about its request besides the bound arguments. */
+export interface GiteaContext {
+  auth: Authenticated | null;
+  doer: UserRow | null;
+  /** Set by the `repo` guard. */
+  repo: RepoContext | undefined;
+  req: Request;
+  url: URL;
+  /** True when the caller authenticated with Basic credentials (token endpoints require it). */
+  basic: boolean;
+  /** Set by the `contextUser` guard: the user named by `{username}`. */
+  contextUser: UserRow | undefined;
+}
+
+/** A JSON answer with another status or extra headers than the operation's default. */
+export class Reply<T = unknown> {
+  constructor(
+    readonly status: number,
+    readonly body: T,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+type HandlerResult<O extends GOperation> = GResult<O> | Reply<GResult<O>> | Response;
+export type GiteaHandler<O extends GOperation> = (args: GArgs<O>, ctx: GiteaContext) => HandlerResult<O> | Promise<HandlerResult<O>>;
+
+export interface GiteaBinderOptions {
+  site: Site;
+  repos: RepoService;
+  users: { byName(name: string): UserRow | undefined };
+  maxBodyBytes: number;
+  maxJsonDepth: number;
+  checkResponses: boolean;
+  violations: string[];
+  log: Logger;
+  /** Production hides internal error texts from non-admins. */
+  production: boolean;
+}
+
+const ErrorBody = v.strictObject({ message: v.string(), url: v.string() });
+const READ = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Swagger path → Hono path; `{filepath}`-style wildcards take the rest of the path. */
+function honoPath(op: GOperation): string {
+  return `/api/v1${op.path.replace(/\{([^}]+)\}/g, (_, name: string) => (op.params[name]?.wildcard ? `:${name}{.+}` : `:${name}`))}`;
+}
+
+/** Form bodies (curl -d) bind like JSON: values coerced by the declared field kinds. */
+function formToObject(text: string, model: RModel): Record<string, unknown> {
+  const form = new URLSearchParams(text);
+  const out: Record<string, unknown> = {};
+  for (const [key, fl] of Object.entries(model.rfields)) {
+    const all = form.getAll(key);
+    if (!all.length) continue;
+    const last = all[all.length - 1]!;
+    if (fl.kind.t === 'bool') out[key] = ['true', 'on', '1'].includes(last.toLowerCase());
+    else if (fl.kind.t === 'int64') out[key] = /^-?\d+$/.test(last) ? Number(last) : last;
+    else if (fl.kind.t === 'strings') out[key] = all;
+    else if (fl.kind.t === 'string' || fl.kind.t === 'datetime') out[key] = last;
+  }
+  return out;
+}
+
+/**
+ * Mounts Gitea operations with one uniform glue, in Gitea's order: token
+ * scopes (403), the route's guards in their declared order (repo lookup 404,
+ * permissions 403, sign-in 401), the JSON body (422 with Gitea's binding
+ * texts), then the thin handler; errors become `{message, url}`.
+ */
+export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
+  const mounted = new Set<GOperation>();
+
+  const errorResponse = (status: number, message: string, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify({ message, url: opts.site.swaggerUrl }), { status, headers: { 'content-type': 'application/json;charset=utf-8', ...headers } });
+
+  function check(op: GOperation, res: Response, body: unknown, json: boolean): Response {
+    if (!opts.checkResponses) return res;
+    const problems: string[] = [];
+    const ok = res.status < 300 || res.status === 304;
+    if (!giteaStatuses(op).has(res.status)) problems.push(`status ${res.status} is not declared`);
+    else if (ok && json && op.response && (res.status === op.success || op.alsoSuccess?.includes(res.status))) {
+      const r = v.safeParse(op.response, body);
+      if (!r.success) problems.push(`body does not match its schema: ${r.issues.slice(0, 5).map((i) => `${i.path?.map((x) => String(x.key)).join('.') ?? ''} ${i.message}`).join('; ')}`);
+    } else if (res.status >= 400 && json && !v.safeParse(ErrorBody, body).success) problems.push('error body is not {"message","url"}');
+    if (!problems.length) return res;
+    const msg = `contract violation in ${op.method} ${op.path} (${op.operationId}): ${problems.join('; ')}`;
+    opts.violations.push(msg);
+    opts.log.error({ body }, msg);
+    return errorResponse(500, msg);
+  }
+
+  function checkScopes(op: GOperation, auth: Authenticated | null, method: string): void {
+    const token = auth?.token;
+    if (!token) return; // scopes bind tokens only; password sessions are not scoped
+    const granted = token.scopes ? token.scopes.split(',') : [];
+    const level = READ.has(method) ? 'read' : 'write';
+    for (const cat of op.scopes) {
+      if (!scopeAllows(granted, cat as ScopeCategoryName, level)) {
+        throw forbidden(`token does not have at least one of required scope(s), required=[${level}:${cat}], token scope=${token.scopes}`);
+      }
+    }
+  }
+
+  function runGuard(g: Guard, ctx: GiteaContext, params: Record<string, string>): void {
+    switch (g) {
+      case 'repo':
+        ctx.repo = opts.repos.lookup(params.owner ?? '', params.repo ?? '', ctx.auth);
+        return;
+      case 'reader':
+        if (!ctx.repo!.perm.read) throw forbidden('user should have specific read permission or be a repo admin or a site admin');
+        return;
+      case 'repoAdmin':
+        if (!ctx.repo!.perm.admin) throw forbidden('user should be an owner or a collaborator with admin write of a repository');
+        return;
+      case 'writer':
+        if (!ctx.repo!.perm.write) throw forbidden('user should have a permission to write to a repo');
+        return;
+      case 'writable':
+        // Gitea answers 423 "repo is not allowed to edit" here; the spec's rule 5 makes it 403.
+        if (ctx.repo!.row.is_archived || ctx.repo!.row.is_mirror) throw forbidden('repo is not allowed to edit');
+        return;
+      case 'signedIn':
+        if (!ctx.doer) throw unauthorized('token is required');
+        return;
+      case 'siteAdmin':
+        if (!ctx.doer?.is_admin) throw forbidden('user should be the site admin');
+        return;
+      case 'contextUser':
+        ctx.contextUser = opts.users.byName(params.username ?? '');
+        if (!ctx.contextUser) throw notFound(`user does not exist [uid: 0, name: ${params.username ?? ''}]`);
+        return;
+      case 'selfOrAdmin':
+        if (!ctx.doer?.is_admin && ctx.doer?.id !== ctx.contextUser?.id) throw forbidden('doer should be the site admin or be same as the contextUser');
+        return;
+      case 'basicAuth':
+        if (!ctx.basic) throw unauthorized('auth required');
+        return;
+    }
+  }
+
+  async function bindBody(op: GOperation, c: Context): Promise<unknown> {
+    const model = op.bodyModel as RModel;
+    const text = await readBody(c.req.raw, opts.maxBodyBytes);
+    let value: unknown = {};
+    if (text.trim() !== '') {
+      const ct = c.req.header('content-type') ?? '';
+      if (!ct) throw unprocessable('[]: Empty Content-Type');
+      if (ct.includes('json')) {
+        if (jsonDepth(text) > opts.maxJsonDepth) throw unprocessable(`[]: JSON nesting exceeds ${opts.maxJsonDepth} levels`);
+        try {
+          value = JSON.parse(text);
+        } catch (err) {
+          throw unprocessable(`[]: ${giteaJsonError(text, err as Error)}`);
+        }
+      } else if (ct.includes('form-urlencoded')) value = formToObject(text, model);
+      else throw unprocessable('[]: Unsupported Content-Type');
+    }
+    const r = v.safeParse(op.body!, value);
+    if (!r.success) throw unprocessable(r.issues[0]!.message);
+    return r.output;
+  }
+
+  function bindQuery(op: GOperation, url: URL, args: Record<string, unknown>): void {
+    for (const [name, p] of Object.entries(op.params)) {
+      if (p.in !== 'query') continue;
+      const raw = url.searchParams.get(name);
+      if (raw === null) continue;
+      if (p.type === 'integer') {
+        // Go's ctx.FormInt: anything unparsable is 0.
+        args[name] = /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : 0;
+      } else if (p.type === 'boolean') args[name] = ['true', '1', 'on'].includes(raw.toLowerCase());
+      else args[name] = raw.trim();
+    }
+  }
+
+  function route(op: GOperation, handler: GiteaHandler<any>) {
+    return async (c: Context): Promise<Response> => {
+      const url = new URL(c.req.url);
+      const auth = c.get('giteaAuth') as Authenticated | null;
+      const ctx: GiteaContext = { auth, doer: auth?.user ?? null, repo: undefined, req: c.req.raw, url, basic: c.get('giteaBasic') === true, contextUser: undefined };
+      let result: unknown;
+      try {
+        checkScopes(op, auth, c.req.method);
+        const params: Record<string, string> = {};
+        for (const [name, p] of Object.entries(op.params)) if (p.in === 'path') params[name] = c.req.param(name) ?? '';
+        for (const g of op.guards) runGuard(g, ctx, params);
+        const args: Record<string, unknown> = { ...params };
+        bindQuery(op, url, args);
+        if (op.body) args.body = await bindBody(op, c);
+        result = await handler(args as never, ctx);
+      } catch (err) {
+        const mapped = giteaError(err);
+        if (mapped) return check(op, errorResponse(mapped.status, mapped.message), { message: mapped.message, url: opts.site.swaggerUrl }, true);
+        opts.log.error({ err, op: op.operationId }, 'unhandled error in Gitea handler');
+        const message = !opts.production || ctx.doer?.is_admin ? String((err as Error)?.message ?? err) : '';
+        return check(op, errorResponse(500, message), { message, url: opts.site.swaggerUrl }, true);
+      }
+      if (result instanceof Response) return check(op, result, undefined, false);
+      const reply = result instanceof Reply ? result : new Reply(op.success, result);
+      if (reply.status === 204 || op.response === null) return check(op, new Response(null, { status: reply.status, headers: reply.headers }), undefined, false);
+      return check(
+        op,
+        new Response(JSON.stringify(reply.body), { status: reply.status, headers: { 'content-type': 'application/json;charset=utf-8', ...reply.headers } }),
+        reply.body,
+        true,
+      );
+    };
+  }
+
+  return {
+    mounted,
+    errorResponse,
+    mount<O extends GOperation>(op: O, handler: GiteaHandler<O>): void {
+      app.on(op.method, honoPath(op), route(op, handler));
+      mounted.add(op);
+    },
+  };
+}
+
+export type GiteaBinder = ReturnType<typeof createGiteaBinder>;
+export { DomainError };

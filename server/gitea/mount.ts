@@ -1,0 +1,77 @@
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { GITEA_MODELS } from '../../protocol/gitea/index.js';
+import { giteaSwagger } from '../../protocol/gitea/swagger.js';
+import type { Logger } from '../log.js';
+import type { Gitea } from './gitea.js';
+import { authenticate, readCredentials } from './http/gitea-auth.js';
+import { createGiteaBinder } from './http/gitea-bind.js';
+import { mountBranches } from './routes/branches.js';
+import { mountContents } from './routes/contents.js';
+import { mountRepos } from './routes/repos.js';
+import { mountUsers } from './routes/users.js';
+import { mountRaw } from './routes/raw.js';
+import { mountArchive } from './routes/archive.js';
+import { mountEditorConfig } from './routes/editorconfig.js';
+import { mountDownload } from './web/download.js';
+import { mountGitHttp } from './web/git-http.js';
+import { mountLfs } from './web/lfs.js';
+
+export interface GiteaMountOptions {
+  log: Logger;
+  violations: string[];
+  checkResponses: boolean;
+  maxBodyBytes: number;
+  maxJsonDepth: number;
+  production: boolean;
+}
+
+/**
+ * Gitea's credential middleware: sets `giteaAuth` (null when anonymous) and
+ * `giteaBasic`; wrong credentials get `onFail` (each surface answers 401 in
+ * its own dialect).
+ */
+export function giteaAuth(g: Gitea, onFail: (c: Context) => Response): MiddlewareHandler {
+  return async (c, next) => {
+    const creds = readCredentials(c.req.header('authorization'), new URL(c.req.url), !g.config.disableQueryAuthToken);
+    const auth = await authenticate(g.accounts, creds);
+    if (auth === false) return onFail(c);
+    c.set('giteaAuth', auth);
+    c.set('giteaBasic', creds.kind === 'basic');
+    await next();
+  };
+}
+
+/** Mounts /api/v1 (the Gitea-compatible API) and /api/swagger.v1.json. */
+export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): void {
+  const b = createGiteaBinder(app, {
+    site: g.site,
+    repos: g.repos,
+    users: g.accounts,
+    maxBodyBytes: opts.maxBodyBytes,
+    maxJsonDepth: opts.maxJsonDepth,
+    checkResponses: opts.checkResponses,
+    violations: opts.violations,
+    log: opts.log,
+    production: opts.production,
+  });
+  app.use('/api/v1/*', giteaAuth(g, () => b.errorResponse(401, 'invalid username, password or token')));
+
+  mountUsers(b, g);
+  mountRepos(b, g);
+  mountBranches(b, g);
+  mountContents(b, g);
+  mountRaw(b, g);
+  mountArchive(b, g);
+  mountEditorConfig(b, g);
+
+  app.get('/api/swagger.v1.json', (c) => c.json(giteaSwagger([...b.mounted], GITEA_MODELS, `${g.site.basePath}/api/v1`)));
+  app.get('/api/swagger', (c) =>
+    c.html(`<!doctype html><html><head><meta charset="utf-8"><title>Gitea API</title></head><body><p>The Gitea-compatible API of Trunkline is described by <a href="${g.site.basePath}/api/swagger.v1.json">swagger.v1.json</a> (Swagger 2.0).</p></body></html>`),
+  );
+  app.all('/api/v1/*', () => b.errorResponse(404, 'not found'));
+
+  // Web routes (outside /api): LFS and git before the download route, which matches more loosely.
+  mountLfs(app, g, opts);
+  mountGitHttp(app, g, opts);
+  mountDownload(app, g);
+}

@@ -1,0 +1,73 @@
+import * as ops from '../../../protocol/gitea/operations/repos.js';
+import { badRequest, forbidden, notFound } from '../../errors.js';
+import { toRepository, toUser } from '../convert.js';
+import type { GiteaBinder } from '../http/gitea-bind.js';
+import { Reply } from '../http/gitea-bind.js';
+import { paged } from '../http/paginate.js';
+import type { Gitea } from '../gitea.js';
+import type { RepoContext } from '../services/repos.js';
+import type { UserRow } from '../../db/repos/user-repo.js';
+
+/** Repositories and their collaborators. */
+export function mountRepos(b: GiteaBinder, g: Gitea): void {
+  const repoJson = async (ctx: RepoContext, viewer: UserRow | null) => toRepository(ctx.row, ctx.owner, ctx.perm, await g.repos.facts(ctx), g.site, viewer);
+
+  b.mount(ops.createCurrentUserRepo, async ({ body }, ctx) => {
+    const doer = ctx.doer!;
+    // Gitea has readme templates, gitignores and licenses; we have the default readme only.
+    if (body.readme && body.readme !== 'Default') throw badRequest('readme template does not exist, available templates: [Default]');
+    if (body.gitignores) throw badRequest(`gitignore template does not exist [name: ${body.gitignores}]`);
+    if (body.license) throw badRequest(`license template does not exist [name: ${body.license}]`);
+    const repo = await g.repos.create(doer, {
+      name: body.name ?? '',
+      description: body.description ?? '',
+      private: body.private ?? false,
+      defaultBranch: body.default_branch ?? '',
+      template: body.template ?? false,
+    });
+    if (body.auto_init) await g.initialCommit(repo, doer, body.name ?? '', body.description ?? '');
+    return new Reply(201, await repoJson(repo, doer));
+  });
+
+  b.mount(ops.repoGet, (_a, ctx) => repoJson(ctx.repo!, ctx.doer));
+
+  b.mount(ops.repoEdit, async ({ body }, ctx) => repoJson(await g.repos.edit(ctx.repo!, ctx.doer!, body), ctx.doer));
+
+  b.mount(ops.repoDelete, async (_a, ctx) => {
+    await g.repos.remove(ctx.repo!);
+  });
+
+  b.mount(ops.repoListCollaborators, ({ page, limit }, ctx) =>
+    paged(
+      g.repos.collaborators(ctx.repo!).map((c) => toUser(c.user, g.site, ctx.doer)),
+      ctx.url,
+      g.site,
+      page,
+      limit,
+    ),
+  );
+
+  b.mount(ops.repoCheckCollaborator, ({ collaborator }, ctx) => {
+    const user = g.repos.collaboratorUser(collaborator);
+    if (!g.repos.isCollaborator(ctx.repo!, user)) throw notFound('not found');
+  });
+
+  b.mount(ops.repoAddCollaborator, ({ collaborator, body }, ctx) => {
+    g.repos.setCollaborator(ctx.repo!, g.repos.collaboratorUser(collaborator), body.permission);
+  });
+
+  b.mount(ops.repoDeleteCollaborator, ({ collaborator }, ctx) => {
+    g.repos.removeCollaborator(ctx.repo!, g.repos.collaboratorUser(collaborator));
+  });
+
+  b.mount(ops.repoGetRepoPermissions, ({ collaborator }, ctx) => {
+    const repo = ctx.repo!;
+    const user = g.accounts.byName(collaborator);
+    if (!user) throw notFound(`user does not exist [uid: 0, name: ${collaborator}]`);
+    if (!ctx.doer!.is_admin && ctx.doer!.id !== user.id && !repo.perm.admin) {
+      throw forbidden('Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own');
+    }
+    const mode = g.repos.accessMode(repo, user);
+    return { permission: mode, role_name: mode, user: toUser(user, g.site, ctx.doer) };
+  });
+}

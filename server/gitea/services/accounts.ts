@@ -1,0 +1,137 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { TokenRepo, TokenRow } from '../../db/repos/token-repo.js';
+import type { UserRepo, UserRow } from '../../db/repos/user-repo.js';
+import { badRequest, notFound, unprocessable } from '../../errors.js';
+import { Lru } from '../../util/lru.js';
+import { validUsername } from '../../../protocol/gitea/request.js';
+import { hashPassword, newToken, tokenHash, verifyPassword } from './passwords.js';
+import { normaliseScopes } from './scopes.js';
+
+/** Gitea's reserved user names and patterns, plus our own top-level routes (decisions.md). */
+const RESERVED_NAMES = new Set([
+  '.', '..', '.well-known', 'api', 'metrics', 'v2', 'assets', 'attachments', 'avatar', 'avatars', 'repo-avatars', 'captcha', 'login', 'org', 'repo',
+  'user', 'explore', 'issues', 'pulls', 'milestones', 'notifications', 'favicon.ico', 'manifest.json', 'robots.txt', 'sitemap.xml', 'ssh_info',
+  'swagger.v1.json', 'openapi3.v1.json', 'ghost', 'gitea-actions',
+  // Trunkline's own route prefixes.
+  'ari', 'sim', 'admin', 'users', 'repos',
+]);
+const RESERVED_PATTERNS = ['*.keys', '*.gpg', '*.rss', '*.atom', '*.png'];
+
+/** Gitea: passwords shorter than MIN_PASSWORD_LENGTH (8) are refused. */
+export const MIN_PASSWORD_LENGTH = 8;
+
+export interface Authenticated {
+  user: UserRow;
+  /** Set when a token authenticated the request: scopes are then checked. */
+  token: TokenRow | null;
+}
+
+export interface NewUserInput {
+  username: string;
+  email: string;
+  password: string;
+  fullName?: string;
+  isAdmin?: boolean;
+  visibility?: string;
+  /**
+   * The first-start admin: decisions.md names `admin` as its default while
+   * also reserving that name, so the reserved list bars registering it, not
+   * bootstrapping it (no route of ours lives at /admin, so it can own repos).
+   */
+  bootstrap?: boolean;
+}
+
+/** Users and access tokens: creation rules, password and token checks. */
+export function createAccounts(users: UserRepo, tokens: TokenRepo, now: () => number = () => Math.floor(Date.now() / 1000)) {
+  // Checking a password costs ~50 ms of scrypt; git over HTTP sends Basic credentials on every
+  // request, so a verified pair is remembered briefly, keyed by a salted hash (never the password).
+  const pepper = randomBytes(16);
+  const verified = new Lru<string, { userId: number; until: number }>(1024);
+  const pairKey = (name: string, password: string) => createHash('sha256').update(pepper).update(name.toLowerCase()).update('\0').update(password).digest('hex');
+
+  function checkName(name: string): void {
+    const lower = name.toLowerCase();
+    if (RESERVED_NAMES.has(lower)) throw unprocessable(`name is reserved [name: ${lower}]`);
+    for (const pat of RESERVED_PATTERNS) if (lower.endsWith(pat.slice(1))) throw unprocessable(`name pattern is not allowed [pattern: ${pat}]`);
+    if (!validUsername(name)) throw unprocessable(`name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`);
+  }
+
+  return {
+    byName: (name: string) => users.byName(name),
+    byId: (id: number) => users.byId(id),
+    count: () => users.count(),
+
+    /** Creates a user, with Gitea's checks in its order; 422 for name/email conflicts, 400 for a short password. */
+    async createUser(input: NewUserInput): Promise<UserRow> {
+      if (!input.bootstrap) checkName(input.username);
+      if (users.byName(input.username)) throw unprocessable(`user already exists [name: ${input.username}]`);
+      if (users.byEmail(input.email)) throw unprocessable(`e-mail already in use [email: ${input.email}]`);
+      if (input.password.length < MIN_PASSWORD_LENGTH) throw badRequest('PasswordIsRequired');
+      const id = users.insert({
+        name: input.username,
+        full_name: input.fullName ?? '',
+        email: input.email,
+        password_hash: await hashPassword(input.password),
+        is_admin: input.isAdmin ? 1 : 0,
+        visibility: input.visibility || 'public',
+        created_at: now(),
+      });
+      return users.byId(id)!;
+    },
+
+    /** Basic credentials: the password may be a token (tried first, as Gitea does), or the account password. */
+    async checkBasic(name: string, password: string): Promise<Authenticated | null> {
+      if (password === '' || password === 'x-oauth-basic') return this.checkToken(name);
+      // As Gitea: a token in the password slot authenticates its owner, whatever user name is given.
+      const asToken = this.checkToken(password);
+      if (asToken) return asToken;
+      const user = users.byName(name);
+      if (!user || !user.is_active || user.prohibit_login) return null;
+      const key = pairKey(name, password);
+      const hit = verified.get(key);
+      if (hit && hit.userId === user.id && hit.until > Date.now()) return { user, token: null };
+      if (!(await verifyPassword(password, user.password_hash))) return null;
+      verified.set(key, { userId: user.id, until: Date.now() + 5 * 60_000 });
+      return { user, token: null };
+    },
+
+    /** A token (header, query, or Basic): looked up by its hash. */
+    checkToken(token: string): Authenticated | null {
+      if (!/^[0-9a-f]{40}$/.test(token)) return null;
+      const row = tokens.byHash(tokenHash(token));
+      if (!row) return null;
+      const user = users.byId(row.user_id);
+      if (!user || !user.is_active || user.prohibit_login) return null;
+      const at = now();
+      if (at - row.last_used_at >= 60) tokens.touch(row.id, at); // coarse: a write per minute, not per request
+      return { user, token: row };
+    },
+
+    /** Forgets remembered password checks (after a password change or user deletion). */
+    forgetPasswords(): void {
+      verified.deleteWhere(() => true);
+    },
+
+    createToken(user: UserRow, name: string, requested: readonly string[]): { row: TokenRow; token: string } {
+      if (tokens.byName(user.id, name)) throw badRequest('access token name has been used already');
+      const norm = normaliseScopes(requested);
+      if ('invalid' in norm) throw badRequest(`invalid access token scope provided: invalid access token scope: ${norm.invalid}`);
+      if (!norm.scopes.length || (norm.scopes.length === 1 && norm.scopes[0] === 'public-only')) throw badRequest('access token must have a scope');
+      const token = newToken();
+      const id = tokens.insert({ user_id: user.id, name, token_hash: tokenHash(token), last_eight: token.slice(-8), scopes: norm.scopes.join(','), created_at: now() });
+      return { row: tokens.byId(user.id, id)!, token };
+    },
+
+    listTokens: (user: UserRow) => tokens.list(user.id),
+
+    /** `token` is an id or, failing that, a name. */
+    deleteToken(user: UserRow, token: string): void {
+      const byId = /^\d+$/.test(token) ? tokens.byId(user.id, Number(token)) : undefined;
+      const row = byId ?? tokens.byName(user.id, token);
+      if (!row) throw notFound('access token does not exist');
+      tokens.remove(row.id);
+    },
+  };
+}
+
+export type Accounts = ReturnType<typeof createAccounts>;

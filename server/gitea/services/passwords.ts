@@ -1,0 +1,32 @@
+import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+const scryptAsync = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) =>
+  new Promise<Buffer>((resolve, reject) => scrypt(pw, salt, len, opts, (err, key) => (err ? reject(err) : resolve(key))));
+
+/** scrypt with N=2^15: about 50 ms of one core per check, 32 MiB of memory. */
+const PARAMS = { N: 32768, r: 8, p: 1 };
+const MAXMEM = 64 * 1024 * 1024;
+
+/** `scrypt$N$r$p$salt$hash`, base64 parts: parameters travel with the hash so they can be raised later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password, salt, 32, { ...PARAMS, maxmem: MAXMEM });
+  return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [kind, n, r, p, salt, hash] = stored.split('$');
+  if (kind !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const key = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: MAXMEM });
+  return timingSafeEqual(key, expected);
+}
+
+/** Tokens are 160 random bits, so an unsalted SHA-256 is a safe way to store and look them up. */
+export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** A new access token: 40 lowercase hex characters, like Gitea's. */
+export const newToken = () => randomBytes(20).toString('hex');
+
+/** A printable random password for the bootstrapped admin. */
+export const newPassword = () => randomBytes(18).toString('base64url');

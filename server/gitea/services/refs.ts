@@ -1,0 +1,109 @@
+import { notFound } from '../../errors.js';
+import { pathEscapeSegments } from '../../util/go-format.js';
+import type { GitStore } from '../git/store.js';
+import type { RepoContext } from './repos.js';
+
+/** A resolved reference: what kind it is, its short name, and the commit. */
+export interface RefCommit {
+  type: 'branch' | 'tag' | 'commit';
+  name: string;
+  commit: string;
+  /** The ref as the caller wrote it (URLs echo it back). */
+  input: string;
+}
+
+/** `branch/<name>`, `tag/<name>` or `commit/<sha>`: the web link form of a ref. */
+export const refWebLinkPath = (r: Pick<RefCommit, 'type' | 'name'>) => `${r.type}/${r.type === 'commit' ? r.name : pathEscapeSegments(r.name)}`;
+
+const FULL_SHA = /^[0-9a-f]{40}$/;
+
+/**
+ * Gitea's `utils.ResolveRefCommit` for the contents API: an existing branch,
+ * then a tag, then a full-length commit id; anything else is 404.
+ */
+export async function resolveRef(git: GitStore, repo: RepoContext, ref: string | undefined): Promise<RefCommit> {
+  const input = ref || repo.row.default_branch;
+  const refs = await git.refs(repo.gitDir);
+  const branch = refs.branches.get(input);
+  if (branch) return { type: 'branch', name: input, commit: branch, input };
+  const tag = refs.tags.get(input);
+  if (tag) return { type: 'tag', name: input, commit: tag, input };
+  if (FULL_SHA.test(input) && (await git.commit(repo.gitDir, input))) return { type: 'commit', name: input, commit: input, input };
+  throw notFound(`object does not exist [id: ${input}, rel_path: ]`);
+}
+
+/**
+ * Gitea's legacy ref guessing for /raw and /media: `ref` is joined in front
+ * of the path, then the shortest prefix naming a branch (or `HEAD`), then a
+ * tag, then a full commit id as the first segment; failing all, the whole
+ * path on the default branch. Returns the ref and the path that remains.
+ */
+export async function resolveLegacy(git: GitStore, repo: RepoContext, reqPath: string, extraRef: string | undefined): Promise<{ ref: RefCommit; treePath: string }> {
+  const joined = [extraRef ?? '', reqPath].filter(Boolean).join('/').replace(/\/+/g, '/');
+  const parts = joined.split('/');
+  const refs = await git.refs(repo.gitDir);
+  const prefix = (has: (name: string) => boolean) => {
+    for (let i = 1; i <= parts.length; i++) {
+      const name = parts.slice(0, i).join('/');
+      if (has(name)) return { name, rest: parts.slice(i).join('/') };
+    }
+    return undefined;
+  };
+  const unable = () => notFound('unable to find a git ref');
+  const b = prefix((n) => refs.branches.has(n));
+  if (b) return { ref: { type: 'branch', name: b.name, commit: refs.branches.get(b.name)!, input: b.name }, treePath: b.rest };
+  if (parts[0] === 'HEAD') {
+    const head = refs.branches.get(repo.row.default_branch);
+    if (!head) throw unable();
+    return { ref: { type: 'branch', name: repo.row.default_branch, commit: head, input: repo.row.default_branch }, treePath: parts.slice(1).join('/') };
+  }
+  const t = prefix((n) => refs.tags.has(n));
+  if (t) return { ref: { type: 'tag', name: t.name, commit: refs.tags.get(t.name)!, input: t.name }, treePath: t.rest };
+  if (FULL_SHA.test(parts[0]!)) {
+    if (!(await git.commit(repo.gitDir, parts[0]!))) throw unable();
+    return { ref: { type: 'commit', name: parts[0]!, commit: parts[0]!, input: parts[0]! }, treePath: parts.slice(1).join('/') };
+  }
+  const head = refs.branches.get(repo.row.default_branch);
+  if (!head) throw unable();
+  return { ref: { type: 'branch', name: repo.row.default_branch, commit: head, input: repo.row.default_branch }, treePath: reqPath };
+}
+
+/**
+ * The web download route `/{owner}/{repo}/raw/{branch|tag|commit}/{ref}/{path}`
+ * (what `download_url` points to): the ref kind is explicit; a branch or tag
+ * name may contain slashes, so the shortest existing prefix wins.
+ */
+export async function resolveTyped(git: GitStore, repo: RepoContext, type: string, rest: string): Promise<{ ref: RefCommit; treePath: string }> {
+  const parts = rest.split('/');
+  const refs = await git.refs(repo.gitDir);
+  const map = type === 'branch' ? refs.branches : type === 'tag' ? refs.tags : undefined;
+  if (map) {
+    for (let i = 1; i <= parts.length; i++) {
+      const name = parts.slice(0, i).join('/');
+      const commit = map.get(name);
+      if (commit) return { ref: { type: type as 'branch' | 'tag', name, commit, input: name }, treePath: parts.slice(i).join('/') };
+    }
+  } else if (type === 'commit' && /^[0-9a-f]{7,40}$/.test(parts[0]!)) {
+    const info = await git.info(repo.gitDir, parts[0]!);
+    if (info?.type === 'commit') return { ref: { type: 'commit', name: info.sha, commit: info.sha, input: info.sha }, treePath: parts.slice(1).join('/') };
+  }
+  throw notFound(`branch or tag not exist: ${parts[0] ?? ''}`);
+}
+
+/**
+ * Gitea's CleanGitTreePath: the path is cleaned relative to the repository
+ * root (`..` cannot climb out), and any `.git` component makes it invalid
+ * (returned as null).
+ */
+export function cleanTreePath(p: string): string | null {
+  if (p.includes('\0')) return null; // no tree entry can hold a NUL
+  const out: string[] = [];
+  for (const part of p.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') out.pop();
+    else out.push(part);
+  }
+  if (out.some((x) => x.toLowerCase() === '.git')) return null;
+  return out.join('/');
+}
+

@@ -1,0 +1,33 @@
+/** Gitea's token scope categories, in its canonical order. */
+export const SCOPE_CATEGORIES = ['activitypub', 'admin', 'misc', 'notification', 'organization', 'package', 'issue', 'repository', 'user'] as const;
+export type ScopeCategoryName = (typeof SCOPE_CATEGORIES)[number];
+
+const ALL_SCOPES = new Set<string>(['all', 'public-only', ...SCOPE_CATEGORIES.flatMap((c) => [`read:${c}`, `write:${c}`])]);
+
+/** Validates and normalises a requested scope list (Gitea collapses every write scope into `all`). */
+export function normaliseScopes(requested: readonly string[]): { scopes: string[] } | { invalid: string } {
+  const set = new Set<string>();
+  for (const raw of requested.flatMap((s) => s.split(','))) {
+    const s = raw.trim();
+    if (!s) continue;
+    if (!ALL_SCOPES.has(s)) return { invalid: s };
+    set.add(s);
+  }
+  const everyWrite = SCOPE_CATEGORIES.every((c) => set.has(`write:${c}`));
+  const out: string[] = [];
+  if (set.has('public-only')) out.push('public-only');
+  if (set.has('all') || everyWrite) out.push('all');
+  else
+    for (const c of SCOPE_CATEGORIES) {
+      if (set.has(`write:${c}`)) out.push(`write:${c}`);
+      else if (set.has(`read:${c}`)) out.push(`read:${c}`);
+    }
+  return { scopes: out };
+}
+
+/** Whether a token's scopes grant `level` on `category` (write implies read; `all` grants everything). */
+export function scopeAllows(scopes: readonly string[], category: ScopeCategoryName, level: 'read' | 'write'): boolean {
+  if (scopes.includes('all')) return true;
+  if (scopes.includes(`write:${category}`)) return true;
+  return level === 'read' && scopes.includes(`read:${category}`);
+}

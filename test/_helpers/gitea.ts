@@ -1,0 +1,176 @@
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import type { Test } from 'uvu';
+import { startTestServer, type TestServer } from './server.js';
+
+/** The admin every Gitea test server starts with (ADMIN_USERNAME / ADMIN_PASSWORD). */
+export const ADMIN = { name: 'root', password: 'root-password-1' };
+
+export interface GReply<T = any> {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed JSON (undefined when the body is empty or not JSON). */
+  body: T;
+}
+
+/** How a request authenticates: a token (header), Basic `user:password`, or nothing. */
+export type Auth = { token: string } | { basic: string } | { query: string } | null;
+
+export interface GOptions {
+  json?: unknown;
+  body?: string | Buffer;
+  headers?: Record<string, string>;
+  /** Default: the admin's token. */
+  auth?: Auth;
+}
+
+export interface Account {
+  name: string;
+  password: string;
+  /** A token with every scope (`all`). */
+  token: string;
+  auth: Auth;
+}
+
+export interface GiteaWorld {
+  t: TestServer;
+  url: string;
+  admin: Account;
+  /** A request to the server (path starts with `/`, e.g. `/api/v1/user`). */
+  api<T = any>(method: string, path: string, opts?: GOptions): Promise<GReply<T>>;
+  /** Creates a user (through the admin API) with an `all`-scoped token. */
+  user(name: string, opts?: { admin?: boolean }): Promise<Account>;
+  /** A token for an account with the given scopes. */
+  token(account: Pick<Account, 'name' | 'password'>, scopes: string[], name?: string): Promise<string>;
+  /** Creates a repository owned by `owner` (default admin); returns its JSON. */
+  repo(name: string, opts?: { owner?: Account; private?: boolean; autoInit?: boolean; defaultBranch?: string }): Promise<any>;
+  /** Writes files in one commit through the contents API; returns the FilesResponse. */
+  commit(owner: string, repo: string, files: Record<string, string | Buffer | null>, opts?: { branch?: string; newBranch?: string; auth?: Auth; message?: string }): Promise<any>;
+}
+
+const authHeader = (auth: Auth): Record<string, string> =>
+  !auth ? {} : 'token' in auth ? { authorization: `token ${auth.token}` } : 'basic' in auth ? { authorization: `Basic ${Buffer.from(auth.basic).toString('base64')}` } : {};
+
+let userCount = 0;
+
+/** Builds the helpers around a running server whose admin is ADMIN. */
+export async function giteaWorld(t: TestServer): Promise<GiteaWorld> {
+  const url = t.url;
+  async function api<T = any>(method: string, path: string, opts: GOptions = {}): Promise<GReply<T>> {
+    const auth = opts.auth === undefined ? world.admin.auth : opts.auth;
+    let target = url + path;
+    if (auth && 'query' in auth) target += `${path.includes('?') ? '&' : '?'}token=${auth.query}`;
+    const headers: Record<string, string> = { ...authHeader(auth), ...opts.headers };
+    let body: string | Buffer | undefined = opts.body;
+    if (opts.json !== undefined) {
+      body = JSON.stringify(opts.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(target, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, body: parsed as T };
+  }
+
+  async function token(account: Pick<Account, 'name' | 'password'>, scopes: string[], name = `t${++userCount}`): Promise<string> {
+    const r = await api('POST', `/api/v1/users/${account.name}/tokens`, { json: { name, scopes }, auth: { basic: `${account.name}:${account.password}` } });
+    if (r.status !== 201) throw new Error(`token for ${account.name}: ${r.status} ${r.text}`);
+    return r.body.sha1;
+  }
+
+  const world: GiteaWorld = {
+    t,
+    url,
+    admin: { name: ADMIN.name, password: ADMIN.password, token: '', auth: { basic: `${ADMIN.name}:${ADMIN.password}` } },
+    api,
+    token,
+    async user(name, opts = {}) {
+      const password = `${name}-password-1`;
+      const r = await api('POST', '/api/v1/admin/users', { json: { username: name, email: `${name}@example.com`, password, admin: opts.admin ?? false } });
+      if (r.status !== 201) throw new Error(`create user ${name}: ${r.status} ${r.text}`);
+      const tok = await token({ name, password }, ['all']);
+      return { name, password, token: tok, auth: { token: tok } };
+    },
+    async repo(name, opts = {}) {
+      const r = await api('POST', '/api/v1/user/repos', {
+        json: { name, private: opts.private ?? false, auto_init: opts.autoInit ?? true, ...(opts.defaultBranch ? { default_branch: opts.defaultBranch } : {}) },
+        auth: (opts.owner ?? world.admin).auth,
+      });
+      if (r.status !== 201) throw new Error(`create repo ${name}: ${r.status} ${r.text}`);
+      return r.body;
+    },
+    async commit(owner, repo, files, opts = {}) {
+      const ops = await Promise.all(
+        Object.entries(files).map(async ([path, content]) => {
+          if (content === null) return { operation: 'delete', path };
+          const existing = await api('GET', `/api/v1/repos/${owner}/${repo}/contents/${path}${opts.branch ? `?ref=${opts.branch}` : ''}`, { auth: opts.auth ?? world.admin.auth });
+          const data = Buffer.isBuffer(content) ? content : Buffer.from(content);
+          return existing.status === 200 && !Array.isArray(existing.body)
+            ? { operation: 'update', path, content: data.toString('base64'), sha: existing.body.sha }
+            : { operation: 'create', path, content: data.toString('base64') };
+        }),
+      );
+      const r = await api('POST', `/api/v1/repos/${owner}/${repo}/contents`, {
+        json: { files: ops, ...(opts.branch ? { branch: opts.branch } : {}), ...(opts.newBranch ? { new_branch: opts.newBranch } : {}), ...(opts.message ? { message: opts.message } : {}) },
+        auth: opts.auth ?? world.admin.auth,
+      });
+      if (r.status !== 201) throw new Error(`commit to ${owner}/${repo}: ${r.status} ${r.text}`);
+      return r.body;
+    },
+  };
+  world.admin.token = await token(ADMIN, ['all'], 'admin-all');
+  world.admin.auth = { token: world.admin.token };
+  return world;
+}
+
+/**
+ * Registers a Gitea suite's hooks: a fresh server whose admin is ADMIN, the
+ * helpers in `ctx.g`, contract violations reported after each test (as the
+ * ARI suites do).
+ */
+export function useGitea(test: Test, env: Record<string, string> = {}): { g: GiteaWorld } {
+  const ctx = {} as { g: GiteaWorld };
+  test.before(async () => {
+    const t = await startTestServer({ ADMIN_USERNAME: ADMIN.name, ADMIN_PASSWORD: ADMIN.password, ...env });
+    ctx.g = await giteaWorld(t);
+  });
+  test.after(async () => {
+    await ctx.g.t.close();
+  });
+  test.after.each((state: { __test__?: string }) => {
+    try {
+      ctx.g.t.assertNoViolations();
+    } catch (err) {
+      process.stderr.write(`\n  CONTRACT VIOLATION in "${state.__test__ ?? '?'}": ${(err as Error).message}\n`);
+      process.exitCode = 1;
+    }
+  });
+  return ctx;
+}
+
+/** Runs the git CLI (isolated by the test runner's environment) and returns its result; throws on failure unless `allowFail`. */
+export function git(args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string | Buffer; allowFail?: boolean } = {}): SpawnSyncReturns<string> {
+  const r = spawnSync('git', args, { cwd: opts.cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...opts.env }, input: opts.input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (r.status !== 0 && !opts.allowFail) throw new Error(`git ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  return r;
+}
+
+/** Whether a command is installed (for SKIP lines). */
+export function have(cmd: string, args = ['--version']): boolean {
+  return spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
+}
+
+/** A clone URL with credentials for the test server. */
+export function cloneUrl(g: GiteaWorld, owner: string, repo: string, account?: Pick<Account, 'name' | 'password'> | { name: string; token: string }): string {
+  const u = new URL(`${g.url}/${owner}/${repo}.git`);
+  if (account) {
+    u.username = account.name;
+    u.password = 'token' in account ? account.token : account.password;
+  }
+  return u.href;
+}
