@@ -9,6 +9,7 @@ import * as branchOps from './operations/branches.js';
 import * as contentOps from './operations/contents.js';
 import * as miscOps from './operations/misc.js';
 import * as repoOps from './operations/repos.js';
+import * as rawOps from './operations/raw.js';
 import * as userOps from './operations/users.js';
 
 export * from './models/branch.js';
@@ -20,10 +21,11 @@ export * as branches from './operations/branches.js';
 export * as contents from './operations/contents.js';
 export * as misc from './operations/misc.js';
 export * as repos from './operations/repos.js';
+export * as raw from './operations/raw.js';
 export * as users from './operations/users.js';
 
 /** Every declared Gitea operation, for the served document and the drift gate. */
-export const GITEA_OPERATIONS: readonly GOperation[] = [miscOps, userOps, repoOps, branchOps, contentOps].flatMap((m) => Object.values(m) as GOperation[]);
+export const GITEA_OPERATIONS: readonly GOperation[] = [miscOps, userOps, repoOps, branchOps, contentOps, rawOps].flatMap((m) => Object.values(m) as GOperation[]);
 
 /** Every declared model (response and request), by name. */
 export const GITEA_MODELS: readonly GModel[] = [userModels, repoModels, branchModels, contentModels, fileOptionModels].flatMap((m) =>
