@@ -7,7 +7,10 @@ export type Db = Database.Database;
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-/** Migrations are `NNN-name.sql` files applied in order; `user_version` records the last one applied. */
+/**
+ * Migrations are `NNN-name.sql` files applied in order; `user_version` records the last one applied.
+ * They run with foreign keys off (SQLite's procedure for rebuilding a table) and must leave none broken.
+ */
 function migrate(db: Db): void {
   const files = readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{3}-.*\.sql$/.test(f)).sort();
   const current = db.pragma('user_version', { simple: true }) as number;
@@ -17,6 +20,8 @@ function migrate(db: Db): void {
     const sql = readFileSync(join(MIGRATIONS_DIR, file), 'utf8');
     db.transaction(() => {
       db.exec(sql);
+      const broken = db.pragma('foreign_key_check') as unknown[];
+      if (broken.length) throw new Error(`migration ${file} leaves ${broken.length} broken foreign key(s)`);
       db.pragma(`user_version = ${version}`);
     })();
   }
@@ -28,8 +33,10 @@ export function openDatabase(file: string, synchronous: 'NORMAL' | 'FULL' = 'NOR
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${synchronous}`);
-  db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // better-sqlite3 turns foreign keys on by default; a table rebuild needs them off.
+  db.pragma('foreign_keys = OFF');
   migrate(db);
+  db.pragma('foreign_keys = ON');
   return db;
 }

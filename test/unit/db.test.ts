@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -46,6 +47,37 @@ test('channel repo: history is newest first, pages with before, keeps reused ids
   assert.is(repo.prune(2), 1);
   assert.equal(repo.history(10)!.map((r) => r.seq), [3, 2]);
   assert.is(repo.prune(5), 0);
+  db.close();
+});
+
+test('004 rebuilds repositories with AUTOINCREMENT, keeping every row and what references it; ids are never reused', () => {
+  // A database as the 003 schema left it, with a repository, a collaborator and a protection rule.
+  const file = join(dir, 'old.db');
+  const old = new Database(file);
+  for (const m of ['001-channels.sql', '002-media.sql', '003-repositories.sql']) old.exec(readFileSync(new URL(`../../server/db/migrations/${m}`, import.meta.url), 'utf8'));
+  old.pragma('user_version = 3');
+  old.pragma('foreign_keys = ON');
+  const user = (id: number, name: string) =>
+    old.prepare("INSERT INTO users (id, name, lower_name, email, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, 'x', 0, 0)").run(id, name, name, `${name}@example.com`);
+  user(1, 'alice');
+  user(2, 'bob');
+  old.prepare("INSERT INTO repositories (id, owner_id, name, lower_name, default_branch, created_at, updated_at) VALUES (7, 1, 'r', 'r', 'main', 0, 0)").run();
+  old.prepare("INSERT INTO collaborators (repo_id, user_id, mode, created_at) VALUES (7, 2, 'write', 0)").run();
+  old.prepare("INSERT INTO branch_protections (repo_id, rule_name, data, created_at, updated_at) VALUES (7, 'main', '{}', 0, 0)").run();
+  old.close();
+
+  const db = openDatabase(file);
+  assert.ok((db.pragma('user_version', { simple: true }) as number) >= 4);
+  assert.is(db.pragma('foreign_keys', { simple: true }), 1);
+  assert.match((db.prepare("SELECT sql FROM sqlite_master WHERE name = 'repositories'").get() as { sql: string }).sql, /AUTOINCREMENT/);
+  assert.equal(db.prepare('SELECT id, name FROM repositories').all(), [{ id: 7, name: 'r' }]);
+  assert.equal(db.prepare('SELECT repo_id, user_id, mode FROM collaborators').all(), [{ repo_id: 7, user_id: 2, mode: 'write' }]);
+  assert.is((db.prepare('SELECT count(*) AS n FROM branch_protections WHERE repo_id = 7').get() as { n: number }).n, 1);
+  // Foreign keys still cascade, and a deleted repository's id is not handed out again.
+  db.prepare('DELETE FROM repositories WHERE id = 7').run();
+  assert.is((db.prepare('SELECT count(*) AS n FROM collaborators').get() as { n: number }).n, 0);
+  const next = db.prepare("INSERT INTO repositories (owner_id, name, lower_name, default_branch, created_at, updated_at) VALUES (1, 's', 's', 'main', 0, 0)").run();
+  assert.is(Number(next.lastInsertRowid), 8);
   db.close();
 });
 
