@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,8 @@ export interface Proc {
   proc: ChildProcess;
   url: string;
   port: number;
+  /** The server's DATA_DIR (Trunkline only). */
+  dataDir?: string;
   /** Resident set size of the process, MiB. */
   rssMiB(): number;
   stop(): Promise<void>;
@@ -69,15 +71,18 @@ export async function startTrunkline(env: Record<string, string> = {}): Promise<
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const { url, port } = await waitForUrl(proc, /listening on (http:\/\/127\.0\.0\.1:(\d+))/);
-  return wrap(proc, url, port, () => rmSync(dataDir, { recursive: true, force: true }));
+  return { ...wrap(proc, url, port, () => rmSync(dataDir, { recursive: true, force: true })), dataDir };
 }
 
-/** The baseline: a bare node:http server answering a small fixed body. */
-export async function startBaseline(body = '{"hello":"world"}'): Promise<Proc> {
-  const code = `const http=require('http');const b=Buffer.from(${JSON.stringify(body)});http.createServer((q,s)=>{s.writeHead(200,{'content-type':'application/json','content-length':b.length});s.end(b)}).listen(0,'127.0.0.1',function(){console.log('listening on http://127.0.0.1:'+this.address().port)})`;
+/** The baseline: a bare node:http server answering a fixed body from memory (given through a file: bodies can be large). */
+export async function startBaseline(body: string | Buffer = '{"hello":"world"}', contentType = 'application/json'): Promise<Proc> {
+  const dir = mkdtempSync(join(tmpdir(), 'trunkline-baseline-'));
+  const file = join(dir, 'body');
+  writeFileSync(file, body);
+  const code = `const http=require('http');const b=require('fs').readFileSync(${JSON.stringify(file)});http.createServer((q,s)=>{s.writeHead(200,{'content-type':${JSON.stringify(contentType)},'content-length':b.length});s.end(b)}).listen(0,'127.0.0.1',function(){console.log('listening on http://127.0.0.1:'+this.address().port)})`;
   const proc = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'pipe'] });
   const { url, port } = await waitForUrl(proc, /listening on (http:\/\/127\.0\.0\.1:(\d+))/);
-  return wrap(proc, url, port);
+  return wrap(proc, url, port, () => rmSync(dir, { recursive: true, force: true }));
 }
 
 /** Requests per second for GET `url` (autocannon, loopback, bounded in time). */

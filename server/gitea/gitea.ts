@@ -7,6 +7,7 @@ import { createTokenRepo } from '../db/repos/token-repo.js';
 import { createUserRepo, type UserRow } from '../db/repos/user-repo.js';
 import type { Logger } from '../log.js';
 import { GitStore } from './git/store.js';
+import { closeRefUpdaters } from './git/ref-updater.js';
 import { createAccounts } from './services/accounts.js';
 import { createContentsReader } from './services/contents.js';
 import { createFiles } from './services/files.js';
@@ -102,6 +103,7 @@ export async function createGitea(deps: GiteaDeps) {
 
     close(): void {
       git.close();
+      closeRefUpdaters();
     },
   };
   return gitea;

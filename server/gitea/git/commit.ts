@@ -54,8 +54,15 @@ export function parseCommit(sha: string, data: Buffer): Commit {
   return c;
 }
 
-/** Git drops angle brackets and line breaks from identities, and trims them. */
-const clean = (s: string) => s.replace(/[<>\n\r\0]/g, '').trim();
+/** What git calls crud: whitespace, control characters and `.,:;<>"\\'` at either end of a name or email. */
+const CRUD = /^[\x00-\x20.,:;<>"\\']+|[\x00-\x20.,:;<>"\\']+$/g;
+
+/**
+ * An identity part as git writes it (ident.c's strbuf_addstr_without_crud):
+ * crud stripped from both ends, then `<`, `>` and line feeds dropped. A NUL
+ * cannot be stored at all, so it goes too.
+ */
+export const cleanIdent = (s: string) => s.replace(CRUD, '').replace(/[<>\n\0]/g, '');
 
 function formatTz(minutes: number): string {
   const sign = minutes < 0 ? '-' : '+';
@@ -64,7 +71,7 @@ function formatTz(minutes: number): string {
 }
 
 export function formatSignature(s: Signature): string {
-  return `${clean(s.name)} <${clean(s.email)}> ${s.when} ${formatTz(s.tzMinutes)}`;
+  return `${cleanIdent(s.name)} <${cleanIdent(s.email)}> ${s.when} ${formatTz(s.tzMinutes)}`;
 }
 
 /** Serialises a commit object (without signature). */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { gitEnv } from './run.js';
+import { gitEnv, runGit } from './run.js';
 
 /**
  * For each name in `dir` (a directory path, '' for the root), the newest
@@ -57,4 +57,17 @@ export function lastCommitsIn(gitDir: string, commit: string, dir: string, names
     });
     child.on('close', () => finish());
   });
+}
+
+/** Whether commit `a` is an ancestor of (or the same as) commit `b`: moving a branch from a to b is then no force push. */
+export async function isAncestor(gitDir: string, a: string, b: string): Promise<boolean> {
+  if (a === b) return true;
+  const r = await runGit(['merge-base', '--is-ancestor', a, b], { gitDir, okCodes: [1] });
+  return r.code === 0;
+}
+
+/** Paths whose content differs between two commits (what a push from `a` to `b` changes). */
+export async function changedPaths(gitDir: string, a: string, b: string): Promise<string[]> {
+  const { stdout } = await runGit(['diff-tree', '-r', '-z', '--name-only', '--no-renames', a, b], { gitDir });
+  return stdout.toString('utf8').split('\0').filter(Boolean);
 }

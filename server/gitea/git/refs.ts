@@ -1,3 +1,4 @@
+import { refUpdater } from './ref-updater.js';
 import { runGit } from './run.js';
 
 /** Branch and tag tips of a repository at one moment. */
@@ -30,13 +31,6 @@ export const ZERO_SHA = '0000000000000000000000000000000000000000';
  * also holds against pushes running at the same moment. Returns false when
  * the ref had moved.
  */
-export async function casRef(gitDir: string, ref: string, newSha: string, oldSha: string | null, reason: string): Promise<boolean> {
-  try {
-    await runGit(['update-ref', '-m', reason, ref, newSha, oldSha ?? ZERO_SHA], { gitDir });
-    return true;
-  } catch (err) {
-    const msg = String((err as Error).message);
-    if (/cannot lock ref|but expected|reference already exists|unable to resolve reference/i.test(msg)) return false;
-    throw err;
-  }
+export function casRef(gitDir: string, ref: string, newSha: string, oldSha: string | null): Promise<boolean> {
+  return refUpdater(gitDir).update(ref, newSha, oldSha ?? ZERO_SHA);
 }

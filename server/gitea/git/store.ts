@@ -5,14 +5,20 @@ import { CatFilePool, type ObjectInfo } from './cat-file.js';
 import { parseCommit, type Commit } from './commit.js';
 import { lastCommitsIn } from './history.js';
 import { readRefs, type Refs } from './refs.js';
+import { closeRefUpdaters } from './ref-updater.js';
+import { forgetObjectDirs } from './objects.js';
 import { runGit } from './run.js';
 import { parseTree, type TreeEntry } from './tree.js';
 
 /** Where a path leads inside a commit's tree. */
 export type Lookup =
   | { found: true; entry: TreeEntry; path: string }
-  /** `at` is the path up to the first component that does not exist. */
-  | { found: false; at: string };
+  /**
+   * `at` is the path up to the first component that does not exist; `index`
+   * that component's position; `blocker` the entry before it when that entry
+   * is not a directory (a file or submodule in the way).
+   */
+  | { found: false; at: string; index: number; blocker?: TreeEntry };
 
 /**
  * Read access to bare repositories with the caches that make it cheap:
@@ -31,6 +37,10 @@ export class GitStore {
   private readonly commits = new Lru<string, Commit>(8192);
   private readonly trees = new Lru<string, TreeEntry[]>(2048);
   private readonly lastCommitCache = new Lru<string, string>(100_000);
+  /** Object headers by full id (directory listings report every file's size). */
+  private readonly infos = new Lru<string, ObjectInfo>(200_000);
+  /** Small blobs we just wrote (the write's answer reads them back at once). */
+  private readonly recentBlobs = new Lru<string, Buffer>(256);
 
   /** Creates an empty bare repository whose HEAD names `defaultBranch`. */
   async init(gitDir: string, defaultBranch: string): Promise<void> {
@@ -50,11 +60,15 @@ export class GitStore {
   /** Drops everything held for a repository (deleted or renamed). */
   forget(gitDir: string): void {
     this.catFiles.drop(gitDir);
+    closeRefUpdaters(gitDir);
+    forgetObjectDirs(gitDir);
     this.refCache.delete(gitDir);
     this.loaded.delete(gitDir);
     const pre = `${gitDir}\0`;
     this.commits.deleteWhere((k) => k.startsWith(pre));
     this.trees.deleteWhere((k) => k.startsWith(pre));
+    this.recentBlobs.deleteWhere((k) => k.startsWith(pre));
+    this.infos.deleteWhere((k) => k.startsWith(pre));
     this.lastCommitCache.deleteWhere((k) => k.startsWith(pre));
   }
 
@@ -99,11 +113,27 @@ export class GitStore {
     await runGit(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], { gitDir });
   }
 
-  info(gitDir: string, name: string): Promise<ObjectInfo | null> {
-    return this.catFiles.get(gitDir).info(name);
+  async info(gitDir: string, name: string): Promise<ObjectInfo | null> {
+    const recent = this.recentBlobs.get(`${gitDir}\0${name}`);
+    if (recent) return { sha: name, type: 'blob', size: recent.length };
+    // Only full object ids are cached: what they name never changes (a ref name's target does).
+    const full = /^[0-9a-f]{40}$/.test(name);
+    const key = `${gitDir}\0${name}`;
+    const hit = full ? this.infos.get(key) : undefined;
+    if (hit) return hit;
+    const info = await this.catFiles.get(gitDir).info(name);
+    if (info && full) this.infos.set(key, info);
+    return info;
+  }
+
+  /** Caches a small blob we wrote ourselves. */
+  rememberBlob(gitDir: string, sha: string, data: Buffer): void {
+    if (data.length <= 64 * 1024) this.recentBlobs.set(`${gitDir}\0${sha}`, data);
   }
 
   async blob(gitDir: string, sha: string): Promise<Buffer | null> {
+    const recent = this.recentBlobs.get(`${gitDir}\0${sha}`);
+    if (recent) return recent;
     const obj = await this.catFiles.get(gitDir).read(sha);
     return obj && obj.type === 'blob' ? obj.data : null;
   }
@@ -138,10 +168,25 @@ export class GitStore {
     for (let i = 0; i < parts.length; i++) {
       const entries = entry.mode === '40000' ? await this.tree(gitDir, entry.sha) : null;
       const next = entries?.find((e) => e.name === parts[i]);
-      if (!next) return { found: false, at: parts.slice(0, i + 1).join('/') };
+      if (!next) return { found: false, at: parts.slice(0, i + 1).join('/'), index: i, ...(entries ? {} : { blocker: entry }) };
       entry = next;
     }
     return { found: true, entry, path: parts.join('/') };
+  }
+
+  /** Caches a commit we wrote ourselves, so reading it back costs nothing. */
+  rememberCommit(gitDir: string, c: Commit): void {
+    this.commits.set(`${gitDir}\0${c.sha}`, c);
+  }
+
+  /** Caches a tree we wrote ourselves (entries in git order). */
+  rememberTree(gitDir: string, sha: string, entries: TreeEntry[]): void {
+    this.trees.set(`${gitDir}\0${sha}`, entries);
+  }
+
+  /** Records that `commit` is the last commit touching `path` (known when we just wrote it). */
+  rememberLastCommit(gitDir: string, commit: string, path: string): void {
+    this.lastCommitCache.set(`${gitDir}\0${commit}\0${path}`, commit);
   }
 
   /** For each name in directory `dir` at `commit`, the last commit that touched it. */

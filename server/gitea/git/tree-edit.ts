@@ -1,6 +1,6 @@
 import { writeObject } from './objects.js';
 import type { GitStore } from './store.js';
-import { serializeTree } from './tree.js';
+import { serializeTree, sortEntries } from './tree.js';
 
 export interface Leaf {
   mode: string;
@@ -53,6 +53,24 @@ export class TreeEditor {
     return node instanceof Dir ? 'dir' : node;
   }
 
+  /**
+   * What is at `path`, told the way Gitea's path lookups tell it: a leaf, a
+   * directory (with its id while unchanged), or where the walk stopped
+   * (`index` of the first missing component; `blocker` when a file or
+   * submodule stands where a directory should be).
+   */
+  async entry(path: string): Promise<{ kind: 'leaf'; leaf: Leaf } | { kind: 'dir'; sha: string | null } | { kind: 'missing'; index: number; blocker?: Leaf }> {
+    let node: Leaf | Dir = this.root;
+    const parts = path.split('/');
+    for (let i = 0; i < parts.length; i++) {
+      if (!(node instanceof Dir)) return { kind: 'missing', index: i, blocker: node };
+      const next: Leaf | Dir | undefined = (await this.load(node)).get(parts[i]!);
+      if (!next) return { kind: 'missing', index: i };
+      node = next;
+    }
+    return node instanceof Dir ? { kind: 'dir', sha: node.dirty ? null : node.sha } : { kind: 'leaf', leaf: node };
+  }
+
   /** Puts an entry at `path`, creating directories (and replacing a non-directory in the way). */
   async set(path: string, leaf: Leaf): Promise<void> {
     const parts = path.split('/');
@@ -96,7 +114,10 @@ export class TreeEditor {
         } else out.push({ mode: e.mode, name, sha: e.sha });
       }
       if (!out.length) return null;
-      return writeObject(this.gitDir, 'tree', serializeTree(out));
+      const sorted = sortEntries(out);
+      const sha = await writeObject(this.gitDir, 'tree', serializeTree(sorted));
+      this.git.rememberTree(this.gitDir, sha, sorted);
+      return sha;
     };
     return (await write(this.root)) ?? (await writeObject(this.gitDir, 'tree', Buffer.alloc(0)));
   }

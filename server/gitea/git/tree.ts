@@ -44,11 +44,18 @@ function sortKey(e: TreeEntry): Buffer {
   return Buffer.from(entryType(e.mode) === 'dir' ? `${e.name}/` : e.name, 'utf8');
 }
 
+/** Entries in git's tree order. */
+export function sortEntries(entries: readonly TreeEntry[]): TreeEntry[] {
+  return entries
+    .map((e) => ({ e, k: sortKey(e) }))
+    .sort((a, b) => Buffer.compare(a.k, b.k))
+    .map((x) => x.e);
+}
+
 /** Serialises entries (in any order) into a canonical tree object. */
 export function serializeTree(entries: readonly TreeEntry[]): Buffer {
-  const sorted = entries.map((e) => ({ e, k: sortKey(e) })).sort((a, b) => Buffer.compare(a.k, b.k));
   const parts: Buffer[] = [];
-  for (const { e } of sorted) {
+  for (const e of sortEntries(entries)) {
     const mode = e.mode === '040000' ? '40000' : e.mode;
     parts.push(Buffer.from(`${mode} ${e.name}\0`, 'utf8'), Buffer.from(e.sha, 'hex'));
   }

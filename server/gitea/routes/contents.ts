@@ -6,12 +6,52 @@ import type { Gitea } from '../gitea.js';
 import type { ChangeFile, ChangeRequest, Operation } from '../services/files.js';
 import { LFS_POINTER_MAX, parsePointer } from '../services/lfs-pointer.js';
 
-/** Go's base64.StdEncoding: padded, standard alphabet; anything else is Go's error text (422). */
-function decodeBase64(s: string): Buffer {
-  const clean = s.replace(/[\r\n]/g, ''); // Go's decoder skips line breaks
-  const m = /[^A-Za-z0-9+/=]/.exec(clean);
-  if (m) throw unprocessable(`illegal base64 data at input byte ${m.index}`);
-  if (clean.length % 4 !== 0 || /=[^=]/.test(clean) || /={3,}$/.test(clean)) throw unprocessable(`illegal base64 data at input byte ${Math.max(0, clean.length - (clean.length % 4 || 4))}`);
+const B64 = /[A-Za-z0-9+/]/;
+
+/**
+ * Go's base64.StdEncoding.DecodeString: padded standard alphabet, line feeds
+ * and carriage returns skipped anywhere; a bad input is Go's error text with
+ * the offset Go reports (422).
+ */
+export function decodeBase64(s: string): Buffer {
+  const bad = (at: number) => unprocessable(`illegal base64 data at input byte ${at}`);
+  const isNl = (c: string | undefined) => c === '\n' || c === '\r';
+  let clean = '';
+  let si = 0;
+  while (si < s.length) {
+    // One quantum of four characters, as Go's decodeQuantum reads it.
+    let j = 0;
+    let quantum = '';
+    for (; j < 4; j++) {
+      if (si === s.length) {
+        if (j === 0) break;
+        throw bad(si - j); // padding is required: a short last quantum is corrupt
+      }
+      const c = s[si++]!;
+      if (isNl(c)) {
+        j--;
+        continue;
+      }
+      if (B64.test(c)) {
+        quantum += c;
+        continue;
+      }
+      if (c !== '=') throw bad(si - 1);
+      // Padding: only as the third or fourth character, "==" after two.
+      if (j < 2) throw bad(si - 1);
+      if (j === 2) {
+        while (si < s.length && isNl(s[si])) si++;
+        if (si === s.length) throw bad(s.length);
+        if (s[si] !== '=') throw bad(si - 1);
+        si++;
+      }
+      while (si < s.length && isNl(s[si])) si++;
+      if (si < s.length) throw bad(si); // anything after the padding
+      clean += quantum;
+      return Buffer.from(clean, 'base64');
+    }
+    clean += quantum;
+  }
   return Buffer.from(clean, 'base64');
 }
 
@@ -59,7 +99,8 @@ export function mountContents(b: GiteaBinder, g: Gitea): void {
         operation: f.operation as Operation,
         path: f.path ?? '',
         ...(f.from_path ? { fromPath: f.from_path } : {}),
-        ...(f.operation !== 'delete' ? { content: decodeBase64(f.content ?? '') } : {}),
+        // Gitea decodes every entry's content, a delete's too (an invalid one is 422 all the same).
+        content: decodeBase64(f.content ?? ''),
         ...(f.sha ? { sha: f.sha } : {}),
       };
     });
@@ -76,7 +117,7 @@ export function mountContents(b: GiteaBinder, g: Gitea): void {
     // Spec rule 7: updating in an empty repository is 422.
     if ((await g.git.refs(ctx.repo!.gitDir)).branches.size === 0) {
       if (!ctx.repo!.perm.write) throw forbidden('user should have a permission to write to the target branch');
-      throw unprocessable('repository is empty');
+      throw unprocessable('repo is empty');
     }
     // Current Gitea: without a sha the file is written whether or not it exists, and the answer is 201.
     const operation: Operation = body.sha ? 'update' : 'upload';

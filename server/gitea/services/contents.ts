@@ -6,13 +6,14 @@ import type { GitStore } from '../git/store.js';
 import { entryType, type TreeEntry } from '../git/tree.js';
 import type { Site } from '../site.js';
 import { LFS_POINTER_MAX, parsePointer } from './lfs-pointer.js';
-import { cleanTreePath, refWebLinkPath, resolveRef, type RefCommit } from './refs.js';
+import { cleanTreePath, pathNotExist, refWebLinkPath, resolveRef, type RefCommit } from './refs.js';
 import type { RepoContext } from './repos.js';
+import { Lru } from '../../util/lru.js';
 
 export type Contents = ModelOf<typeof ContentsResponse>;
 
 /** Parses `.gitmodules` for the URL of the submodule at `path`. */
-function submoduleUrl(gitmodules: string, path: string): string | undefined {
+function submoduleUrl_(gitmodules: string, path: string): string | undefined {
   let current: { path?: string; url?: string } = {};
   const sections: (typeof current)[] = [];
   for (const raw of gitmodules.split('\n')) {
@@ -36,66 +37,62 @@ export function createContentsReader(git: GitStore, site: Site, opts: { maxBlobS
     const html = site.repoHtml(repo.owner, repo.row);
     const self = `${api}/contents/${pathEscapeSegments(path)}?ref=${goQueryEscape(ref.input)}`;
     const type = entryType(entry.mode);
-    const res: Contents = {
-      name: entry.name,
-      path,
-      sha: entry.sha,
-      type,
-      size: 0,
-      encoding: null,
-      content: null,
-      target: null,
-      url: self,
-      html_url: null,
-      git_url: null,
-      download_url: null,
-      submodule_git_url: null,
-      _links: { self, git: null, html: null },
-    };
-    if (lastCommit) {
-      const c = await git.commit(repo.gitDir, lastCommit);
-      if (c) {
-        res.last_commit_sha = c.sha;
-        res.last_committer_date = goTime(c.committer.when, c.committer.tzMinutes);
-        res.last_author_date = goTime(c.author.when, c.author.tzMinutes);
-      }
-    }
-    if (type === 'file' || type === 'symlink') {
-      const info = await git.info(repo.gitDir, entry.sha);
-      res.size = info?.size ?? 0;
-    }
-    if (type === 'file' && withContent) {
-      if (res.size <= opts.maxBlobSize) {
-        const data = (await git.blob(repo.gitDir, entry.sha)) ?? Buffer.alloc(0);
-        res.encoding = 'base64';
-        res.content = data.toString('base64');
-        if (data.length > 0 && data.length < LFS_POINTER_MAX) {
-          const p = parsePointer(data);
-          if (p) {
-            res.lfs_oid = p.oid;
-            res.lfs_size = p.size;
-          }
-        }
-      }
+    const c = lastCommit ? await git.commit(repo.gitDir, lastCommit) : null;
+    let size = 0;
+    if (type === 'file' || type === 'symlink') size = (await git.info(repo.gitDir, entry.sha))?.size ?? 0;
+    let encoding: 'base64' | null = null;
+    let content: string | null = null;
+    let target: string | null = null;
+    let submoduleUrl: string | null = null;
+    let lfs: { oid: string; size: number } | null = null;
+    if (type === 'file' && withContent && size <= opts.maxBlobSize) {
+      const data = (await git.blob(repo.gitDir, entry.sha)) ?? Buffer.alloc(0);
+      encoding = 'base64';
+      content = data.toString('base64');
+      if (data.length > 0 && data.length < LFS_POINTER_MAX) lfs = parsePointer(data);
     } else if (type === 'symlink') {
       const data = (await git.blob(repo.gitDir, entry.sha)) ?? Buffer.alloc(0);
-      res.target = data.subarray(0, 1024).toString('utf8');
+      target = data.subarray(0, 1024).toString('utf8');
     } else if (type === 'submodule') {
       const gm = await git.lookup(repo.gitDir, ref.commit, ['.gitmodules']);
       const text = gm.found ? (await git.blob(repo.gitDir, gm.entry.sha))?.toString('utf8') : undefined;
-      const url = text ? submoduleUrl(text, path) : undefined;
-      if (url) res.submodule_git_url = url;
+      submoduleUrl = (text ? submoduleUrl_(text, path) : undefined) ?? null;
     }
-    if (type === 'file' || type === 'symlink') res.download_url = `${html}/raw/${refWebLinkPath(ref)}/${pathEscapeSegments(path)}`;
-    if (type !== 'submodule') {
-      const htmlUrl = `${html}/src/${refWebLinkPath(ref)}/${pathEscapeSegments(path)}`;
-      const gitUrl = `${api}/git/blobs/${goPathEscape(entry.sha)}`;
-      res.html_url = htmlUrl;
-      res.git_url = gitUrl;
-      res._links = { self, git: gitUrl, html: htmlUrl };
-    }
-    return ordered(res);
+    const linked = type !== 'submodule';
+    const htmlUrl = linked ? `${html}/src/${refWebLinkPath(ref)}/${pathEscapeSegments(path)}` : null;
+    const gitUrl = linked ? `${api}/git/blobs/${goPathEscape(entry.sha)}` : null;
+    // Built in Gitea's key order (clients diffing JSON see the same text); omitempty keys only when set.
+    return {
+      name: entry.name,
+      path,
+      sha: entry.sha,
+      ...(c
+        ? {
+            last_commit_sha: c.sha,
+            last_committer_date: goTime(c.committer.when, c.committer.tzMinutes),
+            last_author_date: goTime(c.author.when, c.author.tzMinutes),
+          }
+        : {}),
+      type,
+      size,
+      encoding,
+      content,
+      target,
+      url: self,
+      html_url: htmlUrl,
+      git_url: gitUrl,
+      download_url: type === 'file' || type === 'symlink' ? `${html}/raw/${refWebLinkPath(ref)}/${pathEscapeSegments(path)}` : null,
+      submodule_git_url: submoduleUrl,
+      _links: { self, git: gitUrl, html: htmlUrl },
+      ...(lfs ? { lfs_oid: lfs.oid, lfs_size: lfs.size } : {}),
+    };
   }
+
+  /**
+   * Directory listings by (commit, path, ref as given): all immutable, and a
+   * big directory costs a thousand entries' work to build.
+   */
+  const listings = new Lru<string, Contents[]>(32);
 
   return {
     entryResponse,
@@ -107,28 +104,22 @@ export function createContentsReader(git: GitStore, site: Site, opts: { maxBlobS
       const ref = await resolveRef(git, repo, refParam);
       const parts = path ? path.split('/') : [];
       const found = await git.lookup(repo.gitDir, ref.commit, parts);
-      if (!found.found) throw notFound(`object does not exist [id: , rel_path: ${found.at}]`);
+      if (!found.found) throw notFound(pathNotExist(parts, found));
       if (entryType(found.entry.mode) !== 'dir') {
         const last = await git.lastCommit(repo.gitDir, ref.commit, path);
         return entryResponse(repo, ref, path, { ...found.entry, name: parts[parts.length - 1] ?? '' }, last, true);
       }
+      const key = `${repo.gitDir}\0${repo.owner.name}/${repo.row.name}\0${ref.commit}\0${ref.type}\0${ref.input}\0${path}`;
+      const hit = listings.get(key);
+      if (hit) return hit;
       const entries = (await git.tree(repo.gitDir, found.entry.sha)) ?? [];
       const lasts = await git.lastCommits(repo.gitDir, ref.commit, path, entries.map((e) => e.name));
-      return Promise.all(entries.map((e) => entryResponse(repo, ref, path ? `${path}/${e.name}` : e.name, e, lasts.get(e.name), false)));
+      const list = await Promise.all(entries.map((e) => entryResponse(repo, ref, path ? `${path}/${e.name}` : e.name, e, lasts.get(e.name), false)));
+      Object.freeze(list); // shared by every request for this listing (and its JSON text is cached)
+      listings.set(key, list);
+      return list;
     },
   };
-}
-
-const ORDER = [
-  'name', 'path', 'sha', 'last_commit_sha', 'last_committer_date', 'last_author_date', 'last_commit_message', 'type', 'size', 'encoding', 'content', 'target',
-  'url', 'html_url', 'git_url', 'download_url', 'submodule_git_url', '_links', 'lfs_oid', 'lfs_size',
-] as const;
-
-/** Re-keys a response in Gitea's field order (clients diffing JSON see the same text). */
-function ordered(res: Contents): Contents {
-  const out: Record<string, unknown> = {};
-  for (const k of ORDER) if ((res as Record<string, unknown>)[k] !== undefined) out[k] = (res as Record<string, unknown>)[k];
-  return out as Contents;
 }
 
 export type ContentsReader = ReturnType<typeof createContentsReader>;

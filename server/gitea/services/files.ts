@@ -1,9 +1,11 @@
+import { readFile } from 'node:fs/promises';
 import type { FileCommitResponse, PayloadCommitVerification } from '../../../protocol/gitea/index.js';
 import type { LfsRepo } from '../../db/repos/lfs-repo.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import { DomainError, forbidden, notFound, type ErrorKind } from '../../errors.js';
 import { GO_ZERO_TIME, goTimeUtc } from '../../util/go-format.js';
-import { formatCommit, type Signature } from '../git/commit.js';
+import { formatCommit, parseCommit, type Signature } from '../git/commit.js';
+import { changedPaths, isAncestor } from '../git/history.js';
 import { writeObject } from '../git/objects.js';
 import { casRef } from '../git/refs.js';
 import type { GitStore } from '../git/store.js';
@@ -12,10 +14,10 @@ import type { ModelOf } from '../model-of.js';
 import type { Site } from '../site.js';
 import type { Contents, ContentsReader } from './contents.js';
 import { filterAttribute, type AttributesFile } from './gitattributes.js';
-import { formatPointer } from './lfs-pointer.js';
+import { formatPointer, parsePointer } from './lfs-pointer.js';
 import type { LfsStore } from './lfs-store.js';
 import type { Protections } from './protections.js';
-import { cleanTreePath, type RefCommit } from './refs.js';
+import { cleanTreePath, pathNotExist, type RefCommit } from './refs.js';
 import type { RepoContext, RepoService } from './repos.js';
 
 export type Operation = 'create' | 'update' | 'upload' | 'rename' | 'delete';
@@ -75,10 +77,15 @@ export function defaultMessage(files: readonly ChangeFile[]): string {
   return lines.join('\n').trim();
 }
 
+const GO_ZERO_MS = Date.parse(GO_ZERO_TIME);
+
+/** Go's strings.TrimSpace: Unicode white space (unicode.IsSpace) off both ends. */
+const goTrimSpace = (s: string) => s.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, '');
+
 /** An RFC 3339 date (keeping its offset) as a git signature time; unset or Go's zero time means now. */
 function when(date: string | undefined): { when: number; tzMinutes: number } {
   const ms = date ? Date.parse(date) : NaN;
-  if (!date || Number.isNaN(ms) || ms <= Date.parse('0001-01-02T00:00:00Z')) {
+  if (!date || Number.isNaN(ms) || ms === GO_ZERO_MS) {
     const now = new Date();
     return { when: Math.floor(now.getTime() / 1000), tzMinutes: -now.getTimezoneOffset() };
   }
@@ -127,121 +134,214 @@ export function createFiles(deps: FilesDeps) {
     return out;
   }
 
-  async function blobFor(repo: RepoContext, editor: TreeEditor, path: string, content: Buffer): Promise<string> {
-    if (deps.lfsEnabled && filterAttribute(await attributesFor(repo.gitDir, editor, path), path) === 'lfs') {
-      const oid = await deps.lfsStore.putBuffer(content);
-      deps.lfsRepo.store(repo.row.id, oid, content.length, Math.floor(Date.now() / 1000));
-      return writeObject(repo.gitDir, 'blob', Buffer.from(formatPointer({ oid, size: content.length })));
-    }
-    return writeObject(repo.gitDir, 'blob', content);
+  /** Stores content as a blob (kept in memory a while: the write's answer reads it back at once). */
+  async function storeBlob(repo: RepoContext, content: Buffer): Promise<string> {
+    const sha = await writeObject(repo.gitDir, 'blob', content);
+    git.rememberBlob(repo.gitDir, sha, content);
+    return sha;
   }
 
+  /** The blob for content written at `path`: an LFS pointer when the path is `filter=lfs` (the content goes to the LFS store). */
+  async function blobFor(repo: RepoContext, editor: TreeEditor, path: string, content: Buffer): Promise<string> {
+    if (await isLfsPath(repo, editor, path)) {
+      const oid = await deps.lfsStore.putBuffer(content);
+      deps.lfsRepo.store(repo.row.id, oid, content.length, Math.floor(Date.now() / 1000));
+      return storeBlob(repo, Buffer.from(formatPointer({ oid, size: content.length })));
+    }
+    return storeBlob(repo, content);
+  }
+
+  /**
+   * Gitea's makeGitUserSignature: each of name and email comes from its own
+   * identity, else from the other one (so giving only an author or only a
+   * committer sets both), else from the doer.
+   */
   function signatures(doer: UserRow, req: ChangeRequest): { author: Signature; committer: Signature } {
-    const full = (i?: Identity) => (i?.name && i.email ? { name: i.name, email: i.email } : undefined);
-    const doerId = { name: doer.full_name || doer.name, email: doer.email };
-    const authorId = full(req.author) ?? full(req.committer) ?? doerId;
-    const committerId = full(req.committer) ?? authorId;
-    return { author: { ...authorId, ...when(req.dates?.author) }, committer: { ...committerId, ...when(req.dates?.committer) } };
+    const doerName = doer.full_name.trim() || doer.name.trim() || `user-${doer.id}`;
+    const sig = (own?: Identity, other?: Identity) => ({ name: own?.name || other?.name || doerName, email: own?.email || other?.email || doer.email });
+    return {
+      author: { ...sig(req.author, req.committer), ...when(req.dates?.author) },
+      committer: { ...sig(req.committer, req.author), ...when(req.dates?.committer) },
+    };
+  }
+
+  /** Gitea's CleanGitTreePath for every file of the request (an invalid one is 422, 400 on DELETE). */
+  function cleanPaths(req: ChangeRequest, bad: ErrorKind): { tree: string; from: string }[] {
+    return req.files.map((f) => {
+      const tree = cleanTreePath(f.path);
+      if (!tree) throw err(bad, `path contains a malformed path component [path: ${f.path}]`);
+      const from = f.fromPath ? cleanTreePath(f.fromPath) : tree;
+      if (!from) throw err(bad, `path contains a malformed path component [path: ${f.fromPath}]`);
+      return { tree, from };
+    });
+  }
+
+  /** Gitea's VerifyBranchProtection, for a commit to an existing branch through the API. */
+  function verifyBranchProtection(repo: RepoContext, doer: UserRow, branch: string, paths: { tree: string; from: string }[]): void {
+    const rule = protections.matchFor(repo.row.id, branch);
+    if (!rule) return;
+    const canPush = protections.canUserPush(rule, doer, repo.perm);
+    const hasUnprotected = rule.data.unprotected_file_patterns.trim() !== '';
+    // Gitea checks the target paths only; a rename's source is checked too, or moving a protected file away would change it.
+    for (const p of paths.flatMap((x) => (x.from !== x.tree ? [x.from, x.tree] : [x.tree]))) {
+      const unprotected = hasUnprotected && protections.isUnprotectedFile(rule, p);
+      if (!canPush && !unprotected) throw forbidden(`user cannot commit to repo [user: ${doer.lower_name}]`);
+      if (protections.isProtectedFile(rule, p)) throw forbidden(`path is protected and can not be changed [path: ${p}]`);
+    }
+    // We never sign commits, so a rule that requires signatures refuses every API commit (Gitea: ErrWontSign).
+    if (rule.data.require_signed_commits) throw forbidden(`user cannot commit to repo [user: ${doer.lower_name}]`);
+  }
+
+  /**
+   * A commit to another branch than the one it is based on is a push to that
+   * branch: Gitea's pre-receive hook applies its protection (force push,
+   * signatures, protected files, who may push); a rejected push is 403.
+   */
+  async function verifyPush(repo: RepoContext, doer: UserRow, branch: string, oldSha: string | null, newSha: string): Promise<void> {
+    const rule = protections.matchFor(repo.row.id, branch);
+    if (!rule) return;
+    if (oldSha && !(await isAncestor(repo.gitDir, oldSha, newSha)) && !protections.canForcePush(rule, doer, repo.perm)) {
+      throw forbidden(`branch ${branch} is protected from force push`);
+    }
+    if (rule.data.require_signed_commits) throw forbidden(`branch ${branch} is protected from unverified commit ${newSha}`);
+    const changed = oldSha ? await changedPaths(repo.gitDir, oldSha, newSha) : [];
+    const protectedPath = changed.find((p) => protections.isProtectedFile(rule, p));
+    if (!protectedPath && protections.canUserPush(rule, doer, repo.perm)) return;
+    if (protectedPath) throw forbidden(`branch ${branch} is protected from changing file ${protectedPath}`);
+    if (changed.length && rule.data.unprotected_file_patterns.trim() && changed.every((p) => protections.isUnprotectedFile(rule, p))) return;
+    throw forbidden(`Not allowed to push to protected branch ${branch}`);
+  }
+
+  /** Whether `path` is stored in LFS (`filter=lfs` in the .gitattributes files of the tree being built). */
+  async function isLfsPath(repo: RepoContext, editor: TreeEditor, path: string): Promise<boolean> {
+    return deps.lfsEnabled && filterAttribute(await attributesFor(repo.gitDir, editor, path), path) === 'lfs';
+  }
+
+  /**
+   * Gitea's writeRepoObjectForRename: a moved file keeps its object, unless it
+   * moves into or out of LFS, when the content is converted.
+   */
+  async function renamedBlob(repo: RepoContext, editor: TreeEditor, from: string, to: string, old: Leaf): Promise<string> {
+    if (!deps.lfsEnabled || old.mode === '120000' || old.mode === '160000') return old.sha;
+    const [wasLfs, isLfs] = [await isLfsPath(repo, editor, from), await isLfsPath(repo, editor, to)];
+    if (wasLfs === isLfs) return old.sha;
+    const data = (await git.blob(repo.gitDir, old.sha)) ?? Buffer.alloc(0);
+    if (isLfs) return blobFor(repo, editor, to, data);
+    const pointer = parsePointer(data);
+    if (!pointer) return old.sha; // not really in LFS: the content is what git has
+    return storeBlob(repo, await readFile(deps.lfsStore.pathOf(pointer.oid)));
   }
 
   /** One attempt against the branch tip as it is now; returns null when the tip moved before our swap. */
-  async function attempt(repo: RepoContext, doer: UserRow, req: ChangeRequest, paths: { tree: string; from: string }[]) {
+  async function attempt(repo: RepoContext, doer: UserRow, req: ChangeRequest) {
     const bad: ErrorKind = req.deleteEndpoint ? 'bad_request' : 'unprocessable';
     const refs = await git.refs(repo.gitDir);
     const empty = refs.branches.size === 0;
     const oldBranch = req.branch || repo.row.default_branch;
     const newBranch = req.newBranch || oldBranch;
     const oldHead = empty ? null : (refs.branches.get(oldBranch) ?? null);
+    // Gitea's order: the branch, the paths, the new branch or the branch's protection.
     if (!empty && !oldHead) throw notFound(`branch does not exist [repo_id: ${repo.row.id} name: ${oldBranch}]`);
+    const paths = cleanPaths(req, bad);
     const newBranchHead = refs.branches.get(newBranch) ?? null;
-    if (newBranch !== oldBranch && newBranchHead && !req.forcePush) throw err(bad, `branch already exists [name: ${newBranch}]`);
-
-    if (newBranch === oldBranch && !empty) {
-      const rule = protections.matchFor(repo.row.id, oldBranch);
-      if (rule) {
-        const canPush = protections.canUserPush(rule, doer, repo.perm);
-        const hasUnprotected = rule.data.unprotected_file_patterns.trim() !== '';
-        for (const p of paths.flatMap((x) => (x.from !== x.tree ? [x.from, x.tree] : [x.tree]))) {
-          const unprotected = hasUnprotected && protections.isUnprotectedFile(rule, p);
-          if (!canPush && !unprotected) throw forbidden(`user cannot commit to repo [user: ${doer.lower_name}]`);
-          if (protections.isProtectedFile(rule, p)) throw forbidden(`path is protected and can not be changed [path: ${p}]`);
-        }
-      }
-    }
+    if (newBranch !== oldBranch) {
+      if (newBranchHead && !req.forcePush) throw err(bad, `branch already exists [name: ${newBranch}]`);
+    } else verifyBranchProtection(repo, doer, oldBranch, paths);
+    // Gitea clones the branch first; in an empty repository there is none to delete from.
+    if (empty && req.files.some((f) => f.operation === 'delete')) throw notFound(`branch does not exist [name: ${oldBranch}]`);
 
     const base = oldHead ? await git.commit(repo.gitDir, oldHead) : null;
     const editor = new TreeEditor(git, repo.gitDir, base?.tree ?? null);
-    const written: { path: string; leaf: Leaf }[] = [];
+    // Each touched path as the base commit has it: what the commit really changes is known once all operations ran.
+    const originals = new Map<string, Leaf | null>();
+    const touch = async (p: string) => {
+      if (originals.has(p)) return;
+      const e = await editor.get(p);
+      originals.set(p, e && e !== 'dir' ? e : null);
+    };
+    // Operations apply in request order, each checked against the tree as the earlier ones left it.
     for (let i = 0; i < req.files.length; i++) {
       const f = req.files[i]!;
       const { tree: tp, from } = paths[i]!;
-      let existing: Leaf | null = null;
-      if (f.operation === 'update' || f.operation === 'delete' || f.operation === 'rename') {
-        const e = await editor.get(from);
-        if (!e || e === 'dir') throw notFound(`repository file does not exist [path: ${from}]`);
-        existing = e;
+      if (f.operation === 'delete') {
+        const e = await editor.get(tp);
+        if (!e || e === 'dir') throw notFound(`repository file does not exist [path: ${f.path}]`);
         if (f.sha) {
           if (f.sha !== e.sha) throw err(bad, `sha does not match [given: ${f.sha}, expected: ${e.sha}]`);
         } else if (req.deleteEndpoint) throw err('bad_request', 'a SHA or commit ID must be proved when updating a file');
-      } else if (f.operation === 'upload') {
-        const e = await editor.get(tp);
-        if (e && e !== 'dir') existing = e;
-      }
-      if (f.operation === 'delete') {
-        await editor.remove(from);
-        written.push({ path: from, leaf: existing! });
+        await touch(tp);
+        await editor.remove(tp);
         continue;
       }
+
+      // The old entry (Gitea's handleCheckErrors; skipped in an empty repository, as there).
+      let existing: Leaf | null = null;
+      if (!empty && f.operation !== 'create') {
+        const e = await editor.entry(from);
+        if (e.kind === 'missing') {
+          if (f.operation !== 'upload') throw notFound(pathNotExist(from.split('/'), { index: e.index, ...(e.blocker ? { blocker: e.blocker } : {}) }));
+        } else if (e.kind === 'leaf') existing = e.leaf;
+        const current = e.kind === 'leaf' ? e.leaf.sha : e.kind === 'dir' ? (e.sha ?? '') : '';
+        if (f.sha && f.sha !== current) throw err(bad, `sha does not match [given: ${f.sha}, expected: ${current}]`);
+      } else if (empty && f.operation === 'rename') throw notFound(pathNotExist(from.split('/'), { index: 0 }));
+
+      // The new entry: nothing but directories on the way, and nothing at the end unless it is the file being replaced.
       const parts = tp.split('/');
-      for (let j = 1; j < parts.length; j++) {
-        const sub = parts.slice(0, j).join('/');
+      for (let j = 0; j < parts.length; j++) {
+        const sub = parts.slice(0, j + 1).join('/');
         const e = await editor.get(sub);
-        if (e && e !== 'dir') {
-          if (e.mode === '120000') throw err('unprocessable', `a symbolic link exists where you’re trying to create a subdirectory [path: ${sub}]`);
-          throw err('unprocessable', `a file exists where you’re trying to create a subdirectory [path: ${sub}]`);
-        }
+        if (!e) break;
+        if (j < parts.length - 1) {
+          if (e !== 'dir') throw err('unprocessable', `a file exists where you’re trying to create a subdirectory [path: ${sub}]`);
+        } else if (e === 'dir') throw err('unprocessable', `a directory exists where you’re trying to create a file [path: ${sub}]`);
+        // Gitea's text, for a symbolic link at the end of the path.
+        else if (e.mode === '120000') throw err('unprocessable', `a symbolic link exists where you’re trying to create a subdirectory [path: ${sub}]`);
+        else if (from !== tp || f.operation === 'create') throw err('unprocessable', `repository file already exists [path: ${tp}]`);
       }
-      const target = await editor.get(tp);
-      if (target === 'dir') throw err('unprocessable', `a directory exists where you’re trying to create a file [path: ${tp}]`);
-      if (target && (f.operation === 'create' || ((f.operation === 'update' || f.operation === 'rename') && from !== tp))) {
-        throw err('unprocessable', `repository file already exists [path: ${tp}]`);
-      }
-      const keepContent = f.operation === 'rename' && (!f.content || f.content.length === 0);
-      const sha = keepContent ? existing!.sha : await blobFor(repo, editor, tp, f.content ?? Buffer.alloc(0));
-      const mode = keepContent ? existing!.mode : existing?.mode === '100755' ? '100755' : '100644';
-      if (from !== tp && existing) await editor.remove(from);
+
+      // A rename without content keeps the object and its mode; otherwise the old entry's executable bit survives (as Gitea).
+      const keep = f.operation === 'rename' && existing !== null && (!f.content || f.content.length === 0);
+      const sha = keep ? await renamedBlob(repo, editor, from, tp, existing!) : await blobFor(repo, editor, tp, f.content ?? Buffer.alloc(0));
+      const mode = keep ? existing!.mode : existing?.mode === '100755' ? '100755' : '100644';
+      await touch(from);
+      await touch(tp);
+      if (from !== tp) await editor.remove(from);
       await editor.set(tp, { mode, sha });
-      written.push({ path: tp, leaf: { mode, sha } });
+    }
+    // Files the commit adds or changes (rewriting identical content changes nothing; a file put back as it was neither).
+    const changed: string[] = [];
+    for (const [p, before] of originals) {
+      const after = await editor.get(p);
+      if (after && after !== 'dir' && (!before || before.sha !== after.sha || before.mode !== after.mode)) changed.push(p);
     }
 
     const tree = await editor.write();
     const { author, committer } = signatures(doer, req);
-    let message = (req.message || defaultMessage(req.files)).replace(/\n*$/, '\n');
-    if (req.signoff) message += `\nSigned-off-by: ${committer.name} <${committer.email}>\n`;
-    const commitSha = await writeObject(repo.gitDir, 'commit', formatCommit({ tree, parents: oldHead ? [oldHead] : [], author, committer, message }));
+    // Gitea trims the message and ends it with a newline; its sign-off trailer has none, and commit-tree keeps that as is.
+    let message = `${goTrimSpace(req.message || defaultMessage(req.files))}\n`;
+    if (req.signoff) message += `\nSigned-off-by: ${committer.name} <${committer.email}>`;
+    const fields = { tree, parents: oldHead ? [oldHead] : [], author, committer, message };
+    const raw = formatCommit(fields);
+    const commitSha = await writeObject(repo.gitDir, 'commit', raw);
+    const stored = parseCommit(commitSha, raw); // identities as git keeps them (crud stripped)
+    git.rememberCommit(repo.gitDir, stored);
+    if (newBranch !== oldBranch) await verifyPush(repo, doer, newBranch, req.forcePush ? newBranchHead : null, commitSha);
     const expected = newBranch === oldBranch ? oldHead : req.forcePush ? newBranchHead : null;
-    const swapped = await casRef(repo.gitDir, `refs/heads/${newBranch}`, commitSha, expected, `trunkline: ${message.split('\n')[0]}`);
+    const swapped = await casRef(repo.gitDir, `refs/heads/${newBranch}`, commitSha, expected);
     if (!swapped) return null;
-    return { commitSha, tree, parents: oldHead ? [oldHead] : [], author, committer, message, newBranch, empty, written };
+    return { commitSha, commit: stored, newBranch, empty, changed, paths };
   }
 
   return {
     /** Applies a change set as one commit and answers with Gitea's FilesResponse parts. */
     async change(repo: RepoContext, doer: UserRow, req: ChangeRequest): Promise<ChangeResult> {
-      const bad: ErrorKind = req.deleteEndpoint ? 'bad_request' : 'unprocessable';
-      const paths = req.files.map((f) => {
-        const tree = cleanTreePath(f.path);
-        if (!tree) throw err(bad, `path contains a malformed path component [path: ${f.path}]`);
-        const from = f.fromPath ? cleanTreePath(f.fromPath) : tree;
-        if (!from) throw err(bad, `path contains a malformed path component [path: ${f.fromPath}]`);
-        return { tree, from };
-      });
       const target = req.newBranch || req.branch || repo.row.default_branch;
       const done = await git.writes.run(`${repo.gitDir}\0${target}`, async () => {
         for (let i = 0; i < MAX_ATTEMPTS; i++) {
-          const r = await attempt(repo, doer, req, paths);
+          const r = await attempt(repo, doer, req);
           if (r) {
             git.branchMoved(repo.gitDir, r.newBranch, r.commitSha);
+            for (const p of r.changed) git.rememberLastCommit(repo.gitDir, r.commitSha, p);
             if (r.empty && r.newBranch !== repo.row.default_branch) await deps.repos.setDefaultBranch(repo, r.newBranch);
             return r;
           }
@@ -255,25 +355,28 @@ export function createFiles(deps: FilesDeps) {
       const api = deps.site.repoApi(repo.owner, repo.row);
       const html = deps.site.repoHtml(repo.owner, repo.row);
       const ref: RefCommit = { type: 'branch', name: done.newBranch, commit: done.commitSha, input: done.newBranch };
+      // Gitea answers with each request path as the new commit has it: null when it is gone (a delete).
       const files = await Promise.all(
-        req.files.map(async (f, i) => {
-          if (f.operation === 'delete') return null;
-          const w = done.written[i]!;
-          const name = w.path.slice(w.path.lastIndexOf('/') + 1);
-          return deps.contents.entryResponse(repo, ref, w.path, { mode: w.leaf.mode, name, sha: w.leaf.sha }, done.commitSha, true);
+        done.paths.map(async ({ tree: path }) => {
+          const parts = path.split('/');
+          const found = await git.lookup(repo.gitDir, done.commitSha, parts);
+          if (!found.found) return null;
+          const last = await git.lastCommit(repo.gitDir, done.commitSha, path);
+          return deps.contents.entryResponse(repo, ref, path, { ...found.entry, name: parts[parts.length - 1]! }, last, true);
         }),
       );
       const meta = (kind: 'commits' | 'trees', sha: string) => ({ url: `${api}/git/${kind}/${sha}`, sha, created: GO_ZERO_TIME });
+      const c = done.commit;
       return {
         files,
         commit: {
-          ...meta('commits', done.commitSha),
-          html_url: `${html}/commit/${done.commitSha}`,
-          author: { name: done.author.name, email: done.author.email, date: goTimeUtc(done.author.when) },
-          committer: { name: done.committer.name, email: done.committer.email, date: goTimeUtc(done.committer.when) },
-          parents: done.parents.map((p) => meta('commits', p)),
-          message: done.message,
-          tree: meta('trees', done.tree),
+          ...meta('commits', c.sha),
+          html_url: `${html}/commit/${c.sha}`,
+          author: { name: c.author.name, email: c.author.email, date: goTimeUtc(c.author.when) },
+          committer: { name: c.committer.name, email: c.committer.email, date: goTimeUtc(c.committer.when) },
+          parents: c.parents.map((p) => meta('commits', p)),
+          message: c.message,
+          tree: meta('trees', c.tree),
         },
         verification: UNSIGNED,
       };

@@ -8,18 +8,24 @@ export interface LfsPointer {
   size: number;
 }
 
-/** Parses a blob as an LFS pointer (Gitea's ReadPointer: only the first 1024 bytes count). */
+/**
+ * Parses a blob as an LFS pointer exactly as Gitea's ReadPointerFromBuffer
+ * does (only the first 1024 bytes count): the version line first, then the
+ * oid on the second line and the size on the third, by position; the size
+ * as strconv.ParseInt reads it (a sign allowed), and not negative.
+ */
 export function parsePointer(data: Buffer): LfsPointer | null {
   if (data.length === 0 || data.length > LFS_POINTER_MAX) return null;
   const text = data.toString('utf8');
   if (!text.startsWith(VERSION_LINE)) return null;
-  let oid = '';
-  let size = -1;
-  for (const line of text.split('\n').slice(1)) {
-    if (line.startsWith('oid sha256:')) oid = line.slice(11);
-    else if (line.startsWith('size ')) size = /^\d+$/.test(line.slice(5)) ? Number(line.slice(5)) : -1;
-  }
-  if (!/^[0-9a-f]{64}$/.test(oid) || size < 0) return null;
+  const lines = text.split('\n');
+  if (lines.length < 3) return null;
+  const oid = lines[1]!.startsWith('oid sha256:') ? lines[1]!.slice(11) : lines[1]!;
+  if (!/^[0-9a-f]{64}$/.test(oid)) return null;
+  const sizeText = lines[2]!.startsWith('size ') ? lines[2]!.slice(5) : lines[2]!;
+  if (!/^[+-]?\d+$/.test(sizeText)) return null;
+  const size = Number(sizeText);
+  if (!Number.isSafeInteger(size) || size < 0) return null;
   return { oid, size };
 }
 

@@ -28,7 +28,11 @@ export async function resolveRef(git: GitStore, repo: RepoContext, ref: string |
   if (branch) return { type: 'branch', name: input, commit: branch, input };
   const tag = refs.tags.get(input);
   if (tag) return { type: 'tag', name: input, commit: tag, input };
-  if (FULL_SHA.test(input) && (await git.commit(repo.gitDir, input))) return { type: 'commit', name: input, commit: input, input };
+  if (FULL_SHA.test(input)) {
+    // Gitea's GetCommit peels an annotated tag's id to its commit; a tree or blob id is no commit.
+    const peeled = (await git.commit(repo.gitDir, input)) ? input : (await git.info(repo.gitDir, `${input}^{commit}`))?.sha;
+    if (peeled) return { type: 'commit', name: input, commit: peeled, input };
+  }
   throw notFound(`object does not exist [id: ${input}, rel_path: ]`);
 }
 
@@ -107,3 +111,13 @@ export function cleanTreePath(p: string): string | null {
   return out.join('/');
 }
 
+/**
+ * Gitea's git.ErrNotExist text for a path that does not resolve (its
+ * GetTreeEntryByPath walks one directory at a time): the whole path when only
+ * the last component is missing, else the missing directory's own name; when
+ * a file or submodule stands where a directory should be, that object's id.
+ */
+export function pathNotExist(parts: readonly string[], miss: { index: number; blocker?: { sha: string } }): string {
+  if (miss.blocker) return `object does not exist [id: ${miss.blocker.sha}, rel_path: ]`;
+  return `object does not exist [id: , rel_path: ${miss.index === parts.length - 1 ? parts.join('/') : parts[miss.index]}]`;
+}

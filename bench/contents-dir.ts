@@ -1,0 +1,39 @@
+// GET /api/v1/repos/{o}/{r}/contents/{dir} of a 1,000-entry directory: the first
+// (cold) answer, which walks history once for the last commit of every entry, and
+// the warm request rate, against a bare node:http server returning the same JSON
+// body from memory in the same run.
+import { fmt, reqPerSec, startBaseline, startTrunkline } from './_lib.js';
+import { BENCH_ADMIN, call, setupRepo } from './_gitea.js';
+
+const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 1000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+
+const server = await startTrunkline(BENCH_ADMIN);
+const { auth, owner, repo } = await setupRepo(server.url, 'bench-dir');
+const api = `${server.url}/api/v1/repos/${owner}/${repo}`;
+// Ten commits of 100 files each, so entries have different last commits.
+for (let c = 0; c < ENTRIES / 100; c++) {
+  const files = Array.from({ length: 100 }, (_, i) => ({ operation: 'create', path: `big/file-${String(c * 100 + i).padStart(4, '0')}.txt`, content: Buffer.from(`file ${c * 100 + i}\n`).toString('base64') }));
+  const r = await call(`${api}/contents`, 'POST', auth, { files, message: `batch ${c}` });
+  if (r.status !== 201) throw new Error(`batch ${c}: ${r.status} ${r.text}`);
+}
+// A fresh server process would be colder still; restart-free, the first request after the writes is what clients see.
+const cold = await call(`${api}/contents/big`, 'GET', auth);
+if (cold.status !== 200 || cold.body.length !== ENTRIES) throw new Error(`listing: ${cold.status} ${cold.text.slice(0, 200)}`);
+const warm = await call(`${api}/contents/big`, 'GET', auth);
+const ours = await reqPerSec(`${api}/contents/big`, { seconds: SECONDS, connections: 8, headers: auth });
+await server.stop();
+
+const baseline = await startBaseline(warm.text);
+const base = await reqPerSec(baseline.url, { seconds: SECONDS, connections: 8 });
+await baseline.stop();
+
+if (ours.non2xx || ours.errors) {
+  console.log(`INVALID RUN: ${ours.non2xx} non-2xx answers, ${ours.errors} errors`);
+  process.exit(1);
+}
+console.log(`GET contents of a ${ENTRIES}-entry directory (${fmt(warm.text.length / 1024, 0)} KiB of JSON, 8 connections, ${SECONDS} s)`);
+console.log(`  first answer   ${fmt(cold.ms, 0)} ms (history walked once for every entry's last commit)`);
+console.log(`  warm           ${fmt(warm.ms, 1)} ms single request; ${fmt(ours.rps, 0)} req/s, p99 ${ours.p99} ms`);
+console.log(`  node:http      ${fmt(base.rps, 0)} req/s (same body from memory, same run)`);
+console.log(`  ratio          ${fmt((ours.rps / base.rps) * 100, 1)}%`);
