@@ -66,7 +66,7 @@ export const repoGetEditorConfig = defineGiteaOperation({
   path: '/repos/{owner}/{repo}/editorconfig/{filepath}',
   tags: ['repository'],
   summary: 'Get the EditorConfig definitions of a file in a repository',
-  params: { ...repoParams, filepath: filepath('filepath of file to get'), ref },
+  params: { ...repoParams, filepath: filepath('path of the file, from the repository root, to get the definitions of'), ref },
   body: null,
   success: 200,
   response: EditorConfigDefinition.schema,

@@ -1,5 +1,19 @@
-import type { GiteaBinder } from '../http/gitea-bind.js';
+import * as ops from '../../../protocol/gitea/operations/raw.js';
+import { notFound } from '../../errors.js';
+import type { GiteaBinder, GiteaContext } from '../http/gitea-bind.js';
 import type { Gitea } from '../gitea.js';
+import { resolveLegacy } from '../services/refs.js';
+import { serveBlob } from '../services/serve-blob.js';
 
-/** /raw and /media (to be implemented). */
-export function mountRaw(_b: GiteaBinder, _g: Gitea): void {}
+/** Gitea's RepoRefForAPI for /raw and /media: an empty repository has no ref to guess. */
+async function target(g: Gitea, ctx: GiteaContext, filepath: string, ref: string | undefined) {
+  const repo = ctx.repo!;
+  if ((await g.git.refs(repo.gitDir)).branches.size === 0) throw notFound('repository is empty');
+  return { repo, ...(await resolveLegacy(g.git, repo, filepath, ref)) };
+}
+
+/** /raw and /media: a file (or its LFS object) with Gitea's serving headers. */
+export function mountRaw(b: GiteaBinder, g: Gitea): void {
+  b.mount(ops.repoGetRawFile, async ({ filepath, ref }, ctx) => serveBlob(g, ctx.req, { ...(await target(g, ctx, filepath, ref)), media: false }));
+  b.mount(ops.repoGetRawFileOrLFS, async ({ filepath, ref }, ctx) => serveBlob(g, ctx.req, { ...(await target(g, ctx, filepath, ref)), media: true }));
+}

@@ -1,0 +1,232 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { git, have, useGitea, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
+
+// /archive/{ref}.{zip|tar.gz|bundle} (repoGetArchive): formats, refs, paths, headers, errors, streaming.
+const test = suite('gitea: archive');
+const ctx = useGitea(test);
+
+let g: GiteaWorld;
+let alice: Account;
+let head = '';
+let featureHead = '';
+let bigHead = '';
+const work = mkdtempSync(join(tmpdir(), 'trunkline-archive-test-'));
+
+interface Got {
+  status: number;
+  headers: Headers;
+  bytes: Buffer;
+  text: string;
+}
+
+const authHeader = (auth: Auth): Record<string, string> =>
+  !auth ? {} : 'token' in auth ? { authorization: `token ${auth.token}` } : 'basic' in auth ? { authorization: `Basic ${Buffer.from(auth.basic).toString('base64')}` } : {};
+
+async function get(path: string, opts: { auth?: Auth; method?: string } = {}): Promise<Got> {
+  const auth = opts.auth === undefined ? g.admin.auth : opts.auth;
+  const res = await fetch(g.url + path, { method: opts.method ?? 'GET', headers: authHeader(auth) });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  return { status: res.status, headers: res.headers, bytes, text: bytes.toString('utf8') };
+}
+
+function assertApiError(r: Got, status: number, message: string) {
+  assert.is(r.status, status, `status (body ${r.text.slice(0, 200)})`);
+  assert.equal(JSON.parse(r.text), { message, url: `${g.url}/api/swagger` });
+}
+
+/** Entry names and sizes from a zip's central directory (no unzip needed). */
+function zipEntries(zip: Buffer): { name: string; size: number }[] {
+  let eocd = zip.length - 22;
+  while (eocd >= 0 && zip.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  assert.ok(eocd >= 0, 'end of central directory found');
+  const count = zip.readUInt16LE(eocd + 10);
+  let p = zip.readUInt32LE(eocd + 16);
+  const out: { name: string; size: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    assert.is(zip.readUInt32LE(p), 0x02014b50, 'central directory entry');
+    const size = zip.readUInt32LE(p + 24);
+    const n = zip.readUInt16LE(p + 28);
+    const e = zip.readUInt16LE(p + 30);
+    const c = zip.readUInt16LE(p + 32);
+    out.push({ name: zip.toString('utf8', p + 46, p + 46 + n), size });
+    p += 46 + n + e + c;
+  }
+  return out;
+}
+
+/** git processes the server has started and not yet reaped (it runs in this process). */
+function gitChildren(match: string): string[] {
+  const out: string[] = [];
+  for (const pid of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+      if (cmd.includes(match)) out.push(cmd);
+    } catch {}
+  }
+  return out;
+}
+
+async function waitNoChildren(match: string) {
+  for (let i = 0; i < 100 && gitChildren(match).length; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(gitChildren(match), [], `no "${match}" process left`);
+}
+
+/** Bundles are made in temporary repositories, removed once git exits. */
+async function noBundleDirs() {
+  const left = () => readdirSync(tmpdir()).filter((d) => d.startsWith('trunkline-bundle-'));
+  for (let i = 0; i < 100 && left().length; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(left(), [], 'no temporary bundle repository left');
+}
+
+test.before(async () => {
+  g = ctx.g;
+  alice = await g.user('alice');
+  await g.repo('arch');
+  head = (await g.commit('root', 'arch', { 'src/a.txt': 'a\n', 'src/b/c.txt': 'c\n', 'doc.md': '# doc\n' })).commit.sha;
+  featureHead = (await g.commit('root', 'arch', { 'feature.txt': 'feature\n' }, { newBranch: 'feature/x' })).commit.sha;
+  const dir = join(g.t.dataDir, 'git', `${(await g.api('GET', '/api/v1/repos/root/arch')).body.id}.git`);
+  git(['--git-dir', dir, 'tag', '-a', '-m', 'release', 'v1', head]);
+  g.t.server.gitea.git.invalidate(dir);
+});
+
+test.after(() => rmSync(work, { recursive: true, force: true }));
+
+const ALL = ['arch/', 'arch/README.md', 'arch/doc.md', 'arch/src/', 'arch/src/a.txt', 'arch/src/b/', 'arch/src/b/c.txt'];
+
+test('zip: every entry under <repo>/, with the download and immutable headers', async () => {
+  const r = await get('/api/v1/repos/root/arch/archive/main.zip');
+  assert.is(r.status, 200);
+  assert.equal(zipEntries(r.bytes).map((e) => e.name).sort(), ALL);
+  assert.is(r.headers.get('content-type'), 'application/zip');
+  assert.is(r.headers.get('content-disposition'), 'attachment; filename=arch-main.zip');
+  assert.is(r.headers.get('link'), `<${g.url}/api/v1/repos/root/arch/archive/${head}.zip?rev=${head}>; rel="immutable"`);
+  assert.is(r.headers.get('etag'), null, 'no ETag on archives');
+  assert.is(r.headers.get('x-content-type-options'), 'nosniff');
+  if (have('unzip', ['-v'])) {
+    const file = join(work, 'main.zip');
+    writeFileSync(file, r.bytes);
+    const list = spawnSync('unzip', ['-Z1', file], { encoding: 'utf8' });
+    assert.is(list.status, 0);
+    assert.equal(list.stdout.trim().split('\n').sort(), ALL);
+    assert.is(spawnSync('unzip', ['-p', file, 'arch/src/b/c.txt'], { encoding: 'utf8' }).stdout, 'c\n');
+  } else console.log('SKIP zip check with unzip (install unzip)');
+});
+
+test('tar.gz: the same tree, by tag, branch with a slash, full and short sha', async () => {
+  if (!have('tar')) {
+    console.log('SKIP tar.gz listing (install tar)');
+    return;
+  }
+  const list = (bytes: Buffer) => spawnSync('tar', ['tzf', '-'], { input: bytes, encoding: 'utf8' }).stdout.trim().split('\n').sort();
+  const cases: [string, string, string, string[]][] = [
+    ['main', head, 'arch-main.tar.gz', ALL],
+    ['v1', head, 'arch-v1.tar.gz', ALL],
+    ['feature/x', featureHead, 'arch-feature-x.tar.gz', [...ALL, 'arch/feature.txt'].sort()],
+    [head, head, `arch-${head}.tar.gz`, ALL],
+    [head.slice(0, 7), head, `arch-${head.slice(0, 7)}.tar.gz`, ALL],
+  ];
+  for (const [ref, commit, filename, entries] of cases) {
+    const r = await get(`/api/v1/repos/root/arch/archive/${ref}.tar.gz`);
+    assert.is(r.status, 200, `${ref}: ${r.text.slice(0, 100)}`);
+    assert.is(r.headers.get('content-type'), 'application/gzip');
+    assert.is(r.headers.get('content-disposition'), `attachment; filename=${filename}`);
+    assert.is(r.headers.get('link'), `<${g.url}/api/v1/repos/root/arch/archive/${commit}.tar.gz?rev=${commit}>; rel="immutable"`);
+    assert.equal(list(r.bytes), entries, ref);
+  }
+});
+
+test('?path= limits zip and tar.gz to those entries', async () => {
+  const r = await get('/api/v1/repos/root/arch/archive/main.zip?path=src/b&path=doc.md');
+  assert.is(r.status, 200);
+  assert.equal(zipEntries(r.bytes).map((e) => e.name).sort(), ['arch/', 'arch/doc.md', 'arch/src/', 'arch/src/b/', 'arch/src/b/c.txt']);
+  const t = await get('/api/v1/repos/root/arch/archive/main.zip?path=src/a.txt');
+  assert.equal(zipEntries(t.bytes).map((e) => e.name).sort(), ['arch/', 'arch/src/', 'arch/src/a.txt']);
+  assertApiError(await get('/api/v1/repos/root/arch/archive/main.zip?path=nope'), 404, `object does not exist [id: ${head}, rel_path: nope]`);
+  assertApiError(await get('/api/v1/repos/root/arch/archive/main.tar.gz?path=.git/config'), 400, 'path contains a malformed path component [path: .git/config]');
+  assertApiError(await get('/api/v1/repos/root/arch/archive/main.bundle?path=src'), 400, 'paths are not supported for bundle archives');
+});
+
+test('bundle: verifies, lists HEAD and branch bundle at the commit, clones; the served repository gains no ref', async () => {
+  const before = (await g.api('GET', '/api/v1/repos/root/arch/branches')).body.map((b: { name: string }) => b.name).sort();
+  const r = await get('/api/v1/repos/root/arch/archive/feature/x.bundle');
+  assert.is(r.status, 200);
+  assert.is(r.headers.get('content-type'), 'application/octet-stream');
+  assert.is(r.headers.get('content-disposition'), 'attachment; filename=arch-feature-x.bundle');
+  assert.is(r.headers.get('link'), `<${g.url}/api/v1/repos/root/arch/archive/${featureHead}.bundle?rev=${featureHead}>; rel="immutable"`);
+  const file = join(work, 'x.bundle');
+  writeFileSync(file, r.bytes);
+  const repo = join(work, 'verify');
+  git(['init', '-q', repo]);
+  assert.is(git(['bundle', 'verify', file], { cwd: repo, allowFail: true }).status, 0, 'git bundle verify');
+  assert.equal(git(['bundle', 'list-heads', file]).stdout.trim().split('\n').sort(), [`${featureHead} HEAD`, `${featureHead} refs/heads/bundle`]);
+  const clone = join(work, 'clone');
+  git(['clone', '-q', file, clone]);
+  assert.is(readFileSync(join(clone, 'feature.txt'), 'utf8'), 'feature\n');
+  assert.is(readFileSync(join(clone, 'src', 'b', 'c.txt'), 'utf8'), 'c\n');
+  assert.is(git(['-C', clone, 'rev-parse', 'HEAD']).stdout.trim(), featureHead);
+  const after = (await g.api('GET', '/api/v1/repos/root/arch/branches')).body.map((b: { name: string }) => b.name).sort();
+  assert.equal(after, before);
+  await noBundleDirs();
+});
+
+test('errors: unknown format 400, unknown ref 404, empty repository 404, private repository invisible', async () => {
+  assertApiError(await get('/api/v1/repos/root/arch/archive/main.rar'), 400, 'unknown format: main.rar');
+  assertApiError(await get('/api/v1/repos/root/arch/archive/main'), 400, 'unknown format: main');
+  assertApiError(await get('/api/v1/repos/root/arch/archive/main.tar'), 400, 'unknown format: main.tar');
+  assertApiError(await get('/api/v1/repos/root/arch/archive/nope.zip'), 404, 'unrecognized repository reference: nope');
+  assertApiError(await get('/api/v1/repos/root/arch/archive/0000000.zip'), 404, 'unrecognized repository reference: 0000000');
+  assertApiError(await get('/api/v1/repos/root/arch/archive/nope.bundle'), 404, 'unrecognized repository reference: nope');
+  await g.repo('empty', { autoInit: false });
+  assertApiError(await get('/api/v1/repos/root/empty/archive/main.zip'), 404, 'unrecognized repository reference: main');
+  await g.repo('secret', { owner: alice, private: true });
+  assertApiError(await get('/api/v1/repos/alice/secret/archive/main.zip', { auth: null }), 404, 'not found');
+  const mine = await get('/api/v1/repos/alice/secret/archive/main.zip', { auth: alice.auth });
+  assert.is(mine.status, 200);
+  assert.equal(zipEntries(mine.bytes).map((e) => e.name).sort(), ['secret/', 'secret/README.md']);
+  const readOnly = await g.token(alice, ['read:user']);
+  assertApiError(await get('/api/v1/repos/alice/secret/archive/main.zip', { auth: { token: readOnly } }), 403, 'token does not have at least one of required scope(s), required=[read:repository], token scope=read:user');
+});
+
+test('HEAD: the headers without running git', async () => {
+  const r = await get('/api/v1/repos/root/arch/archive/main.zip', { method: 'HEAD' });
+  assert.is(r.status, 200);
+  assert.is(r.bytes.length, 0);
+  assert.is(r.headers.get('content-disposition'), 'attachment; filename=arch-main.zip');
+  assert.is(r.headers.get('link'), `<${g.url}/api/v1/repos/root/arch/archive/${head}.zip?rev=${head}>; rel="immutable"`);
+  assert.equal(gitChildren('archive --format'), []);
+});
+
+test('a large repository streams; a client that leaves mid-download stops git', async () => {
+  await g.repo('big');
+  const data = randomBytes(12 * 1024 * 1024);
+  bigHead = (await g.commit('root', 'big', { 'data.bin': data })).commit.sha;
+  const r = await get('/api/v1/repos/root/big/archive/main.zip');
+  assert.is(r.status, 200);
+  assert.is(r.headers.get('content-length'), null, 'streamed, length unknown in advance');
+  const entries = zipEntries(r.bytes);
+  assert.equal(entries.find((e) => e.name === 'big/data.bin')?.size, data.length);
+  await waitNoChildren('archive --format');
+
+  for (const ext of ['zip', 'tar.gz', 'bundle']) {
+    const ac = new AbortController();
+    const res = await fetch(`${g.url}/api/v1/repos/root/big/archive/${bigHead}.${ext}`, { headers: authHeader(g.admin.auth), signal: ac.signal });
+    assert.is(res.status, 200);
+    const reader = res.body!.getReader();
+    await reader.read();
+    assert.is(gitChildren(ext === 'bundle' ? 'bundle create' : 'archive --format').length, 1, `git is producing the ${ext}`);
+    ac.abort();
+    await reader.closed.catch(() => {});
+    await waitNoChildren(ext === 'bundle' ? 'bundle create' : 'archive --format');
+  }
+  await noBundleDirs();
+});
+
+test.run();
