@@ -1,4 +1,6 @@
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Test } from 'uvu';
 import { startTestServer, type TestServer } from './server.js';
 
@@ -173,4 +175,38 @@ export function cloneUrl(g: GiteaWorld, owner: string, repo: string, account?: P
     u.password = 'token' in account ? account.token : account.password;
   }
   return u.href;
+}
+
+/**
+ * git against our server, without blocking: the server runs in this process, so the helpers'
+ * spawnSync-based git() would deadlock on anything that talks to it (clone, fetch, push).
+ */
+export function gitAsync(args: string[], opts: { cwd?: string; env?: Record<string, string>; allowFail?: boolean } = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd: opts.cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => {
+      if (status !== 0 && !opts.allowFail) reject(new Error(`git ${args.join(' ')} failed (${status}): ${stderr}`));
+      else resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+/** Writes files (null deletes) in a working copy and commits them. */
+export function commitFiles(dir: string, files: Record<string, string | Buffer | null>, message = 'change'): string {
+  for (const [p, content] of Object.entries(files)) {
+    const full = join(dir, p);
+    if (content === null) rmSync(full, { force: true });
+    else {
+      mkdirSync(dirname(full), { recursive: true });
+      writeFileSync(full, content);
+    }
+  }
+  git(['add', '-A'], { cwd: dir });
+  git(['commit', '-q', '-m', message], { cwd: dir });
+  return git(['rev-parse', 'HEAD'], { cwd: dir }).stdout.trim();
 }

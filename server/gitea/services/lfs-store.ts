@@ -52,6 +52,7 @@ export function createLfsStore(dataDir: string) {
     /**
      * Streams an upload into the store, checking it is exactly `size` bytes
      * hashing to `oid`; on a mismatch nothing is kept and the answer says which.
+     * Reading stops as soon as the body outgrows `size`, instead of storing it all first.
      */
     async putStream(oid: string, size: number, body: Readable): Promise<'ok' | 'hash' | 'size'> {
       const file = pathOf(oid);
@@ -62,6 +63,7 @@ export function createLfsStore(dataDir: string) {
       const meter = new Transform({
         transform(chunk: Buffer, _enc, cb) {
           got += chunk.length;
+          if (got > size) return cb(new Error('more bytes than declared'));
           hash.update(chunk);
           cb(null, chunk);
         },
@@ -70,6 +72,7 @@ export function createLfsStore(dataDir: string) {
         await pipeline(body, meter, createWriteStream(tmp));
       } catch (err) {
         await unlink(tmp).catch(() => {});
+        if (got > size) return 'size';
         throw err;
       }
       if (got !== size) {

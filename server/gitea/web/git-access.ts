@@ -1,0 +1,66 @@
+import type { Context } from 'hono';
+import type { UserRow } from '../../db/repos/user-repo.js';
+import type { Gitea } from '../gitea.js';
+import { authenticate, readCredentials } from '../http/gitea-auth.js';
+import type { Authenticated } from '../services/accounts.js';
+import type { RepoContext } from '../services/repos.js';
+import { scopeAllows } from '../services/scopes.js';
+
+/** `ctx.PlainText`: Gitea's plain answers on the git routes (no trailing newline). */
+export const plainText = (status: number, text: string, headers: Record<string, string> = {}) =>
+  new Response(text, { status, headers: { 'content-type': 'text/plain;charset=utf-8', 'x-content-type-options': 'nosniff', ...headers } });
+
+const STATUS_TEXT: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error' };
+
+/** Go's `http.Error` (Gitea's `ctx.HTTPError`): the text, a newline, and its own content type. */
+export const httpError = (status: number, text = STATUS_TEXT[status] ?? '', headers: Record<string, string> = {}) =>
+  new Response(`${text}\n`, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...headers } });
+
+/** A bare status, as Go's `WriteHeader` alone sends it. */
+export const bareStatus = (status: number) => new Response(null, { status });
+
+/** Gitea's web auth middleware: credentials that are sent but wrong end the request here. */
+export const failedAuth = () => httpError(401, 'Failed to authenticate user');
+
+/** The caller: null when anonymous, false when the credentials are wrong. */
+export async function webCaller(c: Context, g: Gitea): Promise<Authenticated | null | false> {
+  const creds = readCredentials(c.req.header('authorization'), new URL(c.req.url), !g.config.disableQueryAuthToken);
+  return authenticate(g.accounts, creds);
+}
+
+/** The repository name in a git URL: `name` or `name.git` (repository names never end in `.git`). */
+export const repoNameOf = (param: string) => (param.endsWith('.git') ? param.slice(0, -4) : param);
+
+// Only used to find a repository's row; permissions are always computed for the real caller.
+const SEES_ALL: Authenticated = { user: { id: 0, is_admin: 1 } as UserRow, token: null };
+
+/**
+ * The repository `owner/name` with the caller's permission on it, whether
+ * or not the caller may see it (the git routes answer differently for a
+ * missing repository and for one the caller cannot read); null when it does
+ * not exist.
+ */
+export function locateRepo(g: Gitea, owner: string, name: string, doer: UserRow | null): RepoContext | null {
+  let found: RepoContext;
+  try {
+    found = g.repos.lookup(owner, name, SEES_ALL);
+  } catch {
+    return null;
+  }
+  return g.repos.byId(found.row.id, doer) ?? null;
+}
+
+/**
+ * Gitea's CheckRepoScopedToken: a token must carry read:repository (pull) or
+ * write:repository (push), and a public-only token cannot reach a private
+ * repository. Gitea checks this only for tokens sent with Basic auth (a
+ * known hole: go-gitea advisory on Bearer tokens skipping scope checks on
+ * git routes); we check every token.
+ */
+export function tokenAllows(auth: Authenticated | null, repo: RepoContext, level: 'read' | 'write'): boolean {
+  const token = auth?.token;
+  if (!token) return true;
+  const scopes = token.scopes ? token.scopes.split(',') : [];
+  if (scopes.includes('public-only') && repo.row.is_private) return false;
+  return scopeAllows(scopes, 'repository', level);
+}
