@@ -71,7 +71,7 @@ const Env = v.object({
   ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(8, 'ADMIN_PASSWORD must be at least 8 characters'))),
   ADMIN_EMAIL: v.optional(v.pipe(v.string(), v.email('ADMIN_EMAIL must be an email address'))),
   LFS_ENABLED: v.optional(bool('LFS_ENABLED'), 'true'),
-  LFS_MAX_BATCH_SIZE: v.optional(int('LFS_MAX_BATCH_SIZE', 1, 100_000), '1000'),
+  LFS_MAX_BATCH_SIZE: v.optional(int('LFS_MAX_BATCH_SIZE', 0, 1_000_000), '0'),
   API_MAX_BLOB_SIZE: v.optional(int('API_MAX_BLOB_SIZE', 0, 2 ** 31), String(10 * 1024 * 1024)),
   DISABLE_QUERY_AUTH_TOKEN: v.optional(bool('DISABLE_QUERY_AUTH_TOKEN'), 'false'),
   NODE_ENV: v.optional(v.string(), 'production'),
@@ -101,6 +101,7 @@ export type Config = {
   adminPassword: string | undefined;
   adminEmail: string | undefined;
   lfsEnabled: boolean;
+  /** 0: no limit (Gitea's default). */
   lfsMaxBatchSize: number;
   /** Files above this size are listed by the contents API without their content (Gitea's DEFAULT_MAX_BLOB_SIZE). */
   apiMaxBlobSize: number;

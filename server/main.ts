@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     process.stderr.write(`trunkline: ${msg}\n`);
     process.exit(1);
   }
-  process.stdout.write(`Trunkline listening on ${server.url} (ARI ${server.url}/ari, simulation ${server.url}/sim; data in ${config.dataDir})\n`);
+  process.stdout.write(`Trunkline listening on ${server.url} (ARI ${server.url}/ari, simulation ${server.url}/sim, Gitea API ${server.url}/api/v1; data in ${config.dataDir})\n`);
 
   let stopping = false;
   const stop = (signal: string) => {

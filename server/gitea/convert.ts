@@ -14,24 +14,43 @@ export interface Perm {
   owner: boolean;
 }
 
-/** A User as the API shows it to `viewer`: the email only to signed-in callers, as Gitea. */
+/**
+ * A User as the API shows it to `viewer` (Gitea's ToUser): signed-in callers
+ * see the email (anonymous ones a no-reply placeholder); only the user and
+ * site admins see whether the account is an admin, active, or when it last
+ * signed in.
+ */
 export function toUser(u: UserRow, site: Site, viewer: UserRow | null): ModelOf<typeof User> {
+  return userJson(u, site, !!viewer, !!viewer && (viewer.id === u.id || !!viewer.is_admin));
+}
+
+/**
+ * A repository's owner (Gitea's ToUserWithAccessMode): the email is shown to
+ * anyone with access to the repository, the private details to no one.
+ */
+export function toUserWithAccess(u: UserRow, site: Site, hasAccess: boolean): ModelOf<typeof User> {
+  return userJson(u, site, hasAccess, false);
+}
+
+function userJson(u: UserRow, site: Site, signed: boolean, authed: boolean): ModelOf<typeof User> {
   return {
     id: u.id,
     login: u.name,
     login_name: '',
     source_id: 0,
     full_name: u.full_name,
-    email: viewer ? u.email : '',
+    // Gitea's placeholder is <lower name>@<NO_REPLY_ADDRESS>, which defaults to noreply.<DOMAIN>.
+    email: signed ? u.email : `${u.lower_name}@noreply.${new URL(site.rootUrl).hostname}`,
     avatar_url: '',
     html_url: site.userHtml(u),
     language: '',
-    is_admin: !!u.is_admin,
-    last_login: u.last_login_at ? goTime(u.last_login_at) : GO_ZERO_TIME,
+    is_admin: authed && !!u.is_admin,
+    // Gitea renders an unset last login as the Unix epoch to those who may see it, else Go's zero time.
+    last_login: authed ? goTime(u.last_login_at) : GO_ZERO_TIME,
     created: goTime(u.created_at),
     restricted: false,
-    active: !!u.is_active,
-    prohibit_login: !!u.prohibit_login,
+    active: authed && !!u.is_active,
+    prohibit_login: authed && !!u.prohibit_login,
     location: '',
     website: '',
     description: '',
@@ -61,11 +80,11 @@ export interface RepoFacts {
   sizeKiB: number;
 }
 
-export function toRepository(r: RepositoryRow, owner: UserRow, perm: Perm, facts: RepoFacts, site: Site, viewer: UserRow | null): ModelOf<typeof Repository> {
+export function toRepository(r: RepositoryRow, owner: UserRow, perm: Perm, facts: RepoFacts, site: Site): ModelOf<typeof Repository> {
   const html = site.repoHtml(owner, r);
   return {
     id: r.id,
-    owner: toUser(owner, site, viewer),
+    owner: toUserWithAccess(owner, site, perm.read),
     name: r.name,
     full_name: `${owner.name}/${r.name}`,
     description: r.description,

@@ -75,7 +75,8 @@ export const repoCreateBranchProtection = defineGiteaOperation({
     { code: 400, reason: 'both rule_name and branch_name are empty' },
     { code: 403, reason: 'not a repository admin, or the rule exists (Branch protection already exist)' },
     notFound,
-    { code: 422, reason: 'an allow-listed user or team does not exist' },
+    { code: 422, reason: 'an allow-listed user does not exist' },
+    { code: 423, reason: 'repo is archived' },
   ],
 });
 
@@ -111,7 +112,12 @@ export const repoEditBranchProtection = defineGiteaOperation({
   responseSchema: BranchProtection.ref,
   scopes: ['repository'],
   guards: ['repo', 'signedIn', 'repoAdmin'],
-  errors: [protectionErrors[0], { code: 404, reason: 'no such rule or repository' }, { code: 422, reason: 'an allow-listed user or team does not exist' }],
+  errors: [
+    protectionErrors[0],
+    { code: 404, reason: 'no such rule or repository' },
+    { code: 422, reason: 'an allow-listed user does not exist' },
+    { code: 423, reason: 'repo is archived' },
+  ],
 });
 
 export const repoDeleteBranchProtection = defineGiteaOperation({
@@ -126,5 +132,5 @@ export const repoDeleteBranchProtection = defineGiteaOperation({
   response: null,
   scopes: ['repository'],
   guards: ['repo', 'signedIn', 'repoAdmin'],
-  errors: [protectionErrors[0], { code: 404, reason: 'no such rule or repository' }],
+  errors: [protectionErrors[0], { code: 404, reason: 'no such rule or repository' }, { code: 423, reason: 'repo is archived' }],
 });

@@ -39,7 +39,8 @@ export function createRepositoryRepo(db: Db) {
   const all = db.prepare('SELECT * FROM repositories ORDER BY id');
   const touch = db.prepare('UPDATE repositories SET updated_at = ? WHERE id = ?');
   const collab = db.prepare('SELECT * FROM collaborators WHERE repo_id = ? AND user_id = ?');
-  const collabs = db.prepare('SELECT * FROM collaborators WHERE repo_id = ? ORDER BY user_id');
+  // Gitea lists collaborations in the order they were made (rowid survives a permission change).
+  const collabs = db.prepare('SELECT * FROM collaborators WHERE repo_id = ? ORDER BY rowid');
   const setCollab = db.prepare(
     'INSERT INTO collaborators (repo_id, user_id, mode, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (repo_id, user_id) DO UPDATE SET mode = excluded.mode',
   );

@@ -18,7 +18,8 @@ export function createTokenRepo(db: Db) {
     'INSERT INTO access_tokens (user_id, name, token_hash, last_eight, scopes, created_at) VALUES (@user_id, @name, @token_hash, @last_eight, @scopes, @created_at)',
   );
   const byHash = db.prepare('SELECT * FROM access_tokens WHERE token_hash = ?');
-  const byUser = db.prepare('SELECT * FROM access_tokens WHERE user_id = ? ORDER BY id');
+  // Gitea lists tokens newest first.
+  const byUser = db.prepare('SELECT * FROM access_tokens WHERE user_id = ? ORDER BY created_at DESC, id DESC');
   const byName = db.prepare('SELECT * FROM access_tokens WHERE user_id = ? AND name = ?');
   const byId = db.prepare('SELECT * FROM access_tokens WHERE user_id = ? AND id = ?');
   const remove = db.prepare('DELETE FROM access_tokens WHERE id = ?');

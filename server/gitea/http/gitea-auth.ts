@@ -5,24 +5,27 @@ export type Credentials =
   | { kind: 'token'; token: string; from: 'header' | 'query' }
   | { kind: 'basic'; name: string; password: string };
 
-/** What the caller presented: `Authorization: token|Bearer X`, Basic, or `?token=` / `?access_token=`. */
+/**
+ * What the caller presented, in the order of Gitea's auth group: `?token=` /
+ * `?access_token=` first (unless disabled), then `Authorization: token X`
+ * (Gitea compares `token` case-sensitively) or `Bearer X` (any case), then
+ * Basic. Any other header is no credential at all (the caller is anonymous).
+ */
 export function readCredentials(authorization: string | undefined, url: URL, allowQuery: boolean): Credentials {
+  if (allowQuery) {
+    const q = url.searchParams.get('token') || url.searchParams.get('access_token');
+    if (q) return { kind: 'token', token: q, from: 'query' };
+  }
   if (authorization) {
     const parts = authorization.trim().split(/\s+/);
-    if (parts.length === 2) {
-      const scheme = parts[0]!.toLowerCase();
-      if (scheme === 'token' || scheme === 'bearer') return { kind: 'token', token: parts[1]!, from: 'header' };
-      if (scheme === 'basic') {
-        const decoded = Buffer.from(parts[1]!, 'base64').toString('utf8');
-        const i = decoded.indexOf(':');
-        if (i >= 0) return { kind: 'basic', name: decoded.slice(0, i), password: decoded.slice(i + 1) };
-        return { kind: 'basic', name: decoded, password: '' };
-      }
+    if (parts.length === 2 && (parts[0] === 'token' || parts[0]!.toLowerCase() === 'bearer')) return { kind: 'token', token: parts[1]!, from: 'header' };
+    const space = authorization.indexOf(' ');
+    if (space > 0 && authorization.slice(0, space).toLowerCase() === 'basic') {
+      const decoded = Buffer.from(authorization.slice(space + 1).trim(), 'base64').toString('utf8');
+      const i = decoded.indexOf(':');
+      if (i >= 0) return { kind: 'basic', name: decoded.slice(0, i), password: decoded.slice(i + 1) };
+      return { kind: 'basic', name: decoded, password: '' };
     }
-  }
-  if (allowQuery) {
-    const q = url.searchParams.get('token') ?? url.searchParams.get('access_token');
-    if (q) return { kind: 'token', token: q, from: 'query' };
   }
   return { kind: 'none' };
 }

@@ -54,6 +54,15 @@ export interface GiteaBinderOptions {
 }
 
 const ErrorBody = v.strictObject({ message: v.string(), url: v.string() });
+
+/** Frozen bodies are cached answers (e.g. a big directory listing): their JSON text is made once. */
+const serialized = new WeakMap<object, string>();
+function serialize(body: unknown): string {
+  if (body === null || typeof body !== 'object' || !Object.isFrozen(body)) return JSON.stringify(body);
+  let text = serialized.get(body);
+  if (text === undefined) serialized.set(body, (text = JSON.stringify(body)));
+  return text;
+}
 const READ = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Swagger path → Hono path; `{filepath}`-style wildcards take the rest of the path. */
@@ -216,7 +225,7 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
       if (reply.status === 204 || op.response === null) return check(op, new Response(null, { status: reply.status, headers: reply.headers }), undefined, false);
       return check(
         op,
-        new Response(JSON.stringify(reply.body), { status: reply.status, headers: { 'content-type': 'application/json;charset=utf-8', ...reply.headers } }),
+        new Response(serialize(reply.body), { status: reply.status, headers: { 'content-type': 'application/json;charset=utf-8', ...reply.headers } }),
         reply.body,
         true,
       );

@@ -1,3 +1,4 @@
+import { goQueryEscape } from '../../util/go-format.js';
 import type { Site } from '../site.js';
 import { Reply } from './gitea-bind.js';
 
@@ -10,32 +11,55 @@ export function pageOf(page: number | undefined, limit: number | undefined): { p
   return { page: !page || page <= 0 ? 1 : page, limit: !limit || limit <= 0 ? DEFAULT_PAGE_SIZE : Math.min(limit, MAX_PAGE_SIZE) };
 }
 
+/** Go's url.Values.Encode: keys sorted, each value query-escaped. */
+function goEncode(params: URLSearchParams): string {
+  const keys = [...new Set(params.keys())].sort();
+  return keys.flatMap((k) => params.getAll(k).map((val) => `${goQueryEscape(k)}=${goQueryEscape(val)}`)).join('&');
+}
+
 /**
- * One page of `items` with Gitea's headers: `X-Total-Count`, and `Link`
- * (next, last, first, prev; joined by `,`) built from ROOT_URL and the
- * request URI, both exposed to browsers.
+ * Gitea's Link header (genAPILinks with its paginator): next, last, first,
+ * prev, joined by `,`. The current page is clamped to the last page (a page
+ * past the end links back into range), and each link is ROOT_URL plus the
+ * request URI with `page` replaced and the query re-encoded as Go does.
  */
-export function paged<T>(all: readonly T[], url: URL, site: Site, page?: number, limit?: number): Reply<T[]> {
-  const p = pageOf(page, limit);
-  const items = all.slice((p.page - 1) * p.limit, p.page * p.limit);
-  const total = all.length;
-  const pages = Math.max(1, Math.ceil(total / p.limit));
+export function linkHeader(url: URL, site: Site, total: number, limit: number, requestedPage: number | undefined): string {
+  const pages = total === 0 ? 1 : Math.ceil(total / limit);
+  const current = Math.min(!requestedPage || requestedPage <= 0 ? 1 : requestedPage, pages);
+  const hasNext = total > current * limit;
+  const isLast = total === 0 || (total > (current - 1) * limit && !hasNext);
+  // The router collapsed `//` and stripped a trailing `/` before routing; links use that path.
+  const path = url.pathname.replace(/\/{2,}/g, '/').replace(/(.)\/+$/, '$1');
   const link = (n: number, rel: string) => {
-    const u = new URL(url.href);
-    u.searchParams.set('page', String(n));
-    return `<${site.rootUrl}${(u.pathname + u.search).slice(1)}>; rel="${rel}"`;
+    const q = new URLSearchParams(url.search);
+    q.set('page', String(n));
+    return `<${site.rootUrl}${path.slice(1)}?${goEncode(q)}>; rel="${rel}"`;
   };
   const links: string[] = [];
-  if (p.page < pages) links.push(link(p.page + 1, 'next'));
-  if (p.page < pages) links.push(link(pages, 'last'));
-  if (p.page > 1) links.push(link(1, 'first'));
-  if (p.page > 1) links.push(link(p.page - 1, 'prev'));
-  const headers: Record<string, string> = { 'X-Total-Count': String(total) };
-  const expose = ['X-Total-Count'];
-  if (links.length) {
-    headers.Link = links.join(',');
+  if (hasNext) links.push(link(current + 1, 'next'));
+  if (!isLast) links.push(link(pages, 'last'));
+  if (current !== 1) links.push(link(1, 'first'));
+  if (current > 1) links.push(link(current - 1, 'prev'));
+  return links.join(',');
+}
+
+/**
+ * One page of `items` with Gitea's headers: `Link` (when there is another
+ * page, and unless the handler does not set it, as Gitea's token list) and
+ * `X-Total-Count`, both exposed to browsers in that order.
+ */
+export function paged<T>(all: readonly T[], url: URL, site: Site, page?: number, limit?: number, opts: { link?: boolean } = {}): Reply<T[]> {
+  const p = pageOf(page, limit);
+  const items = all.slice((p.page - 1) * p.limit, p.page * p.limit);
+  const headers: Record<string, string> = {};
+  const expose: string[] = [];
+  const link = opts.link === false ? '' : linkHeader(url, site, all.length, p.limit, page);
+  if (link) {
+    headers.Link = link;
     expose.push('Link');
   }
+  headers['X-Total-Count'] = String(all.length);
+  expose.push('X-Total-Count');
   headers['Access-Control-Expose-Headers'] = expose.join(', ');
   return new Reply(200, items, headers);
 }

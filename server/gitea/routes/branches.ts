@@ -7,14 +7,18 @@ import { paged } from '../http/paginate.js';
 import type { Gitea } from '../gitea.js';
 import type { RepoContext } from '../services/repos.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
+import type { Commit } from '../git/commit.js';
 import { UNSIGNED } from '../services/files.js';
 
 /** Branches (read) and branch protection rules. */
 export function mountBranches(b: GiteaBinder, g: Gitea): void {
-  async function branchJson(repo: RepoContext, name: string, sha: string, doer: UserRow | null) {
-    const c = await g.git.commit(repo.gitDir, sha);
+  /** Gitea's PayloadUser: the user name is that of the account with the commit's email, if any. */
+  const payloadUser = (p: Commit['author']) => ({ name: p.name, email: p.email, username: (p.email && g.accounts.byEmail(p.email)?.name) || '' });
+
+  function branchJson(repo: RepoContext, name: string, c: Commit | null, doer: UserRow | null) {
     const rule = g.protections.matchFor(repo.row.id, name);
-    const canPush = repo.perm.write && !repo.row.is_archived && !repo.row.is_mirror && (!rule || g.protections.canUserPush(rule, doer, repo.perm));
+    // Gitea computes these from permissions and the rule alone; here an archived or mirror repository takes no push.
+    const open = !!doer && !repo.row.is_archived && !repo.row.is_mirror;
     const html = g.site.repoHtml(repo.owner, repo.row);
     return {
       name,
@@ -23,10 +27,11 @@ export function mountBranches(b: GiteaBinder, g: Gitea): void {
             id: c.sha,
             message: c.message,
             url: `${html}/commit/${c.sha}`,
-            author: { name: c.author.name, email: c.author.email, username: '' },
-            committer: { name: c.committer.name, email: c.committer.email, username: '' },
+            author: payloadUser(c.author),
+            committer: payloadUser(c.committer),
             verification: UNSIGNED,
-            timestamp: goTime(c.committer.when, c.committer.tzMinutes),
+            // Gitea's ToPayloadCommit stamps the author's time.
+            timestamp: goTime(c.author.when, c.author.tzMinutes),
             added: null,
             removed: null,
             modified: null,
@@ -36,31 +41,58 @@ export function mountBranches(b: GiteaBinder, g: Gitea): void {
       required_approvals: rule?.data.required_approvals ?? 0,
       enable_status_check: rule?.data.enable_status_check ?? false,
       status_check_contexts: rule?.data.status_check_contexts ?? [],
-      user_can_push: canPush,
-      user_can_merge: canPush,
+      user_can_push: open && (rule ? g.protections.canUserPush(rule, doer, repo.perm) : repo.perm.write),
+      user_can_merge: open && (rule ? g.protections.canUserMerge(rule, doer, repo.perm) : repo.perm.write),
       effective_branch_protection_name: rule && repo.perm.admin ? rule.row.rule_name : '',
     };
   }
+
+  /** Users with explicit access, in Gitea's order (collaborators by id, then the owner): allow-lists hold only them. */
+  const readers = (repo: RepoContext) => [...g.repos.collaborators(repo).map((c) => c.user).sort((x, y) => x.id - y.id), repo.owner];
+
+  /** Gitea's mustNotBeArchived (after binding): 423. */
+  const archived = (repo: RepoContext) =>
+    repo.row.is_archived ? new Response(JSON.stringify({ message: 'repo is archived', url: g.site.swaggerUrl }), { status: 423, headers: { 'content-type': 'application/json;charset=utf-8' } }) : null;
+
   b.mount(ops.repoListBranches, async ({ page, limit }, ctx) => {
     const repo = ctx.repo!;
     const refs = await g.git.refs(repo.gitDir);
-    const names = [...refs.branches.keys()].sort();
-    const all = await Promise.all(names.map((n) => branchJson(repo, n, refs.branches.get(n)!, ctx.doer)));
-    return paged(all, ctx.url, g.site, page, limit);
+    const all = await Promise.all([...refs.branches].map(async ([name, sha]) => ({ name, commit: await g.git.commit(repo.gitDir, sha) })));
+    // Gitea lists branches by their head commit's time, newest first, then by name.
+    all.sort((x, y) => (y.commit?.committer.when ?? 0) - (x.commit?.committer.when ?? 0) || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+    const reply = paged(all, ctx.url, g.site, page, limit);
+    return new Reply(200, reply.body.map((x) => branchJson(repo, x.name, x.commit, ctx.doer)), reply.headers);
   });
 
   b.mount(ops.repoGetBranch, async ({ branch }, ctx) => {
     const repo = ctx.repo!;
     const sha = (await g.git.refs(repo.gitDir)).branches.get(branch);
-    if (!sha) throw notFound(`branch does not exist [repo_id: ${repo.row.id} name: ${branch}]`);
-    return branchJson(repo, branch, sha, ctx.doer);
+    if (!sha) throw notFound('not found');
+    return branchJson(repo, branch, await g.git.commit(repo.gitDir, sha), ctx.doer);
   });
 
-  b.mount(ops.repoListBranchProtection, (_a, ctx) => g.protections.list(ctx.repo!.row.id).map(g.protections.toApi));
-  b.mount(ops.repoCreateBranchProtection, ({ body }, ctx) => new Reply(201, g.protections.toApi(g.protections.create(ctx.repo!.row.id, body))));
-  b.mount(ops.repoGetBranchProtection, ({ name }, ctx) => g.protections.toApi(g.protections.get(ctx.repo!.row.id, name)));
-  b.mount(ops.repoEditBranchProtection, ({ name, body }, ctx) => g.protections.toApi(g.protections.edit(ctx.repo!.row.id, name, body)));
+  b.mount(ops.repoListBranchProtection, (_a, ctx) => {
+    const r = readers(ctx.repo!);
+    return g.protections.list(ctx.repo!.row.id).map((rule) => g.protections.toApi(rule, r));
+  });
+  b.mount(ops.repoCreateBranchProtection, ({ body }, ctx) => {
+    const repo = ctx.repo!;
+    const locked = archived(repo);
+    if (locked) return locked;
+    const r = readers(repo);
+    return new Reply(201, g.protections.toApi(g.protections.create(repo.row.id, body, r), r));
+  });
+  b.mount(ops.repoGetBranchProtection, ({ name }, ctx) => g.protections.toApi(g.protections.get(ctx.repo!.row.id, name), readers(ctx.repo!)));
+  b.mount(ops.repoEditBranchProtection, ({ name, body }, ctx) => {
+    const repo = ctx.repo!;
+    const locked = archived(repo);
+    if (locked) return locked;
+    const r = readers(repo);
+    return g.protections.toApi(g.protections.edit(repo.row.id, name, body, r), r);
+  });
   b.mount(ops.repoDeleteBranchProtection, ({ name }, ctx) => {
+    const locked = archived(ctx.repo!);
+    if (locked) return locked;
     g.protections.remove(ctx.repo!.row.id, name);
   });
 }

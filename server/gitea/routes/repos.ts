@@ -6,18 +6,22 @@ import { Reply } from '../http/gitea-bind.js';
 import { paged } from '../http/paginate.js';
 import type { Gitea } from '../gitea.js';
 import type { RepoContext } from '../services/repos.js';
-import type { UserRow } from '../../db/repos/user-repo.js';
 
 /** Repositories and their collaborators. */
 export function mountRepos(b: GiteaBinder, g: Gitea): void {
-  const repoJson = async (ctx: RepoContext, viewer: UserRow | null) => toRepository(ctx.row, ctx.owner, ctx.perm, await g.repos.facts(ctx), g.site, viewer);
+  const repoJson = async (ctx: RepoContext) => toRepository(ctx.row, ctx.owner, ctx.perm, await g.repos.facts(ctx), g.site);
 
   b.mount(ops.createCurrentUserRepo, async ({ body }, ctx) => {
     const doer = ctx.doer!;
-    // Gitea has readme templates, gitignores and licenses; we have the default readme only.
-    if (body.readme && body.readme !== 'Default') throw badRequest('readme template does not exist, available templates: [Default]');
-    if (body.gitignores) throw badRequest(`gitignore template does not exist [name: ${body.gitignores}]`);
-    if (body.license) throw badRequest(`license template does not exist [name: ${body.license}]`);
+    // Gitea reads the templates only for auto_init: it has readmes, gitignores and licenses, we the
+    // default readme only. Gitea fails an unknown gitignore or license with a 500; a 400 says why.
+    if (body.auto_init) {
+      if (body.readme && body.readme !== 'Default') throw badRequest('readme template does not exist, available templates: [Default]');
+      if (body.gitignores) throw badRequest(`gitignore template does not exist [name: ${body.gitignores}]`);
+      if (body.license) throw badRequest(`license template does not exist [name: ${body.license}]`);
+    }
+    // Git here stores sha1 objects only; a sha256 repository would silently become sha1.
+    if (body.object_format_name === 'sha256') throw badRequest('object format sha256 is not supported, use sha1');
     const repo = await g.repos.create(doer, {
       name: body.name ?? '',
       description: body.description ?? '',
@@ -25,13 +29,15 @@ export function mountRepos(b: GiteaBinder, g: Gitea): void {
       defaultBranch: body.default_branch ?? '',
       template: body.template ?? false,
     });
-    if (body.auto_init) await g.initialCommit(repo, doer, body.name ?? '', body.description ?? '');
-    return new Reply(201, await repoJson(repo, doer));
+    if (!body.auto_init) return new Reply(201, await repoJson(repo));
+    await g.initialCommit(repo, doer, body.name ?? '', body.description ?? '');
+    // The first commit moved updated_at (and the default branch): answer with the row as it is now.
+    return new Reply(201, await repoJson(g.repos.byId(repo.row.id, doer) ?? repo));
   });
 
-  b.mount(ops.repoGet, (_a, ctx) => repoJson(ctx.repo!, ctx.doer));
+  b.mount(ops.repoGet, (_a, ctx) => repoJson(ctx.repo!));
 
-  b.mount(ops.repoEdit, async ({ body }, ctx) => repoJson(await g.repos.edit(ctx.repo!, ctx.doer!, body), ctx.doer));
+  b.mount(ops.repoEdit, async ({ body }, ctx) => repoJson(await g.repos.edit(ctx.repo!, ctx.doer!, body)));
 
   b.mount(ops.repoDelete, async (_a, ctx) => {
     await g.repos.remove(ctx.repo!);
@@ -62,11 +68,13 @@ export function mountRepos(b: GiteaBinder, g: Gitea): void {
 
   b.mount(ops.repoGetRepoPermissions, ({ collaborator }, ctx) => {
     const repo = ctx.repo!;
-    const user = g.accounts.byName(collaborator);
-    if (!user) throw notFound(`user does not exist [uid: 0, name: ${collaborator}]`);
-    if (!ctx.doer!.is_admin && ctx.doer!.id !== user.id && !repo.perm.admin) {
+    // As Gitea: who may ask is decided by name, before the user is looked up (a stranger asking about
+    // someone who does not exist gets the 403 too).
+    if (!ctx.doer!.is_admin && ctx.doer!.lower_name !== collaborator.toLowerCase() && !repo.perm.admin) {
       throw forbidden('Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own');
     }
+    const user = g.accounts.byName(collaborator);
+    if (!user) throw notFound(`user does not exist [uid: 0, name: ${collaborator}]`);
     const mode = g.repos.accessMode(repo, user);
     return { permission: mode, role_name: mode, user: toUser(user, g.site, ctx.doer) };
   });

@@ -22,6 +22,7 @@ export function mountUsers(b: GiteaBinder, g: Gitea): void {
       fullName: body.full_name ?? '',
       isAdmin: body.admin ?? false,
       visibility: body.visibility ?? 'public',
+      ...(body.created_at ? { createdAt: Math.floor(Date.parse(body.created_at) / 1000) } : {}),
     });
     return new Reply(201, toUser(user, g.site, ctx.doer));
   });
@@ -33,6 +34,7 @@ export function mountUsers(b: GiteaBinder, g: Gitea): void {
       g.site,
       page,
       limit,
+      { link: false },
     ),
   );
   b.mount(ops.userCreateToken, ({ body }, ctx) => {

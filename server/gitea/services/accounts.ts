@@ -33,6 +33,8 @@ export interface NewUserInput {
   fullName?: string;
   isAdmin?: boolean;
   visibility?: string;
+  /** Unix seconds; an admin may backdate an account (CreateUserOption.created_at). */
+  createdAt?: number;
   /**
    * The first-start admin: decisions.md names `admin` as its default while
    * also reserving that name, so the reserved list bars registering it, not
@@ -49,32 +51,44 @@ export function createAccounts(users: UserRepo, tokens: TokenRepo, now: () => nu
   const verified = new Lru<string, { userId: number; until: number }>(1024);
   const pairKey = (name: string, password: string) => createHash('sha256').update(pepper).update(name.toLowerCase()).update('\0').update(password).digest('hex');
 
+  /** Gitea's IsUsableUsername: the characters first, then reserved names, then reserved patterns. */
   function checkName(name: string): void {
+    if (!validUsername(name)) throw unprocessable(`name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`);
     const lower = name.toLowerCase();
     if (RESERVED_NAMES.has(lower)) throw unprocessable(`name is reserved [name: ${lower}]`);
     for (const pat of RESERVED_PATTERNS) if (lower.endsWith(pat.slice(1))) throw unprocessable(`name pattern is not allowed [pattern: ${pat}]`);
-    if (!validUsername(name)) throw unprocessable(`name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`);
   }
 
   return {
     byName: (name: string) => users.byName(name),
     byId: (id: number) => users.byId(id),
+    byEmail: (email: string) => users.byEmail(email),
     count: () => users.count(),
 
-    /** Creates a user, with Gitea's checks in its order; 422 for name/email conflicts, 400 for a short password. */
+    /**
+     * Creates a user, with Gitea's checks in its order: the password (400) is
+     * checked by the API handler before the account rules (422 for a bad or
+     * reserved name, then a taken name, then a taken email).
+     */
     async createUser(input: NewUserInput): Promise<UserRow> {
+      if (Buffer.byteLength(input.password) < MIN_PASSWORD_LENGTH) throw badRequest('PasswordIsRequired');
       if (!input.bootstrap) checkName(input.username);
-      if (users.byName(input.username)) throw unprocessable(`user already exists [name: ${input.username}]`);
-      if (users.byEmail(input.email)) throw unprocessable(`e-mail already in use [email: ${input.email}]`);
-      if (input.password.length < MIN_PASSWORD_LENGTH) throw badRequest('PasswordIsRequired');
+      const checkFree = () => {
+        if (users.byName(input.username)) throw unprocessable(`user already exists [name: ${input.username}]`);
+        if (users.byEmail(input.email)) throw unprocessable(`e-mail already in use [email: ${input.email}]`);
+      };
+      checkFree();
+      const passwordHash = await hashPassword(input.password);
+      // Hashing yields: a concurrent request may have taken the name or email meanwhile.
+      checkFree();
       const id = users.insert({
         name: input.username,
         full_name: input.fullName ?? '',
         email: input.email,
-        password_hash: await hashPassword(input.password),
+        password_hash: passwordHash,
         is_admin: input.isAdmin ? 1 : 0,
         visibility: input.visibility || 'public',
-        created_at: now(),
+        created_at: input.createdAt ?? now(),
       });
       return users.byId(id)!;
     },
@@ -116,7 +130,7 @@ export function createAccounts(users: UserRepo, tokens: TokenRepo, now: () => nu
       if (tokens.byName(user.id, name)) throw badRequest('access token name has been used already');
       const norm = normaliseScopes(requested);
       if ('invalid' in norm) throw badRequest(`invalid access token scope provided: invalid access token scope: ${norm.invalid}`);
-      if (!norm.scopes.length || (norm.scopes.length === 1 && norm.scopes[0] === 'public-only')) throw badRequest('access token must have a scope');
+      if (!norm.scopes.length) throw badRequest('access token must have a scope');
       const token = newToken();
       const id = tokens.insert({ user_id: user.id, name, token_hash: tokenHash(token), last_eight: token.slice(-8), scopes: norm.scopes.join(','), created_at: now() });
       return { row: tokens.byId(user.id, id)!, token };
@@ -124,11 +138,11 @@ export function createAccounts(users: UserRepo, tokens: TokenRepo, now: () => nu
 
     listTokens: (user: UserRow) => tokens.list(user.id),
 
-    /** `token` is an id or, failing that, a name. */
+    /** `token` is an id when it parses as a non-zero integer (as Gitea's ParseInt), a name otherwise; unknown → 404 `not found`. */
     deleteToken(user: UserRow, token: string): void {
-      const byId = /^\d+$/.test(token) ? tokens.byId(user.id, Number(token)) : undefined;
-      const row = byId ?? tokens.byName(user.id, token);
-      if (!row) throw notFound('access token does not exist');
+      const id = /^\d+$/.test(token) ? Number(token) : 0;
+      const row = id ? tokens.byId(user.id, id) : tokens.byName(user.id, token);
+      if (!row) throw notFound('not found');
       tokens.remove(row.id);
     },
   };

@@ -9,7 +9,7 @@ import type { Accounts } from './accounts.js';
 import { compileGlob, isGlobRule } from './glob.js';
 
 type Options = NonNullable<ModelOf<typeof EditBranchProtectionOption>>;
-type RuleData = Required<Omit<Options, 'priority'>>;
+type RuleData = { -readonly [K in keyof Required<Omit<Options, 'priority'>>]-?: NonNullable<Options[K]> };
 
 /** A stored rule with its options filled in. */
 export interface Rule {
@@ -49,7 +49,14 @@ const DEFAULTS: RuleData = {
 };
 
 const USER_LISTS = ['push_whitelist_usernames', 'force_push_allowlist_usernames', 'merge_whitelist_usernames', 'approvals_whitelist_username'] as const;
-const TEAM_LISTS = ['push_whitelist_teams', 'force_push_allowlist_teams', 'merge_whitelist_teams', 'approvals_whitelist_teams'] as const;
+/** Edit fields that are simply set when sent. */
+const SIMPLE_FIELDS = [
+  'enable_merge_whitelist', 'enable_status_check', 'status_check_contexts', 'enable_approvals_whitelist', 'block_on_rejected_reviews',
+  'block_on_official_review_requests', 'block_on_outdated_branch', 'dismiss_stale_approvals', 'ignore_stale_approvals', 'require_signed_commits',
+  'protected_file_patterns', 'unprotected_file_patterns', 'block_admin_merge_override',
+] as const;
+
+const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, val]) => val !== undefined)) as Partial<T>;
 
 /** `;`-separated globs, lower-cased, with `.` and `/` as separators (Gitea's file patterns). */
 function filePatterns(spec: string): RegExp[] {
@@ -66,43 +73,52 @@ function filePatterns(spec: string): RegExp[] {
   return out;
 }
 
-/** Branch protection rules: storage, Gitea's rule choice, and the push and file checks they impose. */
+/** Gitea's rule order: lower priority first, then plain names before globs, then the older rule. */
+function byPrecedence(a: ProtectionRow, b: ProtectionRow): number {
+  return a.priority - b.priority || Number(isGlobRule(a.rule_name)) - Number(isGlobRule(b.rule_name)) || a.id - b.id;
+}
+
+/**
+ * Branch protection rules: storage, Gitea's rule choice, and the push and file checks they impose.
+ *
+ * `readers` (passed by the caller) are the users with explicit access to the repository, in
+ * Gitea's order (collaborators by id, then the owner): allow-lists keep only them, as Gitea's
+ * whitelist update and its response conversion do. Teams need an organisation owner, which we
+ * do not have, so team lists are ignored and always empty (as Gitea does for a user's repository).
+ */
 export function createProtections(repo: ProtectionRepo, accounts: Accounts, now: () => number = () => Math.floor(Date.now() / 1000)) {
   const parse = (row: ProtectionRow): Rule => ({ row, data: { ...DEFAULTS, ...(JSON.parse(row.data) as Partial<RuleData>) } });
 
-  /** Gitea's create/edit normalisation plus existence checks of listed users and teams (422). */
-  function normalise(d: RuleData): RuleData {
-    const out = { ...d };
-    out.enable_push_whitelist = d.enable_push && d.enable_push_whitelist;
-    out.push_whitelist_deploy_keys = out.enable_push_whitelist && d.push_whitelist_deploy_keys;
-    out.enable_force_push = d.enable_push && d.enable_force_push;
-    out.enable_force_push_allowlist = out.enable_force_push && d.enable_force_push_allowlist;
-    out.required_approvals = Math.max(0, d.required_approvals);
-    for (const key of USER_LISTS) {
-      out[key] = d[key].map((name) => {
-        const u = accounts.byName(name);
-        if (!u) throw unprocessable(`user does not exist [uid: 0, name: ${name}]`);
-        return u.name;
-      });
+  /** Names → users (422 for an unknown one), keeping the explicit readers only. */
+  function resolveUsers(names: readonly string[], readers: readonly UserRow[]): string[] {
+    const ids = new Set<number>();
+    for (const name of names) {
+      const u = accounts.byName(name);
+      if (!u) throw unprocessable(`user does not exist [uid: 0, name: ${name}]`);
+      ids.add(u.id);
     }
-    for (const key of TEAM_LISTS) if (d[key].length) throw unprocessable(`team does not exist [name: ${d[key][0]}]`);
-    return out;
+    return readers.filter((r) => ids.has(r.id)).map((r) => r.name);
   }
 
-  const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, val]) => val !== undefined)) as Partial<T>;
-
-  function toApi(rule: Rule): ModelOf<typeof BranchProtection> {
+  function toApi(rule: Rule, readers: readonly UserRow[]): ModelOf<typeof BranchProtection> {
     const { row, data } = rule;
-    const existing = (names: string[]) => names.filter((n) => accounts.byName(n));
+    const shown = (names: string[]) => {
+      const set = new Set(names.map((n) => n.toLowerCase()));
+      return readers.filter((r) => set.has(r.lower_name)).map((r) => r.name);
+    };
     return {
       branch_name: isGlobRule(row.rule_name) ? '' : row.rule_name,
       rule_name: row.rule_name,
       priority: row.priority,
       ...data,
-      push_whitelist_usernames: existing(data.push_whitelist_usernames),
-      force_push_allowlist_usernames: existing(data.force_push_allowlist_usernames),
-      merge_whitelist_usernames: existing(data.merge_whitelist_usernames),
-      approvals_whitelist_username: existing(data.approvals_whitelist_username),
+      push_whitelist_usernames: shown(data.push_whitelist_usernames),
+      push_whitelist_teams: [],
+      force_push_allowlist_usernames: shown(data.force_push_allowlist_usernames),
+      force_push_allowlist_teams: [],
+      merge_whitelist_usernames: shown(data.merge_whitelist_usernames),
+      merge_whitelist_teams: [],
+      approvals_whitelist_username: shown(data.approvals_whitelist_username),
+      approvals_whitelist_teams: [],
       created_at: goTime(row.created_at),
       updated_at: goTime(row.updated_at),
     } as ModelOf<typeof BranchProtection>;
@@ -114,26 +130,72 @@ export function createProtections(repo: ProtectionRepo, accounts: Accounts, now:
     return parse(row);
   }
 
+  const sorted = (repoId: number) => repo.list(repoId).sort(byPrecedence);
+
   return {
     toApi,
-    list: (repoId: number) => repo.list(repoId).map(parse),
+    list: (repoId: number) => sorted(repoId).map(parse),
     get,
 
-    create(repoId: number, body: NonNullable<ModelOf<typeof CreateBranchProtectionOption>>): Rule {
+    /** Gitea's CreateBranchProtection: the push and force-push options only count under enable_push. */
+    create(repoId: number, body: NonNullable<ModelOf<typeof CreateBranchProtectionOption>>, readers: readonly UserRow[]): Rule {
       const ruleName = body.rule_name || body.branch_name || '';
       if (!ruleName) throw badRequest('both rule_name and branch_name are empty');
       if (repo.byName(repoId, ruleName)) throw forbidden('Branch protection already exist');
-      const { rule_name: _r, branch_name: _b, priority, ...rest } = body;
-      const data = normalise({ ...DEFAULTS, ...defined(rest) });
-      repo.insert({ repo_id: repoId, rule_name: ruleName, priority: priority || repo.maxPriority(repoId) + 1, data: JSON.stringify(data), created_at: now() });
+      const f = { ...DEFAULTS, ...defined(body) };
+      const data: RuleData = {
+        ...f,
+        enable_push_whitelist: f.enable_push && f.enable_push_whitelist,
+        push_whitelist_deploy_keys: f.enable_push && f.enable_push_whitelist && f.push_whitelist_deploy_keys,
+        enable_force_push: f.enable_push && f.enable_force_push,
+        enable_force_push_allowlist: f.enable_push && f.enable_force_push && f.enable_force_push_allowlist,
+        force_push_allowlist_deploy_keys: f.enable_push && f.enable_force_push && f.enable_force_push_allowlist && f.force_push_allowlist_deploy_keys,
+        required_approvals: Math.max(0, f.required_approvals),
+        push_whitelist_teams: [],
+        force_push_allowlist_teams: [],
+        merge_whitelist_teams: [],
+        approvals_whitelist_teams: [],
+      };
+      for (const key of USER_LISTS) data[key] = resolveUsers(f[key], readers);
+      const { rule_name: _r, branch_name: _b, priority: _p, ...stored } = data as RuleData & { rule_name?: string; branch_name?: string; priority?: number };
+      repo.insert({ repo_id: repoId, rule_name: ruleName, priority: body.priority || repo.maxPriority(repoId) + 1, data: JSON.stringify(stored), created_at: now() });
       return get(repoId, ruleName);
     },
 
-    edit(repoId: number, name: string, body: Options): Rule {
+    /**
+     * Gitea's EditBranchProtection: only fields sent change; the allow-list switches are read only
+     * together with the switch above them (enable_push_whitelist only when enable_push is sent and
+     * true); a negative required_approvals is ignored; a null list leaves it as it was.
+     */
+    edit(repoId: number, name: string, body: Options, readers: readonly UserRow[]): Rule {
       const rule = get(repoId, name);
-      const { priority, ...rest } = body;
-      const data = normalise({ ...rule.data, ...defined(rest) });
-      repo.update({ id: rule.row.id, priority: priority ?? rule.row.priority, data: JSON.stringify(data), updated_at: now() });
+      const d: RuleData = { ...rule.data };
+      if (body.enable_push !== undefined) {
+        if (!body.enable_push) Object.assign(d, { enable_push: false, enable_push_whitelist: false, push_whitelist_deploy_keys: false });
+        else {
+          d.enable_push = true;
+          if (body.enable_push_whitelist === false) Object.assign(d, { enable_push_whitelist: false, push_whitelist_deploy_keys: false });
+          else if (body.enable_push_whitelist === true) {
+            d.enable_push_whitelist = true;
+            if (body.push_whitelist_deploy_keys !== undefined) d.push_whitelist_deploy_keys = body.push_whitelist_deploy_keys;
+          }
+        }
+      }
+      if (body.enable_force_push !== undefined) {
+        if (!body.enable_force_push) Object.assign(d, { enable_force_push: false, enable_force_push_allowlist: false, force_push_allowlist_deploy_keys: false });
+        else {
+          d.enable_force_push = true;
+          if (body.enable_force_push_allowlist === false) Object.assign(d, { enable_force_push_allowlist: false, force_push_allowlist_deploy_keys: false });
+          else if (body.enable_force_push_allowlist === true) {
+            d.enable_force_push_allowlist = true;
+            if (body.force_push_allowlist_deploy_keys !== undefined) d.force_push_allowlist_deploy_keys = body.force_push_allowlist_deploy_keys;
+          }
+        }
+      }
+      if (body.required_approvals !== undefined && body.required_approvals >= 0) d.required_approvals = body.required_approvals;
+      for (const key of SIMPLE_FIELDS) if (body[key] !== undefined) (d as Record<string, unknown>)[key] = body[key];
+      for (const key of USER_LISTS) if (body[key] !== undefined) d[key] = resolveUsers(body[key], readers);
+      repo.update({ id: rule.row.id, priority: body.priority ?? rule.row.priority, data: JSON.stringify(d), updated_at: now() });
       return get(repoId, name);
     },
 
@@ -141,11 +203,9 @@ export function createProtections(repo: ProtectionRepo, accounts: Accounts, now:
       repo.remove(get(repoId, name).row.id);
     },
 
-    /** The one rule that applies to a branch: lowest priority, plain names before globs, then the oldest. */
+    /** The one rule that applies to a branch: the first match in Gitea's rule order. */
     matchFor(repoId: number, branch: string): Rule | undefined {
-      const rules = repo.list(repoId);
-      const sorted = [...rules].sort((a, b) => a.priority - b.priority || Number(isGlobRule(a.rule_name)) - Number(isGlobRule(b.rule_name)) || a.id - b.id);
-      for (const row of sorted) {
+      for (const row of sorted(repoId)) {
         if (!isGlobRule(row.rule_name)) {
           if (row.rule_name.toLowerCase() === branch.toLowerCase()) return parse(row);
           continue;
@@ -166,6 +226,13 @@ export function createProtections(repo: ProtectionRepo, accounts: Accounts, now:
       if (!user || !rule.data.enable_push) return false;
       if (!rule.data.enable_push_whitelist) return perm.write;
       return rule.data.push_whitelist_usernames.some((n) => n.toLowerCase() === user.lower_name);
+    },
+
+    /** Gitea's IsUserMergeWhitelisted: write access, or the merge allow-list when it is on. */
+    canUserMerge(rule: Rule, user: UserRow | null, perm: Perm): boolean {
+      if (!user) return false;
+      if (!rule.data.enable_merge_whitelist) return perm.write;
+      return rule.data.merge_whitelist_usernames.some((n) => n.toLowerCase() === user.lower_name);
     },
 
     canForcePush(rule: Rule, user: UserRow | null, perm: Perm): boolean {

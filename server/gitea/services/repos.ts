@@ -6,6 +6,7 @@ import type { UserRow } from '../../db/repos/user-repo.js';
 import { conflict, forbidden, notFound, unprocessable } from '../../errors.js';
 import type { GitStore } from '../git/store.js';
 import { runGit } from '../git/run.js';
+import { validRefName } from '../../../protocol/gitea/request.js';
 import type { Perm, RepoFacts } from '../convert.js';
 import type { Accounts, Authenticated } from './accounts.js';
 
@@ -49,12 +50,13 @@ export function createRepoService(deps: RepoServiceDeps) {
     };
   }
 
+  /** Gitea's IsUsableRepoName: the characters (no `..` anywhere) first, then reserved names, then reserved patterns. */
   function checkRepoName(name: string): void {
+    // Gitea answers 500 here (ErrNameCharsNotAllowed is not mapped); bad input deserves a 4xx.
+    if (!/^[-.\w]+$/.test(name) || /[.]{2,}/.test(name)) throw unprocessable(`name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`);
     const lower = name.toLowerCase();
     if (RESERVED_REPO_NAMES.has(lower)) throw unprocessable(`name is reserved [name: ${lower}]`);
     for (const pat of RESERVED_REPO_PATTERNS) if (lower.endsWith(pat.slice(1))) throw unprocessable(`name pattern is not allowed [pattern: ${pat}]`);
-    // Gitea answers 500 here (an unmapped error); bad input deserves a 4xx.
-    if (!/^[-.\w]+$/.test(name) || /[.]{2,}/.test(name)) throw unprocessable(`name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`);
   }
 
   function context(row: RepositoryRow, doer: UserRow | null): RepoContext {
@@ -117,13 +119,25 @@ export function createRepoService(deps: RepoServiceDeps) {
       return context(repos.byId(id)!, owner);
     },
 
-    /** PATCH: name, then basic properties, then archiving, as Gitea applies them. */
+    /**
+     * PATCH: name, then basic properties, then archiving, as Gitea applies them
+     * (except that nothing is applied when one of them is refused).
+     */
     async edit(
       ctx: RepoContext,
       doer: UserRow,
       opts: { name?: string; description?: string; website?: string; private?: boolean; template?: boolean; default_branch?: string; archived?: boolean },
     ): Promise<RepoContext> {
-      const { row } = ctx;
+      let newDefault: string | undefined;
+      if (opts.default_branch !== undefined && opts.default_branch !== ctx.row.default_branch) {
+        // As Gitea: an empty repository takes any name (any valid one: HEAD must hold it); otherwise
+        // a branch that does not exist is ignored.
+        const refs = await git.refs(ctx.gitDir);
+        if ((refs.branches.size === 0 && validRefName(opts.default_branch)) || refs.branches.has(opts.default_branch)) newDefault = opts.default_branch;
+      }
+      // From here to the update nothing yields, so a concurrent create or rename cannot take the name in between.
+      const row = repos.byId(ctx.row.id);
+      if (!row) throw notFound('not found');
       const patch: Parameters<RepositoryRepo['update']>[1] = {};
       if (opts.name !== undefined && opts.name !== '' && opts.name !== row.name) {
         checkRepoName(opts.name);
@@ -135,20 +149,17 @@ export function createRepoService(deps: RepoServiceDeps) {
       if (opts.website !== undefined) patch.website = opts.website;
       if (opts.private !== undefined) patch.is_private = opts.private ? 1 : 0;
       if (opts.template !== undefined) patch.is_template = opts.template ? 1 : 0;
-      if (opts.default_branch !== undefined && opts.default_branch !== row.default_branch) {
-        // As Gitea: an empty repository takes any name; otherwise a branch that does not exist is ignored.
-        const refs = await git.refs(ctx.gitDir);
-        if (refs.branches.size === 0 || refs.branches.has(opts.default_branch)) {
-          await git.setHead(ctx.gitDir, opts.default_branch);
-          patch.default_branch = opts.default_branch;
+      if (newDefault !== undefined) patch.default_branch = newDefault;
+      if (opts.archived !== undefined) {
+        // As Gitea: a mirror refuses the field even when it would change nothing.
+        if (row.is_mirror) throw unprocessable('repo is a mirror, cannot archive/un-archive');
+        if (opts.archived !== !!row.is_archived) {
+          patch.is_archived = opts.archived ? 1 : 0;
+          patch.archived_at = opts.archived ? now() : 0;
         }
       }
-      if (opts.archived !== undefined && opts.archived !== !!row.is_archived) {
-        if (row.is_mirror) throw unprocessable('repo is a mirror, cannot archive/un-archive');
-        patch.is_archived = opts.archived ? 1 : 0;
-        patch.archived_at = opts.archived ? now() : 0;
-      }
       if (Object.keys(patch).length) repos.update(row.id, patch, now());
+      if (newDefault !== undefined) await git.setHead(ctx.gitDir, newDefault);
       return context(repos.byId(row.id)!, doer);
     },
 
