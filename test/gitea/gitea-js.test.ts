@@ -126,22 +126,10 @@ test('errors: gitea-js throws the Response with .error = {message, url}', async 
   assert.equal(wrong.error, errorBody(ctx.g, 'invalid username, password or token'));
 });
 
-/**
- * Raw, archive and editorconfig are another helper's routes: these checks
- * run only where the route answers (a 501 or the catch-all 404 means it is
- * not there yet), so this suite does not depend on their progress.
- */
-async function routeAnswers(path: string): Promise<boolean> {
-  const r = await ctx.g.api('GET', path);
-  const stub = r.status === 501 || (r.status === 404 && r.body?.message === 'not found' && !r.headers.get('x-gitea-object-type'));
-  if (stub) process.stdout.write(`\n  SKIP gitea-js ${path} (route not implemented yet)\n`);
-  return !stub;
-}
-
-test('[conditional] repoGetRawFile, repoGetEditorConfig and repoGetArchive where those routes exist', async () => {
+test('repoGetRawFile, repoGetEditorConfig and repoGetArchive', async () => {
   const api = client();
   await ctx.g.commit('root', 'js', { '.editorconfig': 'root = true\n\n[*.md]\nindent_style = space\nindent_size = 2\n' });
-  if (await routeAnswers('/api/v1/repos/root/js/raw/docs/hello.md')) {
+  {
     const raw = await api.repos.repoGetRawFile('root', 'js', 'docs/hello.md', { ref: 'main' }, { format: 'text' });
     assert.is(raw.status, 200);
     assert.is(raw.data as unknown as string, '# Hello again\n');
@@ -149,18 +137,60 @@ test('[conditional] repoGetRawFile, repoGetEditorConfig and repoGetArchive where
     const gone = await rejection(api.repos.repoGetRawFile('root', 'js', 'nope.md', {}, { format: 'text' }));
     assert.is(gone.status, 404);
   }
-  if (await routeAnswers('/api/v1/repos/root/js/editorconfig/hello.md')) {
+  {
     const ec = await api.repos.repoGetEditorConfig('root', 'js', 'hello.md', { ref: 'main' });
     assert.is(ec.status, 200);
     assert.equal(ec.data as unknown, { indent_style: 'space', indent_size: '2' });
   }
-  if (await routeAnswers('/api/v1/repos/root/js/archive/main.zip')) {
+  {
     const zip = await api.repos.repoGetArchive('root', 'js', 'main.zip', { format: 'arrayBuffer' });
     assert.is(zip.status, 200);
     const bytes = Buffer.from(zip.data as unknown as ArrayBuffer);
     assert.equal([...bytes.subarray(0, 4)], [0x50, 0x4b, 0x03, 0x04], 'a zip file');
     assert.match(zip.headers.get('content-disposition') ?? '', /^attachment; filename="?js-main\.zip"?$/);
   }
+});
+
+test('accounts, repositories, collaborators and protections through gitea-js', async () => {
+  const api = client();
+  const user = await api.admin.adminCreateUser({ username: 'jsuser', email: 'jsuser@example.com', password: 'jsuser-password-1', must_change_password: false });
+  assert.is(user.status, 201);
+  assert.is(user.data.login, 'jsuser');
+  // Tokens are made with Basic auth (as Gitea requires); creating a repository needs write:user and write:repository.
+  const basic = giteaApi(`${ctx.g.url}/`, { customFetch: (url: Parameters<typeof fetch>[0], init?: RequestInit) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: `Basic ${Buffer.from('jsuser:jsuser-password-1').toString('base64')}` } }) });
+  const tok = await basic.users.userCreateToken('jsuser', { name: 'js', scopes: ['write:repository', 'write:user'] });
+  assert.is(tok.status, 201);
+  assert.match(tok.data.sha1 ?? '', /^[0-9a-f]{40}$/);
+  const asUser = giteaApi(`${ctx.g.url}/`, { token: tok.data.sha1 });
+
+  const repo = await asUser.user.createCurrentUserRepo({ name: 'jsrepo', auto_init: true, private: true, default_branch: 'trunk' });
+  assert.is(repo.status, 201);
+  assert.equal([repo.data.full_name, repo.data.private, repo.data.default_branch, repo.data.empty], ['jsuser/jsrepo', true, 'trunk', false]);
+  assert.equal((await asUser.repos.repoListBranches('jsuser', 'jsrepo')).data.map((b) => b.name), ['trunk']);
+
+  // The admin can see it; a collaborator with read access can read but not write.
+  const reader = await ctx.g.user('jsreader');
+  assert.is((await asUser.repos.repoAddCollaborator('jsuser', 'jsrepo', 'jsreader', { permission: 'read' })).status, 204);
+  const perm = await asUser.repos.repoGetRepoPermissions('jsuser', 'jsrepo', 'jsreader');
+  assert.is(perm.data.permission, 'read');
+  const asReader = giteaApi(`${ctx.g.url}/`, { token: reader.token });
+  assert.is((await asReader.repos.repoGetContents('jsuser', 'jsrepo', 'README.md')).status, 200);
+  const denied = await rejection(asReader.repos.repoCreateFile('jsuser', 'jsrepo', 'x.txt', { content: b64('x') }));
+  assert.is(denied.status, 403);
+
+  // A protected file stops even the owner's API write.
+  const rule = await asUser.repos.repoCreateBranchProtection('jsuser', 'jsrepo', { rule_name: 'trunk', protected_file_patterns: 'README.md' });
+  assert.is(rule.status, 201);
+  assert.is(rule.data.rule_name, 'trunk');
+  const readme = (await asUser.repos.repoGetContents('jsuser', 'jsrepo', 'README.md')).data as { sha: string };
+  const blocked = await rejection(asUser.repos.repoUpdateFile('jsuser', 'jsrepo', 'README.md', { content: b64('new\n'), sha: readme.sha }));
+  assert.is(blocked.status, 403);
+
+  const archived = await asUser.repos.repoEdit('jsuser', 'jsrepo', { archived: true });
+  assert.is(archived.data.archived, true);
+  const refused = await rejection(asUser.repos.repoCreateFile('jsuser', 'jsrepo', 'y.txt', { content: b64('y') }));
+  assert.is(refused.status, 403);
+  assert.equal(refused.error, errorBody(ctx.g, 'repo is not allowed to edit'));
 });
 
 test.run();
