@@ -21,6 +21,8 @@ export interface RunningServer {
   host: string;
   telephony: Telephony;
   gitea: Gitea;
+  /** The Hono app: requests without a socket (in-process measurements). */
+  app: { fetch(req: Request): Response | Promise<Response> };
   db: Db;
   log: Logger;
   violations: string[];
@@ -85,6 +87,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     host: config.host,
     telephony,
     gitea,
+    app,
     db,
     log,
     get violations() {

@@ -32,7 +32,7 @@ export interface GiteaMountOptions {
  */
 export function giteaAuth(g: Gitea, onFail: (c: Context) => Response): MiddlewareHandler {
   return async (c, next) => {
-    const creds = readCredentials(c.req.header('authorization'), new URL(c.req.url), !g.config.disableQueryAuthToken);
+    const creds = readCredentials(c.req.header('authorization'), c.req.url, !g.config.disableQueryAuthToken);
     const auth = await authenticate(g.accounts, creds);
     if (auth === false) return onFail(c);
     c.set('giteaAuth', auth);

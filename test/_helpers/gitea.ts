@@ -2,6 +2,7 @@ import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Test } from 'uvu';
+import { ReadCache } from '../../server/db/read-cache.js';
 import { startTestServer, type TestServer } from './server.js';
 
 /** The admin every Gitea test server starts with (ADMIN_USERNAME / ADMIN_PASSWORD). */
@@ -209,4 +210,14 @@ export function commitFiles(dir: string, files: Record<string, string | Buffer |
   git(['add', '-A'], { cwd: dir });
   git(['commit', '-q', '-m', message], { cwd: dir });
   return git(['rev-parse', 'HEAD'], { cwd: dir }).stdout.trim();
+}
+
+/**
+ * A direct SQL write to the server's database, for states the API cannot make
+ * (a mirror repository, odd stored values); the server's read cache is emptied
+ * as its own writes do.
+ */
+export function sqlWrite(g: GiteaWorld, sql: string, ...params: unknown[]): void {
+  const db = g.t.server.db;
+  ReadCache.of(db).write(() => db.prepare(sql).run(...params));
 }

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { useGitea, type Auth } from '../_helpers/gitea.js';
+import { sqlWrite, useGitea, type Auth } from '../_helpers/gitea.js';
 import { b64, errorBody } from './_contents.js';
 
 const test = suite('contents-permissions');
@@ -57,7 +57,7 @@ test.before(async () => {
       assert.is(r.status, 200, r.text);
       assert.is(r.body.archived, true);
     }
-    if (kind === 'mirror') g.t.server.db.prepare('UPDATE repositories SET is_mirror = 1 WHERE id = ?').run(repo.id);
+    if (kind === 'mirror') sqlWrite(g, 'UPDATE repositories SET is_mirror = 1 WHERE id = ?', repo.id);
   }
 });
 

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { git, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { git, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { b64, catBlob, entry, errorBody, fsck, gitDirOf, lastOf, lsTree, revParse, viaWorktree } from './_contents.js';
 
 const test = suite('contents-write');
@@ -381,7 +381,7 @@ test('author and committer: one given fills the other, field by field; none is t
   // A user with a full name commits under it.
   const eve = await g.user('eve');
   const id = (await g.api('GET', '/api/v1/users/eve')).body.id;
-  g.t.server.db.prepare("UPDATE users SET full_name = ' Eve Example ' WHERE id = ?").run(id);
+  sqlWrite(g, "UPDATE users SET full_name = ' Eve Example ' WHERE id = ?", id);
   await g.api('PUT', `/api/v1/repos/root/${repo.name}/collaborators/eve`, { json: { permission: 'write' } });
   const byEve = await g.api('POST', C(repo, 'eve.txt'), { json: { content: b64('eve') }, auth: eve.auth });
   assert.is(byEve.status, 201, byEve.text);

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cloneUrl, commitFiles, git, gitAsync, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { cloneUrl, commitFiles, git, gitAsync, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { startTestServer } from '../_helpers/server.js';
 
 // Git over HTTP with the real git CLI: clone/fetch/push, protocol v2, gzip bodies, authentication and
@@ -365,7 +365,7 @@ test('archived repository: push 403 with Gitea\'s text (even before authenticati
 
 test('mirror repository: push 403 "mirror repository is read-only" after authentication', async () => {
   const repo = await ctx.g.repo('mirrored', { owner: alice });
-  ctx.g.t.server.db.prepare('UPDATE repositories SET is_mirror = 1 WHERE id = ?').run(repo.id);
+  sqlWrite(ctx.g, 'UPDATE repositories SET is_mirror = 1 WHERE id = ?', repo.id);
   assert.is((await raw('/alice/mirrored.git/info/refs?service=git-receive-pack')).status, 401);
   const r = await raw('/alice/mirrored.git/info/refs?service=git-receive-pack', { headers: { authorization: `token ${alice.token}` } });
   assert.is(r.status, 403);

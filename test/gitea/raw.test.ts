@@ -392,6 +392,29 @@ test('/media: LFS objects held by this repository are served from the store; oth
   assert.is(other.text, pointerText);
 });
 
+test('answers kept for repeated GETs follow what can change at one commit: visibility, and an LFS object arriving later', async () => {
+  await g.repo('kept');
+  await change('kept', [{ operation: 'create', path: 'k.txt', content: 'kept\n' }]);
+  const url = '/api/v1/repos/root/kept/raw/k.txt';
+  for (let i = 0; i < 3; i++) assert.is((await get(url, { auth: null })).headers.get('cache-control'), 'public, max-age=21600');
+  assert.is((await g.api('PATCH', '/api/v1/repos/root/kept', { json: { private: true } })).status, 200);
+  const priv = await get(url);
+  assert.is(priv.text, 'kept\n');
+  assert.is(priv.headers.get('cache-control'), 'private, max-age=21600');
+  assertApiError(await get(url, { auth: null }), 404, 'not found');
+
+  // A pointer whose object is uploaded after it was first served: /media then serves the object.
+  const object = randomBytes(3000);
+  const oid = createHash('sha256').update(object).digest('hex');
+  await g.repo('late-lfs');
+  await change('late-lfs', [{ operation: 'create', path: 'late.bin', content: `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${object.length}\n` }]);
+  for (let i = 0; i < 2; i++) assert.match((await get('/api/v1/repos/root/late-lfs/media/late.bin')).text, /^version https:\/\/git-lfs/);
+  const put = await fetch(`${g.url}/root/late-lfs.git/info/lfs/objects/${oid}/${object.length}`, { method: 'PUT', headers: { authorization: `token ${g.admin.token}` }, body: object });
+  assert.is(put.status, 200);
+  await put.arrayBuffer();
+  assert.ok((await get('/api/v1/repos/root/late-lfs/media/late.bin')).bytes.equals(object));
+});
+
 test('private repositories: invisible to anonymous callers and strangers; tokens need read:repository', async () => {
   await g.repo('secret', { owner: alice, private: true });
   await change('secret', [{ operation: 'create', path: 's.txt', content: 'secret\n' }], { owner: alice });

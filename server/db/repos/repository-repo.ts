@@ -1,4 +1,5 @@
 import type { Db } from '../open.js';
+import { ReadCache } from '../read-cache.js';
 
 export interface RepositoryRow {
   id: number;
@@ -45,24 +46,25 @@ export function createRepositoryRepo(db: Db) {
     'INSERT INTO collaborators (repo_id, user_id, mode, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (repo_id, user_id) DO UPDATE SET mode = excluded.mode',
   );
   const removeCollab = db.prepare('DELETE FROM collaborators WHERE repo_id = ? AND user_id = ?');
+  const cache = ReadCache.of(db);
   return {
     insert: (r: Pick<RepositoryRow, 'owner_id' | 'name' | 'description' | 'website' | 'default_branch' | 'is_private' | 'is_mirror' | 'is_template' | 'original_url' | 'created_at'>): number =>
-      Number(insert.run(r).lastInsertRowid),
-    byId: (id: number) => byId.get(id) as RepositoryRow | undefined,
-    byOwnerName: (ownerId: number, name: string) => byOwnerName.get(ownerId, name) as RepositoryRow | undefined,
+      cache.write(() => Number(insert.run(r).lastInsertRowid)),
+    byId: (id: number) => cache.get('repositories.id', id, () => byId.get(id) as RepositoryRow | undefined),
+    byOwnerName: (ownerId: number, name: string) => cache.get('repositories.name', `${ownerId}/${name}`, () => byOwnerName.get(ownerId, name) as RepositoryRow | undefined),
     update(id: number, patch: RepositoryPatch, at: number): void {
       const keys = Object.keys(patch) as (keyof RepositoryPatch)[];
       const sets = keys.map((k) => `${k} = @${k}`);
       if ('name' in patch) sets.push('lower_name = lower(@name)');
-      db.prepare(`UPDATE repositories SET ${[...sets, 'updated_at = @at'].join(', ')} WHERE id = @id`).run({ ...patch, at, id });
+      cache.write(() => db.prepare(`UPDATE repositories SET ${[...sets, 'updated_at = @at'].join(', ')} WHERE id = @id`).run({ ...patch, at, id }));
     },
     all: () => all.all() as RepositoryRow[],
-    touch: (id: number, at: number) => void touch.run(at, id),
-    remove: (id: number) => void remove.run(id),
-    collaborator: (repoId: number, userId: number) => collab.get(repoId, userId) as CollaboratorRow | undefined,
+    touch: (id: number, at: number) => cache.write(() => void touch.run(at, id)),
+    remove: (id: number) => cache.write(() => void remove.run(id)),
+    collaborator: (repoId: number, userId: number) => cache.get('collaborators', `${repoId}/${userId}`, () => collab.get(repoId, userId) as CollaboratorRow | undefined),
     collaborators: (repoId: number) => collabs.all(repoId) as CollaboratorRow[],
-    setCollaborator: (repoId: number, userId: number, mode: CollaboratorRow['mode'], at: number) => void setCollab.run(repoId, userId, mode, at),
-    removeCollaborator: (repoId: number, userId: number) => removeCollab.run(repoId, userId).changes > 0,
+    setCollaborator: (repoId: number, userId: number, mode: CollaboratorRow['mode'], at: number) => cache.write(() => void setCollab.run(repoId, userId, mode, at)),
+    removeCollaborator: (repoId: number, userId: number) => cache.write(() => removeCollab.run(repoId, userId).changes > 0),
   };
 }
 

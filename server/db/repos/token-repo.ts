@@ -1,4 +1,5 @@
 import type { Db } from '../open.js';
+import { ReadCache } from '../read-cache.js';
 
 export interface TokenRow {
   id: number;
@@ -24,14 +25,15 @@ export function createTokenRepo(db: Db) {
   const byId = db.prepare('SELECT * FROM access_tokens WHERE user_id = ? AND id = ?');
   const remove = db.prepare('DELETE FROM access_tokens WHERE id = ?');
   const touch = db.prepare('UPDATE access_tokens SET last_used_at = ? WHERE id = ?');
+  const cache = ReadCache.of(db);
   return {
-    insert: (t: Omit<TokenRow, 'id' | 'last_used_at'>): number => Number(insert.run(t).lastInsertRowid),
-    byHash: (hash: string) => byHash.get(hash) as TokenRow | undefined,
+    insert: (t: Omit<TokenRow, 'id' | 'last_used_at'>): number => cache.write(() => Number(insert.run(t).lastInsertRowid)),
+    byHash: (hash: string) => cache.get('tokens.hash', hash, () => byHash.get(hash) as TokenRow | undefined),
     list: (userId: number) => byUser.all(userId) as TokenRow[],
     byName: (userId: number, name: string) => byName.get(userId, name) as TokenRow | undefined,
     byId: (userId: number, id: number) => byId.get(userId, id) as TokenRow | undefined,
-    remove: (id: number) => void remove.run(id),
-    touch: (id: number, at: number) => void touch.run(at, id),
+    remove: (id: number) => cache.write(() => void remove.run(id)),
+    touch: (id: number, at: number) => cache.write(() => void touch.run(at, id)),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from '../open.js';
+import { ReadCache } from '../read-cache.js';
 
 export interface UserRow {
   id: number;
@@ -30,14 +31,16 @@ export function createUserRepo(db: Db) {
   const count = db.prepare('SELECT count(*) AS n FROM users');
   const touchLogin = db.prepare('UPDATE users SET last_login_at = ? WHERE id = ?');
   const remove = db.prepare('DELETE FROM users WHERE id = ?');
+  const cache = ReadCache.of(db);
   return {
-    insert: (u: NewUser): number => Number(insert.run(u).lastInsertRowid),
-    byId: (id: number) => byId.get(id) as UserRow | undefined,
-    byName: (name: string) => byName.get(name) as UserRow | undefined,
+    insert: (u: NewUser): number => cache.write(() => Number(insert.run(u).lastInsertRowid)),
+    byId: (id: number) => cache.get('users.id', id, () => byId.get(id) as UserRow | undefined),
+    // Names are matched case-insensitively (ASCII, as SQLite's lower()).
+    byName: (name: string) => cache.get('users.name', name, () => byName.get(name) as UserRow | undefined),
     byEmail: (email: string) => byEmail.get(email) as UserRow | undefined,
     count: () => (count.get() as { n: number }).n,
-    touchLogin: (id: number, at: number) => void touchLogin.run(at, id),
-    remove: (id: number) => void remove.run(id),
+    touchLogin: (id: number, at: number) => cache.write(() => void touchLogin.run(at, id)),
+    remove: (id: number) => cache.write(() => void remove.run(id)),
   };
 }
 

@@ -11,9 +11,11 @@ export type Credentials =
  * (Gitea compares `token` case-sensitively) or `Bearer X` (any case), then
  * Basic. Any other header is no credential at all (the caller is anonymous).
  */
-export function readCredentials(authorization: string | undefined, url: URL, allowQuery: boolean): Credentials {
-  if (allowQuery) {
-    const q = url.searchParams.get('token') || url.searchParams.get('access_token');
+export function readCredentials(authorization: string | undefined, url: string, allowQuery: boolean): Credentials {
+  // Most requests have no query string: no URL to parse for them.
+  if (allowQuery && url.includes('?')) {
+    const params = new URL(url).searchParams;
+    const q = params.get('token') || params.get('access_token');
     if (q) return { kind: 'token', token: q, from: 'query' };
   }
   if (authorization) {

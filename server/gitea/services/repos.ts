@@ -184,7 +184,7 @@ export function createRepoService(deps: RepoServiceDeps) {
     async setDefaultBranch(ctx: RepoContext, branch: string): Promise<void> {
       await git.setHead(ctx.gitDir, branch);
       repos.update(ctx.row.id, { default_branch: branch }, now());
-      ctx.row.default_branch = branch;
+      ctx.row = { ...ctx.row, default_branch: branch }; // rows are shared (read cache): never edited in place
     },
 
     collaborators: (ctx: RepoContext) => repos.collaborators(ctx.row.id).map((c) => ({ user: accounts.byId(c.user_id)!, mode: c.mode })),

@@ -6,6 +6,7 @@ import { blobStream } from '../git/blob-stream.js';
 import type { ChildOutput } from '../git/child-output.js';
 import type { GitStore } from '../git/store.js';
 import { entryType } from '../git/tree.js';
+import { Lru } from '../../util/lru.js';
 import { LFS_POINTER_MAX, parsePointer } from './lfs-pointer.js';
 import type { LfsStore } from './lfs-store.js';
 import type { RefCommit } from './refs.js';
@@ -16,6 +17,28 @@ import { SNIFF_LEN } from './sniff.js';
 
 /** Blobs above this size are streamed by their own git process instead of read whole. */
 export const STREAM_ABOVE = 8 * 1024 * 1024;
+
+/** Blobs up to this size have their whole answer to a plain GET kept (see `answers`). */
+const ANSWER_MAX_BYTES = 64 * 1024;
+
+interface Answer {
+  headers: Readonly<Record<string, string>>;
+  body: Uint8Array;
+}
+
+/**
+ * Whole answers (headers and body) to plain GETs of small blobs, by
+ * repository, commit, path, route and cacheability: all immutable at a
+ * commit, so a hot file skips the tree walk, last-commit lookup, sniffing and
+ * header building (what made raw GETs slow). Repository ids are never reused,
+ * so a deleted repository's entries only age out. An LFS object served by
+ * /media is never kept: whether this repository holds it can change.
+ */
+const answers = new Lru<string, Answer>(4096, { maxWeight: 32 * 1024 * 1024, weigh: (a) => a.body.byteLength + 1024 });
+
+/** Preconditions and ranges change the answer; HEAD has no body: those take the full path. */
+const plainGet = (req: Request) =>
+  req.method === 'GET' && !req.headers.has('range') && !req.headers.has('if-none-match') && !req.headers.has('if-modified-since');
 
 export interface ServeBlobDeps {
   git: GitStore;
@@ -83,6 +106,10 @@ export async function serveBlob(deps: ServeBlobDeps, req: Request, t: BlobTarget
   const { repo, ref } = t;
   const path = cleanTreePath(t.treePath);
   if (!path) throw notFound('not found');
+  const cachePublic = !repo.row.is_private && repo.owner.visibility === 'public';
+  const key = plainGet(req) ? `${repo.gitDir}\0${ref.commit}\0${path}\0${t.media ? 'm' : 'r'}\0${cachePublic ? 'p' : 'x'}` : undefined;
+  const hit = key && answers.get(key);
+  if (hit) return new Response(hit.body, { status: 200, headers: { ...hit.headers } });
   const found = await git.lookup(repo.gitDir, ref.commit, path.split('/'));
   if (!found.found) throw notFound('not found');
   const type = entryType(found.entry.mode);
@@ -93,9 +120,10 @@ export async function serveBlob(deps: ServeBlobDeps, req: Request, t: BlobTarget
   const opts = {
     // Both vendors' names, same value (decisions.md: the spec's two object type headers).
     headers: { 'x-gitea-object-type': type, 'x-forgejo-object-type': type },
-    cachePublic: !repo.row.is_private && repo.owner.visibility === 'public',
+    cachePublic,
     production: deps.config.production,
   };
+  let keep = !!key && info.size <= ANSWER_MAX_BYTES;
   const base = {
     filename: path.slice(path.lastIndexOf('/') + 1),
     ...(last ? { lastModified: last.committer.when } : {}),
@@ -106,11 +134,13 @@ export async function serveBlob(deps: ServeBlobDeps, req: Request, t: BlobTarget
     small = (await git.blob(repo.gitDir, info.sha)) ?? undefined;
     const pointer = small ? parsePointer(small) : null;
     const meta = pointer ? deps.lfsRepo.linked(repo.row.id, pointer.oid) : undefined;
+    if (pointer) keep = false; // its object may be uploaded to this repository later
     if (pointer && meta) {
       const size = await deps.lfsStore.size(pointer.oid);
       if (size === null) throw new Error(`LFS object ${pointer.oid} is recorded for repository ${repo.row.id} but missing from the store`);
       return serveContent(req, { ...base, etag: `"${pointer.oid}"`, size, ...lfsContent(deps.lfsStore, pointer.oid) }, { ...opts, strictPreconditions: true });
     }
   }
-  return serveContent(req, { ...base, etag: `"${info.sha}"`, size: info.size, ...blobContent(git, repo.gitDir, info.sha, info.size, small) }, opts);
+  const onFullAnswer = keep ? (headers: Readonly<Record<string, string>>, body: Uint8Array) => answers.set(key!, { headers, body }) : undefined;
+  return serveContent(req, { ...base, etag: `"${info.sha}"`, size: info.size, ...blobContent(git, repo.gitDir, info.sha, info.size, small) }, { ...opts, ...(onFullAnswer ? { onFullAnswer } : {}) });
 }

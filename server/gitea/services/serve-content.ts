@@ -33,6 +33,8 @@ export interface ServeOptions {
    * generic blob cache checks both.
    */
   strictPreconditions?: boolean;
+  /** Told the whole answer when it is a full 200 with its body in memory (for the caller's answer cache). */
+  onFullAnswer?: (headers: Readonly<Record<string, string>>, body: Uint8Array) => void;
 }
 
 const httpDate = (epochSeconds: number) => new Date(epochSeconds * 1000).toUTCString();
@@ -100,5 +102,7 @@ export async function serveContent(req: Request, c: Content, opts: ServeOptions)
     c.release?.();
     return new Response(null, { status, headers });
   }
-  return new Response(c.body(start, end), { status, headers });
+  const body = c.body(start, end);
+  if (status === 200 && body instanceof Uint8Array) opts.onFullAnswer?.({ ...headers }, body);
+  return new Response(body, { status, headers });
 }

@@ -24,7 +24,7 @@ export const failedAuth = () => httpError(401, 'Failed to authenticate user');
 
 /** The caller: null when anonymous, false when the credentials are wrong. */
 export async function webCaller(c: Context, g: Gitea): Promise<Authenticated | null | false> {
-  const creds = readCredentials(c.req.header('authorization'), new URL(c.req.url), !g.config.disableQueryAuthToken);
+  const creds = readCredentials(c.req.header('authorization'), c.req.url, !g.config.disableQueryAuthToken);
   return authenticate(g.accounts, creds);
 }
 

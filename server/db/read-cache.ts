@@ -1,0 +1,45 @@
+import type { Db } from './open.js';
+
+/** Entries per table before a map starts over (the tables are small; this only bounds a flood of misses). */
+const MAX_ENTRIES = 20_000;
+
+/**
+ * Memoised reads of the small, hot, rarely written tables behind every
+ * repository request (users, tokens, repositories, collaborators): a raw GET
+ * would otherwise run four or five queries before it reads a byte of git.
+ * One cache per database, shared by those tables' repositories, emptied by
+ * every write any of them makes; a write's cascades (a deleted user takes
+ * tokens, repositories and collaborations with it) are covered because the
+ * whole cache goes. Rows are frozen: a cached row is shared by every caller.
+ */
+export class ReadCache {
+  private static readonly byDb = new WeakMap<Db, ReadCache>();
+  private readonly maps = new Map<string, Map<string | number, unknown>>();
+
+  static of(db: Db): ReadCache {
+    let c = ReadCache.byDb.get(db);
+    if (!c) ReadCache.byDb.set(db, (c = new ReadCache()));
+    return c;
+  }
+
+  /** The memoised answer of `load` (misses, `undefined`, are remembered too). */
+  get<T>(table: string, key: string | number, load: () => T): T {
+    let m = this.maps.get(table);
+    if (!m) this.maps.set(table, (m = new Map()));
+    if (m.has(key)) return m.get(key) as T;
+    const v = load();
+    if (m.size >= MAX_ENTRIES) m.clear();
+    m.set(key, v && typeof v === 'object' ? Object.freeze(v) : v);
+    return v;
+  }
+
+  /** Runs a write and forgets everything read so far. */
+  write<T>(run: () => T): T {
+    this.maps.clear();
+    try {
+      return run();
+    } finally {
+      this.maps.clear();
+    }
+  }
+}
