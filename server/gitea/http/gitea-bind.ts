@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
-import type { GArgs, GOperation, GResult, Guard } from '../../../protocol/gitea/operation.js';
+import type { GArgs, GOperation, GParam, GResult, Guard } from '../../../protocol/gitea/operation.js';
 import { giteaStatuses } from '../../../protocol/gitea/operation.js';
 import type { RModel } from '../../../protocol/gitea/request.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
@@ -26,6 +26,27 @@ export interface GiteaContext {
   basic: boolean;
   /** Set by the `contextUser` guard: the user named by `{username}`. */
   contextUser: UserRow | undefined;
+}
+
+/** The GiteaContext of one request; a class, so every request's context has one shape (and the URL is parsed only when asked for). */
+class RequestContext implements GiteaContext {
+  doer: UserRow | null;
+  repo: RepoContext | undefined = undefined;
+  contextUser: UserRow | undefined = undefined;
+  #url: URL | undefined;
+
+  constructor(
+    readonly auth: Authenticated | null,
+    readonly req: Request,
+    private readonly href: string,
+    readonly basic: boolean,
+  ) {
+    this.doer = auth?.user ?? null;
+  }
+
+  get url(): URL {
+    return (this.#url ??= new URL(this.href));
+  }
 }
 
 /** A JSON answer with another status or extra headers than the operation's default. */
@@ -185,9 +206,8 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
     return r.output;
   }
 
-  function bindQuery(op: GOperation, url: URL, args: Record<string, unknown>): void {
-    for (const [name, p] of Object.entries(op.params)) {
-      if (p.in !== 'query') continue;
+  function bindQuery(queryParams: readonly [string, GParam][], url: URL, args: Record<string, unknown>): void {
+    for (const [name, p] of queryParams) {
       const raw = url.searchParams.get(name);
       if (raw === null) continue;
       if (p.type === 'integer') {
@@ -199,18 +219,19 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
   }
 
   function route(op: GOperation, handler: GiteaHandler<any>) {
+    const pathParams = Object.keys(op.params).filter((name) => op.params[name]!.in === 'path');
+    const queryParams = Object.entries(op.params).filter(([, p]) => p.in === 'query');
     return async (c: Context): Promise<Response> => {
-      const url = new URL(c.req.url);
       const auth = c.get('giteaAuth') as Authenticated | null;
-      const ctx: GiteaContext = { auth, doer: auth?.user ?? null, repo: undefined, req: c.req.raw, url, basic: c.get('giteaBasic') === true, contextUser: undefined };
+      const ctx = new RequestContext(auth, c.req.raw, c.req.url, c.get('giteaBasic') === true);
       let result: unknown;
       try {
         checkScopes(op, auth, c.req.method);
         const params: Record<string, string> = {};
-        for (const [name, p] of Object.entries(op.params)) if (p.in === 'path') params[name] = c.req.param(name) ?? '';
+        for (const name of pathParams) params[name] = c.req.param(name) ?? '';
         for (const g of op.guards) runGuard(g, ctx, params);
         const args: Record<string, unknown> = { ...params };
-        bindQuery(op, url, args);
+        if (queryParams.length && c.req.url.includes('?')) bindQuery(queryParams, ctx.url, args);
         if (op.body) args.body = await bindBody(op, c);
         result = await handler(args as never, ctx);
       } catch (err) {

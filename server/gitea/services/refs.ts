@@ -43,33 +43,38 @@ export async function resolveRef(git: GitStore, repo: RepoContext, ref: string |
  * path on the default branch. Returns the ref and the path that remains.
  */
 export async function resolveLegacy(git: GitStore, repo: RepoContext, reqPath: string, extraRef: string | undefined): Promise<{ ref: RefCommit; treePath: string }> {
-  const joined = [extraRef ?? '', reqPath].filter(Boolean).join('/').replace(/\/+/g, '/');
-  const parts = joined.split('/');
+  const joined = extraRef ? (reqPath ? `${extraRef}/${reqPath}` : extraRef).replace(/\/+/g, '/') : reqPath.includes('//') ? reqPath.replace(/\/+/g, '/') : reqPath;
   const refs = await git.refs(repo.gitDir);
-  const prefix = (has: (name: string) => boolean) => {
-    for (let i = 1; i <= parts.length; i++) {
-      const name = parts.slice(0, i).join('/');
-      if (has(name)) return { name, rest: parts.slice(i).join('/') };
-    }
-    return undefined;
-  };
-  const unable = () => notFound('unable to find a git ref');
-  const b = prefix((n) => refs.branches.has(n));
-  if (b) return { ref: { type: 'branch', name: b.name, commit: refs.branches.get(b.name)!, input: b.name }, treePath: b.rest };
-  if (parts[0] === 'HEAD') {
+  const b = shortestPrefix(joined, refs.branches);
+  if (b) return { ref: { type: 'branch', name: b.name, commit: b.commit, input: b.name }, treePath: b.rest };
+  const slash = joined.indexOf('/');
+  const first = slash < 0 ? joined : joined.slice(0, slash);
+  const afterFirst = slash < 0 ? '' : joined.slice(slash + 1);
+  if (first === 'HEAD') {
     const head = refs.branches.get(repo.row.default_branch);
-    if (!head) throw unable();
-    return { ref: { type: 'branch', name: repo.row.default_branch, commit: head, input: repo.row.default_branch }, treePath: parts.slice(1).join('/') };
+    if (!head) throw notFound('unable to find a git ref');
+    return { ref: { type: 'branch', name: repo.row.default_branch, commit: head, input: repo.row.default_branch }, treePath: afterFirst };
   }
-  const t = prefix((n) => refs.tags.has(n));
-  if (t) return { ref: { type: 'tag', name: t.name, commit: refs.tags.get(t.name)!, input: t.name }, treePath: t.rest };
-  if (FULL_SHA.test(parts[0]!)) {
-    if (!(await git.commit(repo.gitDir, parts[0]!))) throw unable();
-    return { ref: { type: 'commit', name: parts[0]!, commit: parts[0]!, input: parts[0]! }, treePath: parts.slice(1).join('/') };
+  const t = shortestPrefix(joined, refs.tags);
+  if (t) return { ref: { type: 'tag', name: t.name, commit: t.commit, input: t.name }, treePath: t.rest };
+  if (FULL_SHA.test(first)) {
+    if (!(await git.commit(repo.gitDir, first))) throw notFound('unable to find a git ref');
+    return { ref: { type: 'commit', name: first, commit: first, input: first }, treePath: afterFirst };
   }
   const head = refs.branches.get(repo.row.default_branch);
-  if (!head) throw unable();
+  if (!head) throw notFound('unable to find a git ref');
   return { ref: { type: 'branch', name: repo.row.default_branch, commit: head, input: repo.row.default_branch }, treePath: reqPath };
+}
+
+/** The shortest `/`-bounded prefix of `path` that names a ref in `refs` (ref names may contain slashes). */
+function shortestPrefix(path: string, refs: ReadonlyMap<string, string>): { name: string; commit: string; rest: string } | undefined {
+  if (refs.size === 0) return undefined;
+  for (let end = path.indexOf('/'); ; end = path.indexOf('/', end + 1)) {
+    const name = end < 0 ? path : path.slice(0, end);
+    const commit = refs.get(name);
+    if (commit !== undefined) return { name, commit, rest: end < 0 ? '' : path.slice(end + 1) };
+    if (end < 0) return undefined;
+  }
 }
 
 /**
