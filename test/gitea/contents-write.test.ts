@@ -193,6 +193,19 @@ test('rename through from_path: the old path goes, the new one holds the new con
   assert.is(blind.status, 201, blind.text);
   assert.is(lsTree(repo.dir, 'main', 'taken.txt'), undefined);
   assert.is(show(repo, 'moved.txt'), 'moved\n');
+  // from_path cannot name anything outside the repository's tree.
+  // `..` is cleaned away (Gitea's CleanUploadFileName), so ../../outside.txt is the tree's outside.txt.
+  const cases: [string, number, string][] = [
+    ['.git/config', 422, 'path contains a malformed path component [path: .git/config]'],
+    ['a/.GIT/hooks', 422, 'path contains a malformed path component [path: a/.GIT/hooks]'],
+    ['../../outside.txt', 404, 'object does not exist [id: , rel_path: outside.txt]'],
+  ];
+  for (const [from, status, message] of cases) {
+    const r = await g.api('PUT', C(repo, 'stolen.txt'), { json: { content: b64('x'), from_path: from } });
+    assert.is(r.status, status, from);
+    assert.equal(r.body, errorBody(g, message));
+  }
+  assert.is(lsTree(repo.dir, 'main', 'stolen.txt'), undefined);
 });
 
 test('delete: 200 FileDeleteResponse; sha required and checked (400), missing file or branch 404', async () => {
