@@ -1,7 +1,8 @@
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Test } from 'uvu';
+import * as assert from 'uvu/assert';
 import { ReadCache } from '../../server/db/read-cache.js';
 import { startTestServer, type TestServer } from './server.js';
 
@@ -220,4 +221,25 @@ export function commitFiles(dir: string, files: Record<string, string | Buffer |
 export function sqlWrite(g: GiteaWorld, sql: string, ...params: unknown[]): void {
   const db = g.t.server.db;
   ReadCache.of(db).write(() => db.prepare(sql).run(...params));
+}
+
+/** git processes this test process (the in-process server) has started and not yet reaped, whose command line includes `match`. */
+export function gitChildren(match: string): string[] {
+  const out: string[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== process.pid) continue;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+      if (cmd.includes(match)) out.push(cmd);
+    } catch {}
+  }
+  return out;
+}
+
+/** Waits (up to 5 s) until no such child is left, then asserts it. */
+export async function waitNoChildren(match: string): Promise<void> {
+  for (let i = 0; i < 100 && gitChildren(match).length; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(gitChildren(match), [], `no "${match}" process left`);
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { git, have, useGitea, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
+import { git, gitChildren, have, useGitea, waitNoChildren, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
 
 // /archive/{ref}.{zip|tar.gz|bundle} (repoGetArchive): formats, refs, paths, headers, errors, streaming.
 const test = suite('gitea: archive');
@@ -58,25 +58,6 @@ function zipEntries(zip: Buffer): { name: string; size: number }[] {
     p += 46 + n + e + c;
   }
   return out;
-}
-
-/** git processes the server has started and not yet reaped (it runs in this process). */
-function gitChildren(match: string): string[] {
-  const out: string[] = [];
-  for (const pid of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-      if (cmd.includes(match)) out.push(cmd);
-    } catch {}
-  }
-  return out;
-}
-
-async function waitNoChildren(match: string) {
-  for (let i = 0; i < 100 && gitChildren(match).length; i++) await new Promise((r) => setTimeout(r, 50));
-  assert.equal(gitChildren(match), [], `no "${match}" process left`);
 }
 
 /** Bundles are made in temporary repositories, removed once git exits. */

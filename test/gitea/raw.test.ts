@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { git, useGitea, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
+import { git, gitChildren, useGitea, waitNoChildren, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
 
 // /raw and /media (repoGetRawFile, repoGetRawFileOrLFS) and the web download route download_url points to:
 // ref guessing, every serving header, conditional and range requests, sniffing, LFS, visibility and scopes.
@@ -74,26 +73,6 @@ async function change(repo: string, files: { operation: string; path: string; co
 
 /** The bare repository behind a repository's JSON (for objects the contents API cannot write: symlinks, submodules). */
 const gitDirOf = (repo: { id: number }) => join(g.t.dataDir, 'git', `${repo.id}.git`);
-
-/** git processes the server has started and not yet reaped (it runs in this process). */
-function gitChildren(match: string): string[] {
-  const out: string[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid !== process.pid) continue;
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-      if (cmd.includes(match)) out.push(cmd);
-    } catch {}
-  }
-  return out;
-}
-
-async function waitNoChildren(match: string) {
-  for (let i = 0; i < 100 && gitChildren(match).length; i++) await new Promise((r) => setTimeout(r, 50));
-  assert.equal(gitChildren(match), [], `no "${match}" process left`);
-}
 
 let files: { id: number };
 let linkCommit = '';
