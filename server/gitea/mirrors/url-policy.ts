@@ -1,0 +1,383 @@
+/**
+ * The address policy for push and pull mirrors, as Gitea applies it when a
+ * mirror is created or its address changed (forms.ParseRemoteAddr followed by
+ * IsPushMirrorURLAllowed / IsMigrateURLAllowed, answered by the API's
+ * HandleRemoteAddressError):
+ *
+ *   400 `Invalid Url `            (sic, trailing space) the address does not parse
+ *   400 `Invalid mirror protocol` a scheme the mirror kind does not take
+ *   400 `Unknown error`           a local path that is not absolute
+ *   401 `Permission denied`       a local path for a non-admin, or a host the
+ *                                 allow/block lists or the address ranges refuse
+ *
+ * The check runs once, before anything is stored; git resolves the name again
+ * when it connects, so a name whose answer changes in between (DNS rebinding)
+ * is not caught here.
+ */
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+
+export interface MirrorUrlPolicy {
+  /** MIRROR_ALLOW_LOCAL_NETWORKS (default false). */
+  allowLocalNetworks: boolean;
+  /** MIRROR_ALLOWED_DOMAINS, already split: glob patterns ('*', '*.example.com', 'git.example.com'); empty = no allow list. */
+  allowedDomains: string[];
+  /** MIRROR_BLOCKED_DOMAINS, already split; the same patterns. */
+  blockedDomains: string[];
+}
+
+export type AddressKind = 'push' | 'pull';
+
+export type AddressCheck =
+  | { ok: true; url: string; stripped: string; scheme: 'http' | 'https' | 'git' | 'ssh' | 'file'; username: string; password: string }
+  | { ok: false; status: 400 | 401; message: string };
+
+type Refusal = Extract<AddressCheck, { ok: false }>;
+type NetworkScheme = 'http' | 'https' | 'git' | 'ssh';
+
+const INVALID_URL: Refusal = { ok: false, status: 400, message: 'Invalid Url ' };
+const INVALID_PROTOCOL: Refusal = { ok: false, status: 400, message: 'Invalid mirror protocol' };
+const UNKNOWN_ERROR: Refusal = { ok: false, status: 400, message: 'Unknown error' };
+const DENIED: Refusal = { ok: false, status: 401, message: 'Permission denied' };
+
+const SCHEMES: Record<AddressKind, readonly string[]> = {
+  push: ['http', 'https', 'git', 'ssh'],
+  pull: ['http', 'https', 'git'],
+};
+
+/** Every address of a name, in the resolver's order. */
+async function dnsResolve(host: string): Promise<string[]> {
+  const answers = await lookup(host, { all: true, verbatim: true });
+  return answers.map((a) => a.address);
+}
+
+/** `user@host:path` (scp-like, no scheme) → `ssh://user@host/path`; anything else unchanged. */
+export function normaliseScpAddress(address: string): string {
+  if (address.includes('://')) return address;
+  // The '@' comes before the first ':' and nothing before that ':' is a '/'
+  // (so neither user nor host holds one); `user@[v6]:path` as git takes it.
+  const m = /^([^\s/:]+)@(\[[^\]\s/@]+\]|[^\s/:@[\]]+):(.*)$/s.exec(address);
+  if (!m) return address;
+  const [, user, host, path] = m as unknown as [string, string, string, string];
+  return `ssh://${user}@${host}/${path.startsWith('/') ? path.slice(1) : path}`;
+}
+
+/**
+ * Masks credentials in any text (git's error output, a log line): every
+ * occurrence of a non-empty secret (longest first; also its percent-encoded
+ * forms, as they appear inside a URL) and the userinfo of every
+ * `scheme://userinfo@` become `<credentials>`. One pass, so a replacement is
+ * never itself rewritten.
+ */
+export function maskCredentials(text: string, secrets: string[]): string {
+  const forms = new Set<string>();
+  for (const s of secrets) {
+    if (!s) continue;
+    forms.add(s);
+    forms.add(goEscapeUserinfo(s));
+    forms.add(encodeURIComponent(s));
+  }
+  const literals = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  // The URL form goes first: a secret that happens to start a URL must not leave its userinfo behind.
+  const re = new RegExp(['([A-Za-z][A-Za-z0-9+.-]*://)[^\\s/?#@]+@', ...literals].join('|'), 'g');
+  return text.replace(re, (_match: string, scheme: string | undefined) => (scheme !== undefined ? `${scheme}<credentials>@` : '<credentials>'));
+}
+
+export async function checkMirrorAddress(
+  input: { address: string; username?: string; password?: string; kind: AddressKind; isAdmin: boolean },
+  policy: MirrorUrlPolicy,
+  resolve: (host: string) => Promise<string[]> = dnsResolve,
+): Promise<AddressCheck> {
+  let address = input.address.trim();
+  // Rule 1: scp-like addresses are ssh, for push mirrors only.
+  if (input.kind === 'push') address = normaliseScpAddress(address);
+  // Go's url.Parse refuses any ASCII control character.
+  if (/[\x00-\x1f\x7f]/.test(address)) return INVALID_URL;
+
+  const schemeMatch = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(address);
+  if (!schemeMatch) {
+    // No scheme: a local path — unless a colon in the first segment makes it
+    // unparsable (Go: "first path segment in URL cannot contain colon"), which
+    // is where a pull mirror's `git@host:path` ends.
+    if (address.split('/', 1)[0]!.includes(':')) return INVALID_URL;
+    return localPath(address, input.isAdmin, policy);
+  }
+  const scheme = schemeMatch[1]!.toLowerCase();
+  const rest = address.slice(schemeMatch[0].length);
+  if (scheme === 'file') return localPath(rest, input.isAdmin, policy);
+  if (!SCHEMES[input.kind].includes(scheme)) return parses(address) ? INVALID_PROTOCOL : INVALID_URL;
+  const net = scheme as NetworkScheme;
+
+  // Rule 3: a network address is scheme://[userinfo@]host[:port][/path][?query][#fragment].
+  if (!rest.startsWith('//')) return INVALID_URL;
+  const prefix = address.slice(0, schemeMatch[0].length + 2);
+  const afterSlashes = rest.slice(2);
+  const authorityEnd = afterSlashes.search(/[/?#]/);
+  const authority = authorityEnd < 0 ? afterSlashes : afterSlashes.slice(0, authorityEnd);
+  const tail = authorityEnd < 0 ? '' : afterSlashes.slice(authorityEnd);
+  // A backslash ends the authority for the WHATWG parser but not for git or curl.
+  if (authority.includes('\\')) return INVALID_URL;
+  const atSign = authority.lastIndexOf('@');
+  const userinfo = atSign < 0 ? undefined : authority.slice(0, atSign);
+  const hostPort = authority.slice(atSign + 1);
+  const host = splitHost(hostPort);
+  // '%' would be decoded by one reader and not another; a leading '-' reaches ssh as an option.
+  if (host === undefined || host === '' || host.includes('%') || host.startsWith('-')) return INVALID_URL;
+  let canonical: string;
+  try {
+    canonical = canonicalHost(host);
+    // Both parsers must agree on the host that will be contacted.
+    if (canonicalHost(new URL(address).hostname) !== canonical) return INVALID_URL;
+  } catch {
+    return INVALID_URL;
+  }
+  // As Forgejo: no CR or LF smuggled into a git:// request line.
+  if (net === 'git' && /%0[ad]/i.test(address)) return INVALID_URL;
+
+  let username = '';
+  let password = '';
+  if (userinfo !== undefined) {
+    const colon = userinfo.indexOf(':');
+    try {
+      username = decodeURIComponent(colon < 0 ? userinfo : userinfo.slice(0, colon));
+      password = colon < 0 ? '' : decodeURIComponent(userinfo.slice(colon + 1));
+    } catch {
+      return INVALID_URL;
+    }
+  }
+
+  let url = address;
+  let stripped: string;
+  if (net === 'ssh') {
+    // An ssh user name is not a credential: keep it, drop only a password.
+    // Given credentials are not put into an ssh address (Gitea: http, https and git only).
+    if (username.startsWith('-')) return INVALID_URL;
+    const user = userinfo === undefined ? '' : userinfo.split(':', 1)[0]!;
+    stripped = `${prefix}${user ? `${user}@` : ''}${hostPort}${tail}`;
+  } else {
+    // Rule 2: given credentials replace the userinfo (Go's url.UserPassword:
+    // always `user:password@`, even with one of them empty).
+    const givenUser = input.username ?? '';
+    const givenPassword = input.password ?? '';
+    if (givenUser.length + givenPassword.length > 0) {
+      username = givenUser;
+      password = givenPassword;
+      url = `${prefix}${goEscapeUserinfo(givenUser)}:${goEscapeUserinfo(givenPassword)}@${hostPort}${tail}`;
+    }
+    stripped = `${prefix}${hostPort}${tail}`;
+  }
+
+  // Rule 5: the host policy.
+  const refusal = await checkHost(host, canonical, policy, resolve);
+  if (refusal) return refusal;
+  return { ok: true, url, stripped, scheme: net, username, password };
+}
+
+/** Rule 4, for `file:` and scheme-less addresses; `rest` is what follows `file:` (or the whole address). */
+function localPath(rest: string, isAdmin: boolean, policy: MirrorUrlPolicy): AddressCheck {
+  // As Go's url.Parse: an optional //authority, then the path up to ?query or #fragment, percent-decoded;
+  // Gitea then wants host + path to be absolute.
+  let hostPart = '';
+  let pathPart = rest;
+  if (rest.startsWith('//')) {
+    const end = rest.slice(2).search(/[/?#]/);
+    hostPart = end < 0 ? rest.slice(2) : rest.slice(2, end + 2);
+    pathPart = end < 0 ? '' : rest.slice(end + 2);
+  }
+  pathPart = pathPart.replace(/[?#].*$/s, '');
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(hostPart + pathPart);
+  } catch {
+    return INVALID_URL;
+  }
+  if (!(isAdmin && policy.allowLocalNetworks)) return DENIED;
+  if (!decoded.startsWith('/')) return UNKNOWN_ERROR;
+  const url = `file://${decoded}`;
+  return { ok: true, url, stripped: url, scheme: 'file', username: '', password: '' };
+}
+
+function parses(address: string): boolean {
+  try {
+    new URL(address);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The host of `host[:port]` or `[v6][:port]`; undefined when malformed. */
+function splitHost(hostPort: string): string | undefined {
+  let host: string;
+  let port: string;
+  if (hostPort.startsWith('[')) {
+    const close = hostPort.indexOf(']');
+    if (close < 0) return undefined;
+    host = hostPort.slice(0, close + 1);
+    const after = hostPort.slice(close + 1);
+    if (after && !after.startsWith(':')) return undefined;
+    port = after.slice(1);
+  } else {
+    const colon = hostPort.indexOf(':');
+    host = colon < 0 ? hostPort : hostPort.slice(0, colon);
+    port = colon < 0 ? '' : hostPort.slice(colon + 1);
+  }
+  if (!/^\d*$/.test(port) || (port !== '' && Number(port) > 65535)) return undefined;
+  return host;
+}
+
+/** The host as the WHATWG parser writes it for http: lower case, punycode, IPv4 dotted, IPv6 compressed. Throws when invalid. */
+function canonicalHost(host: string): string {
+  return new URL(`http://${host}/`).hostname;
+}
+
+const unbracket = (h: string) => (h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h);
+/** Compared without brackets, case or a trailing root dot (`example.com.` is `example.com`). */
+const forMatch = (h: string) => unbracket(h.toLowerCase()).replace(/\.$/, '');
+
+function compilePatterns(patterns: string[]): RegExp[] {
+  const out: RegExp[] = [];
+  for (const raw of patterns) {
+    const p = forMatch(raw.trim());
+    if (!p) continue;
+    const source = [...p].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : escapeRegExp(c))).join('');
+    out.push(new RegExp(`^${source}$`, 's'));
+  }
+  return out;
+}
+
+const matchesAny = (patterns: RegExp[], names: string[]) => patterns.some((re) => names.some((n) => re.test(n)));
+
+async function checkHost(host: string, canonical: string, policy: MirrorUrlPolicy, resolve: (host: string) => Promise<string[]>): Promise<Refusal | undefined> {
+  const names = [...new Set([forMatch(canonical), forMatch(host)])];
+  const blocked = compilePatterns(policy.blockedDomains);
+  const allowed = compilePatterns(policy.allowedDomains);
+  if (matchesAny(blocked, names)) return DENIED;
+
+  const target = unbracket(canonical);
+  let addresses: string[] | null | undefined; // undefined: not asked yet; null: does not resolve
+  const addressesOf = async (): Promise<string[] | null> => {
+    if (addresses !== undefined) return addresses;
+    if (isIP(target)) return (addresses = [target]);
+    try {
+      addresses = await resolve(target);
+    } catch {
+      addresses = null;
+    }
+    return addresses;
+  };
+
+  // As Gitea, the patterns are matched against the addresses a name resolves to as well:
+  // a blocked pattern matching any of them refuses ...
+  if (blocked.length) {
+    const list = await addressesOf();
+    if (list?.some((a) => matchesAny(blocked, [forMatch(a)]))) return DENIED;
+  }
+  if (allowed.length) {
+    if (matchesAny(allowed, names)) return undefined;
+    // ... and allowed patterns matching all of them allow.
+    const list = await addressesOf();
+    if (list?.length && list.every((a) => matchesAny(allowed, [forMatch(a)]))) return undefined;
+    return DENIED;
+  }
+  const list = await addressesOf();
+  if (!list?.length) return DENIED;
+  return list.every((a) => addressAllowed(a, policy.allowLocalNetworks)) ? undefined : DENIED;
+}
+
+export type AddressRange = 'unspecified' | 'loopback' | 'private' | 'link-local' | 'metadata' | 'cgnat' | 'multicast' | 'reserved' | 'broadcast';
+
+/**
+ * Refused even with local networks allowed: Gitea then adds only private and
+ * loopback addresses to the allowed ones, so link-local (the cloud metadata
+ * service), unspecified, multicast and broadcast addresses stay refused.
+ */
+const ALWAYS_REFUSED: ReadonlySet<AddressRange> = new Set<AddressRange>(['unspecified', 'link-local', 'metadata', 'multicast', 'broadcast']);
+
+function addressAllowed(address: string, allowLocalNetworks: boolean): boolean {
+  const bytes = parseIp(address);
+  if (!bytes) return false;
+  const range = classifyAddress(bytes);
+  if (range === undefined) return true;
+  return allowLocalNetworks && !ALWAYS_REFUSED.has(range);
+}
+
+/** The special range an address (4 or 16 bytes) is in; undefined for a public one. */
+export function classifyAddress(bytes: number[]): AddressRange | undefined {
+  if (bytes.length === 4) {
+    const [a, b, c, d] = bytes as [number, number, number, number];
+    if (a === 0) return 'unspecified'; // 0.0.0.0/8
+    if (a === 10) return 'private';
+    if (a === 100 && (b & 0xc0) === 64) return 'cgnat'; // 100.64.0.0/10
+    if (a === 127) return 'loopback';
+    if (a === 169 && b === 254) return c === 169 && d === 254 ? 'metadata' : 'link-local';
+    if (a === 172 && (b & 0xf0) === 16) return 'private'; // 172.16.0.0/12
+    if (a === 192 && b === 168) return 'private';
+    if (a >= 224 && a < 240) return 'multicast';
+    if (a === 255 && b === 255 && c === 255 && d === 255) return 'broadcast';
+    if (a >= 240) return 'reserved';
+    return undefined;
+  }
+  const zeroUntil = (n: number) => bytes.slice(0, n).every((x) => x === 0);
+  const v4At = (at: number) => bytes.slice(at, at + 4);
+  if (zeroUntil(16)) return 'unspecified';
+  if (zeroUntil(15) && bytes[15] === 1) return 'loopback';
+  if (zeroUntil(10) && bytes[10] === 0xff && bytes[11] === 0xff) return classifyAddress(v4At(12)); // ::ffff:a.b.c.d
+  if (zeroUntil(12)) return 'reserved'; // ::a.b.c.d, the deprecated IPv4-compatible form
+  // 64:ff9b::/96 (NAT64) and 2002::/16 (6to4) carry an IPv4 address that a gateway would reach.
+  if (bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && bytes.slice(4, 12).every((x) => x === 0)) return classifyAddress(v4At(12));
+  if (bytes[0] === 0x20 && bytes[1] === 0x02) return classifyAddress(v4At(2));
+  if (bytes.map((x) => x.toString(16).padStart(2, '0')).join('') === 'fd000ec2000000000000000000000254') return 'metadata'; // fd00:ec2::254
+  const [b0, b1] = bytes as [number, number];
+  if ((b0 & 0xfe) === 0xfc) return 'private'; // fc00::/7
+  if (b0 === 0xfe && (b1 & 0xc0) === 0x80) return 'link-local'; // fe80::/10
+  if (b0 === 0xfe && (b1 & 0xc0) === 0xc0) return 'private'; // fec0::/10, the deprecated site-local
+  if (b0 === 0xff) return 'multicast';
+  return undefined;
+}
+
+/** 4 or 16 bytes, or undefined when the text is not an IP address. */
+export function parseIp(text: string): number[] | undefined {
+  const address = unbracket(text).replace(/%.*$/s, ''); // an IPv6 zone does not matter here
+  const kind = isIP(address);
+  if (kind === 4) return address.split('.').map(Number);
+  if (kind !== 6) return undefined;
+  let head = address;
+  let v4: number[] = [];
+  const lastColon = address.lastIndexOf(':');
+  if (address.slice(lastColon + 1).includes('.')) {
+    // A trailing dotted IPv4 part (::ffff:1.2.3.4) stands for the last two groups.
+    v4 = address.slice(lastColon + 1).split('.').map(Number);
+    head = address.slice(0, lastColon);
+    if (head.endsWith(':')) head += ':';
+  }
+  const groups = (s: string) => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
+  const wanted = 8 - v4.length / 2;
+  const double = head.indexOf('::');
+  let words: number[];
+  if (double >= 0) {
+    const left = groups(head.slice(0, double));
+    const right = groups(head.slice(double + 2));
+    words = [...left, ...new Array<number>(wanted - left.length - right.length).fill(0), ...right];
+  } else {
+    words = groups(head);
+  }
+  const bytes: number[] = [];
+  for (const w of words) bytes.push(w >> 8, w & 0xff);
+  bytes.push(...v4);
+  return bytes.length === 16 ? bytes : undefined;
+}
+
+/** Go's escaping of userinfo (encodeUserPassword): unreserved and `$&+,;=` stay, everything else is %XX of its UTF-8 bytes. */
+function goEscapeUserinfo(s: string): string {
+  let out = '';
+  for (const byte of Buffer.from(s, 'utf8')) {
+    const c = String.fromCharCode(byte);
+    out += /[A-Za-z0-9\-_.~$&+,;=]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
