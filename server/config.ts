@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import * as v from 'valibot';
+import { parseGoDuration } from './util/go-duration.js';
 
 const int = (name: string, min: number, max: number) =>
   v.pipe(
@@ -12,6 +13,13 @@ const int = (name: string, min: number, max: number) =>
   );
 const bool = (name: string) =>
   v.pipe(v.string(), v.picklist(['true', 'false', '1', '0', 'yes', 'no'], `${name} must be true or false`), v.transform((s) => ['true', '1', 'yes'].includes(s)));
+
+const goDuration = (name: string) =>
+  v.pipe(
+    v.string(),
+    v.check((s) => 'ns' in parseGoDuration(s) && (parseGoDuration(s) as { ns: bigint }).ns >= 0n, `${name} must be a Go duration such as 10m or 8h`),
+    v.transform((s) => (parseGoDuration(s) as { ns: bigint }).ns),
+  );
 
 export interface AriUser {
   name: string;
@@ -74,6 +82,14 @@ const Env = v.object({
   LFS_MAX_BATCH_SIZE: v.optional(int('LFS_MAX_BATCH_SIZE', 0, 1_000_000), '0'),
   API_MAX_BLOB_SIZE: v.optional(int('API_MAX_BLOB_SIZE', 0, 2 ** 31), String(10 * 1024 * 1024)),
   DISABLE_QUERY_AUTH_TOKEN: v.optional(bool('DISABLE_QUERY_AUTH_TOKEN'), 'false'),
+  MIRROR_ENABLED: v.optional(bool('MIRROR_ENABLED'), 'true'),
+  MIRROR_MIN_INTERVAL: v.optional(goDuration('MIRROR_MIN_INTERVAL'), '10m'),
+  MIRROR_DEFAULT_INTERVAL: v.optional(goDuration('MIRROR_DEFAULT_INTERVAL'), '8h'),
+  MIRROR_ALLOW_LOCAL_NETWORKS: v.optional(bool('MIRROR_ALLOW_LOCAL_NETWORKS'), 'false'),
+  MIRROR_ALLOWED_DOMAINS: v.optional(v.string(), ''),
+  MIRROR_BLOCKED_DOMAINS: v.optional(v.string(), ''),
+  MIRROR_QUEUE_CONCURRENCY: v.optional(int('MIRROR_QUEUE_CONCURRENCY', 1, 64), '4'),
+  SECRET_KEY: v.optional(v.pipe(v.string(), v.minLength(16, 'SECRET_KEY must be at least 16 characters'))),
   NODE_ENV: v.optional(v.string(), 'production'),
 });
 
@@ -106,11 +122,28 @@ export type Config = {
   /** Files above this size are listed by the contents API without their content (Gitea's DEFAULT_MAX_BLOB_SIZE). */
   apiMaxBlobSize: number;
   disableQueryAuthToken: boolean;
+  mirrorEnabled: boolean;
+  /** Nanoseconds (Go durations); a non-zero push mirror interval below the minimum is refused. */
+  mirrorMinInterval: bigint;
+  mirrorDefaultInterval: bigint;
+  mirrorAllowLocalNetworks: boolean;
+  mirrorAllowedDomains: string[];
+  mirrorBlockedDomains: string[];
+  /** Mirror syncs running at once. */
+  mirrorQueueConcurrency: number;
+  /** Seals mirror credentials at rest; without it a key is generated once and kept in DATA_DIR/secret.key. */
+  secretKey: string | undefined;
   /** Production answers hide internal error texts and let raw files be cached longer. */
   production: boolean;
 };
 
 export class ConfigError extends Error {}
+
+const domainList = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 /** Reads `.env` (when present) under the real environment, which wins. */
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.env'): Record<string, string | undefined> {
@@ -131,7 +164,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const issue = parsed.issues[0]!;
     const key = issue.path?.[0]?.key as string | undefined;
-    const shown = key === 'ARI_USERS' || key === 'ADMIN_PASSWORD' ? '(hidden)' : JSON.stringify(raw[key ?? ''] ?? '');
+    const shown = key === 'ARI_USERS' || key === 'ADMIN_PASSWORD' || key === 'SECRET_KEY' ? '(hidden)' : JSON.stringify(raw[key ?? ''] ?? '');
     throw new ConfigError(`invalid ${key ?? 'configuration'}: ${issue.message} (got ${shown})`);
   }
   const e = parsed.output;
@@ -160,6 +193,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     lfsMaxBatchSize: e.LFS_MAX_BATCH_SIZE,
     apiMaxBlobSize: e.API_MAX_BLOB_SIZE,
     disableQueryAuthToken: e.DISABLE_QUERY_AUTH_TOKEN,
+    mirrorEnabled: e.MIRROR_ENABLED,
+    mirrorMinInterval: e.MIRROR_MIN_INTERVAL,
+    mirrorDefaultInterval: e.MIRROR_DEFAULT_INTERVAL,
+    mirrorAllowLocalNetworks: e.MIRROR_ALLOW_LOCAL_NETWORKS,
+    mirrorAllowedDomains: domainList(e.MIRROR_ALLOWED_DOMAINS),
+    mirrorBlockedDomains: domainList(e.MIRROR_BLOCKED_DOMAINS),
+    mirrorQueueConcurrency: e.MIRROR_QUEUE_CONCURRENCY,
+    secretKey: e.SECRET_KEY,
     production: e.NODE_ENV === 'production',
   };
 }

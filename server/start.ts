@@ -79,6 +79,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${shownHost}:${port}`;
   if (!config.rootUrl) gitea.site.rootUrl = `${url}/`;
+  gitea.startMirrors();
 
   let closing: Promise<void> | undefined;
   return {
@@ -95,6 +96,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     },
     close() {
       closing ??= (async () => {
+        // No new mirror syncs; running ones (maybe pushing to this very server) finish first.
+        const mirrorsStopped = gitea.stopMirrors();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         events.close();
@@ -102,6 +105,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         force.unref();
         await closed;
         clearTimeout(force);
+        await mirrorsStopped;
         telephony.stop();
         gitea.close();
         db.close();

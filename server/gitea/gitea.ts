@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/open.js';
 import { createLfsRepo } from '../db/repos/lfs-repo.js';
+import { createMirrorRepo } from '../db/repos/mirror-repo.js';
 import { createProtectionRepo } from '../db/repos/protection-repo.js';
 import { createRepositoryRepo } from '../db/repos/repository-repo.js';
 import { createTokenRepo } from '../db/repos/token-repo.js';
@@ -15,6 +16,9 @@ import { createLfsStore } from './services/lfs-store.js';
 import { newPassword } from './services/passwords.js';
 import { createProtections } from './services/protections.js';
 import { createRepoService, type RepoContext } from './services/repos.js';
+import { createMirrorQueue } from './services/mirror-queue.js';
+import { createPushMirrors } from './services/push-mirrors.js';
+import { openSecretBox } from '../util/secret-box.js';
 import { Site } from './site.js';
 
 export interface GiteaDeps {
@@ -55,6 +59,41 @@ export async function createGitea(deps: GiteaDeps) {
 
   await repos.repair();
 
+  // Mirrors: credentials sealed with SECRET_KEY, or a key generated once and kept in DATA_DIR.
+  const { box, source } = openSecretBox({ secretKey: config.secretKey, dataDir: config.dataDir });
+  if (source === 'file-created') log.info({ file: 'secret.key' }, 'generated the key that seals mirror credentials (set SECRET_KEY to supply one)');
+  const mirrorRows = createMirrorRepo(db);
+  const pushMirrors = createPushMirrors({
+    rows: mirrorRows,
+    box,
+    dataDir: config.dataDir,
+    log,
+    config,
+    policy: { allowLocalNetworks: config.mirrorAllowLocalNetworks, allowedDomains: config.mirrorAllowedDomains, blockedDomains: config.mirrorBlockedDomains },
+  });
+  const mirrorQueue = createMirrorQueue({
+    rows: mirrorRows,
+    log,
+    concurrency: config.mirrorQueueConcurrency,
+    async run(job) {
+      if (job.kind !== 'push') return true; // pull mirrors: not yet
+      const row = mirrorRows.byId(job.target_id);
+      const repo = row && repos.byId(row.repo_id, null);
+      if (!row || !repo) return true; // deleted since: nothing to do
+      return (await pushMirrors.sync(repo, row)).ok;
+    },
+    afterJob(job) {
+      if (job.kind !== 'push') return;
+      const row = mirrorRows.byId(job.target_id);
+      if (row && row.interval_ns > 0n) mirrorQueue.enqueue('push', row.id, 'schedule', Date.now() + Number(row.interval_ns / 1_000_000n));
+    },
+  });
+  // sync_on_commit: every commit through the API or a push queues those mirrors of its repository.
+  commitListeners.add((repo) => {
+    if (!config.mirrorEnabled) return;
+    for (const m of mirrorRows.list(repo.row.id)) if (m.sync_on_commit) mirrorQueue.enqueue('push', m.id, 'commit');
+  });
+
   const gitea = {
     config,
     site,
@@ -66,6 +105,9 @@ export async function createGitea(deps: GiteaDeps) {
     files,
     lfsStore,
     lfsRepo,
+    pushMirrors,
+    mirrorRows,
+    mirrorQueue,
     /** Subscribes to commits made through the API or pushes (issue 5's sync-on-commit hooks in here). */
     onCommit(listener: (repo: RepoContext, branch: string, sha: string) => void): () => void {
       commitListeners.add(listener);
@@ -100,6 +142,18 @@ export async function createGitea(deps: GiteaDeps) {
         (deps.announce ?? ((l) => process.stderr.write(`${l}\n`)))(`Trunkline: created admin user "${username}" with password ${password} (shown once; set ADMIN_PASSWORD to choose it)`);
       }
     },
+
+    /** Starts the mirror queue (once the server listens: a mirror may be served by this very server). */
+    startMirrors(): void {
+      if (!config.mirrorEnabled) return;
+      // Interval mirrors without a queued job (a fresh database, or jobs dropped after failures) get one.
+      for (const row of mirrorRows.allPushMirrors())
+        if (row.interval_ns > 0n && !mirrorRows.jobsOf('push', row.id).length)
+          mirrorRows.enqueue('push', row.id, Math.max(Date.now(), (row.last_update || row.created_at) * 1000 + Number(row.interval_ns / 1_000_000n)), 'schedule');
+      mirrorQueue.start();
+    },
+    /** Stops claiming mirror jobs; resolves when the running syncs are done (their jobs stay queued until then). */
+    stopMirrors: () => mirrorQueue.stop(),
 
     close(): void {
       git.close();

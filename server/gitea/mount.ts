@@ -9,6 +9,7 @@ import { mountBranches } from './routes/branches.js';
 import { mountContents } from './routes/contents.js';
 import { mountRepos } from './routes/repos.js';
 import { mountUsers } from './routes/users.js';
+import { mountMirrors } from './routes/mirrors.js';
 import { mountRaw } from './routes/raw.js';
 import { mountArchive } from './routes/archive.js';
 import { mountEditorConfig } from './routes/editorconfig.js';
@@ -61,6 +62,7 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountBranches(b, g);
   mountContents(b, g);
   mountRaw(b, g);
+  mountMirrors(b, g);
   mountArchive(b, g);
   mountEditorConfig(b, g);
 

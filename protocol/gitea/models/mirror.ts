@@ -1,0 +1,23 @@
+import { rq, requestModel } from '../request.js';
+import { responseModel, t } from '../schema.js';
+
+export const PushMirror = responseModel('PushMirror', 'PushMirror represents information of a push mirror', {
+  repo_name: t.string(),
+  remote_name: t.string('`remote_mirror_` and 10 random characters'),
+  remote_address: t.string('the address with any credentials removed'),
+  created: t.datetime(),
+  last_update: t.datetime('the Unix epoch until the first sync'),
+  last_error: t.string('empty when the last sync succeeded; credentials masked'),
+  interval: t.string('Go duration (`8h0m0s`, `0s` for no scheduled sync)'),
+  sync_on_commit: t.bool(),
+  public_key: t.string('with use_ssh: the OpenSSH public key to install on the remote (`ssh-ed25519 …`); empty otherwise'),
+});
+
+export const CreatePushMirrorOption = requestModel('CreatePushMirrorOption', 'CreatePushMirrorOption represents need information to create a push mirror of a repository.', {
+  remote_address: rq.string('RemoteAddress'),
+  remote_username: rq.string('RemoteUsername'),
+  remote_password: rq.string('RemotePassword'),
+  interval: rq.string('Interval', {}, 'Go duration string, e.g. `8h0m0s`; `0` for no scheduled sync'),
+  sync_on_commit: rq.bool('SyncOnCommit'),
+  use_ssh: rq.bool('UseSSH', 'authenticate with a generated ed25519 key pair (exclusive with remote_username/remote_password)'),
+});

@@ -1,0 +1,114 @@
+import * as v from 'valibot';
+import { CreatePushMirrorOption, PushMirror } from '../models/mirror.js';
+import { defineGiteaOperation, gp, repoParams } from '../operation.js';
+
+const disabled = { code: 400, reason: 'Mirror feature is disabled' } as const;
+const notFound = { code: 404, reason: 'the repository does not exist or the caller cannot see it' } as const;
+const notAdmin = { code: 403, reason: 'not a repository admin, or token scope' } as const;
+const name = gp.path('remote name of the push mirror');
+
+export const repoMirrorSync = defineGiteaOperation({
+  operationId: 'repoMirrorSync',
+  method: 'POST',
+  path: '/repos/{owner}/{repo}/mirror-sync',
+  tags: ['repository'],
+  summary: 'Sync a mirrored repository',
+  params: repoParams,
+  body: null,
+  success: 200,
+  response: null,
+  scopes: ['repository'],
+  guards: ['repo', 'signedIn', 'writer'],
+  errors: [disabled, { code: 400, reason: 'Repository is not a mirror' }, { code: 403, reason: 'no write access to the code' }, notFound],
+});
+
+export const repoPushMirrorSync = defineGiteaOperation({
+  operationId: 'repoPushMirrorSync',
+  method: 'POST',
+  path: '/repos/{owner}/{repo}/push_mirrors-sync',
+  tags: ['repository'],
+  summary: 'Sync all push mirrored repository',
+  params: repoParams,
+  body: null,
+  success: 200,
+  response: null,
+  scopes: ['repository'],
+  // Gitea's reqAdmin runs before reqToken: an anonymous caller gets 403.
+  guards: ['repo', 'repoAdmin', 'signedIn'],
+  errors: [disabled, notAdmin, notFound, { code: 500, reason: 'a push mirror failed to sync (named in the message); the rest were not tried' }],
+});
+
+export const repoListPushMirrors = defineGiteaOperation({
+  operationId: 'repoListPushMirrors',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/push_mirrors',
+  tags: ['repository'],
+  summary: "Get all push mirrors of the repository",
+  params: { ...repoParams, page: gp.int('page number of results to return (1-based)'), limit: gp.int('page size of results') },
+  body: null,
+  success: 200,
+  response: v.array(PushMirror.schema),
+  responseSchema: { type: 'array', items: PushMirror.ref },
+  scopes: ['repository'],
+  // Gitea's reqAdmin runs before reqToken: an anonymous caller gets 403.
+  guards: ['repo', 'repoAdmin', 'signedIn'],
+  errors: [disabled, notAdmin, notFound],
+});
+
+export const repoGetPushMirrorByRemoteName = defineGiteaOperation({
+  operationId: 'repoGetPushMirrorByRemoteName',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/push_mirrors/{name}',
+  tags: ['repository'],
+  summary: 'Get push mirror of the repository by remoteName',
+  params: { ...repoParams, name },
+  body: null,
+  success: 200,
+  response: PushMirror.schema,
+  responseSchema: PushMirror.ref,
+  scopes: ['repository'],
+  // Gitea's reqAdmin runs before reqToken: an anonymous caller gets 403.
+  guards: ['repo', 'repoAdmin', 'signedIn'],
+  errors: [disabled, notAdmin, { code: 404, reason: 'no push mirror of that name, or no such repository' }],
+});
+
+export const repoAddPushMirror = defineGiteaOperation({
+  operationId: 'repoAddPushMirror',
+  method: 'POST',
+  path: '/repos/{owner}/{repo}/push_mirrors',
+  tags: ['repository'],
+  summary: 'add a push mirror to the repository',
+  params: repoParams,
+  body: CreatePushMirrorOption.schema,
+  bodyModel: CreatePushMirrorOption,
+  success: 200,
+  response: PushMirror.schema,
+  responseSchema: PushMirror.ref,
+  scopes: ['repository'],
+  // Gitea's reqAdmin runs before reqToken: an anonymous caller gets 403.
+  guards: ['repo', 'repoAdmin', 'signedIn'],
+  errors: [
+    disabled,
+    { code: 400, reason: 'invalid interval, shorter than the minimum, SSH unavailable, use_ssh with credentials, invalid protocol or URL' },
+    { code: 401, reason: 'Permission denied: the address is not allowed (local network, blocked host, file path)' },
+    notAdmin,
+    notFound,
+    { code: 500, reason: 'the remote could not be registered (nothing is kept)' },
+  ],
+});
+
+export const repoDeletePushMirror = defineGiteaOperation({
+  operationId: 'repoDeletePushMirror',
+  method: 'DELETE',
+  path: '/repos/{owner}/{repo}/push_mirrors/{name}',
+  tags: ['repository'],
+  summary: 'deletes a push mirror from a repository by remoteName',
+  params: { ...repoParams, name },
+  body: null,
+  success: 204,
+  response: null,
+  scopes: ['repository'],
+  // Gitea's reqAdmin runs before reqToken: an anonymous caller gets 403.
+  guards: ['repo', 'repoAdmin', 'signedIn'],
+  errors: [disabled, notAdmin, { code: 404, reason: 'no push mirror of that name (decisions.md), or no such repository' }],
+});
