@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/open.js';
 import { createLfsRepo } from '../db/repos/lfs-repo.js';
-import { createMirrorRepo } from '../db/repos/mirror-repo.js';
+import { createMirrorRepo, createPullMirrorRepo } from '../db/repos/mirror-repo.js';
 import { createProtectionRepo } from '../db/repos/protection-repo.js';
 import { createRepositoryRepo } from '../db/repos/repository-repo.js';
 import { createTokenRepo } from '../db/repos/token-repo.js';
@@ -17,6 +17,7 @@ import { newPassword } from './services/passwords.js';
 import { createProtections } from './services/protections.js';
 import { createRepoService, type RepoContext } from './services/repos.js';
 import { createMirrorQueue } from './services/mirror-queue.js';
+import { createPullMirrors } from './services/pull-mirrors.js';
 import { createPushMirrors } from './services/push-mirrors.js';
 import { openSecretBox } from '../util/secret-box.js';
 import { Site } from './site.js';
@@ -71,19 +72,37 @@ export async function createGitea(deps: GiteaDeps) {
     config,
     policy: { allowLocalNetworks: config.mirrorAllowLocalNetworks, allowedDomains: config.mirrorAllowedDomains, blockedDomains: config.mirrorBlockedDomains },
   });
+  const pullMirrors = createPullMirrors({
+    rows: createPullMirrorRepo(db),
+    box,
+    repos,
+    accounts,
+    git,
+    dataDir: config.dataDir,
+    log,
+    config,
+    policy: { allowLocalNetworks: config.mirrorAllowLocalNetworks, allowedDomains: config.mirrorAllowedDomains, blockedDomains: config.mirrorBlockedDomains },
+    notifyCommit: (repo, branch, sha) => {
+      for (const l of commitListeners) l(repo, branch, sha);
+    },
+  });
   const mirrorQueue = createMirrorQueue({
     rows: mirrorRows,
     log,
     concurrency: config.mirrorQueueConcurrency,
     async run(job) {
-      if (job.kind !== 'push') return true; // pull mirrors: not yet
+      if (job.kind === 'pull') return pullMirrors.sync(job.target_id);
       const row = mirrorRows.byId(job.target_id);
       const repo = row && repos.byId(row.repo_id, null);
       if (!row || !repo) return true; // deleted since: nothing to do
       return (await pushMirrors.sync(repo, row)).ok;
     },
     afterJob(job) {
-      if (job.kind !== 'push') return;
+      if (job.kind === 'pull') {
+        const pull = pullMirrors.get(job.target_id);
+        if (pull && pull.interval_ns > 0n) mirrorQueue.enqueue('pull', job.target_id, 'schedule', Date.now() + Number(pull.interval_ns / 1_000_000n));
+        return;
+      }
       const row = mirrorRows.byId(job.target_id);
       if (row && row.interval_ns > 0n) mirrorQueue.enqueue('push', row.id, 'schedule', Date.now() + Number(row.interval_ns / 1_000_000n));
     },
@@ -106,6 +125,7 @@ export async function createGitea(deps: GiteaDeps) {
     lfsStore,
     lfsRepo,
     pushMirrors,
+    pullMirrors,
     mirrorRows,
     mirrorQueue,
     /** Subscribes to commits made through the API or pushes (issue 5's sync-on-commit hooks in here). */
@@ -150,6 +170,9 @@ export async function createGitea(deps: GiteaDeps) {
       for (const row of mirrorRows.allPushMirrors())
         if (row.interval_ns > 0n && !mirrorRows.jobsOf('push', row.id).length)
           mirrorRows.enqueue('push', row.id, Math.max(Date.now(), (row.last_update || row.created_at) * 1000 + Number(row.interval_ns / 1_000_000n)), 'schedule');
+      for (const pull of pullMirrors.all())
+        if (pull.interval_ns > 0n && !mirrorRows.jobsOf('pull', pull.repo_id).length)
+          mirrorRows.enqueue('pull', pull.repo_id, Math.max(Date.now(), pull.last_update * 1000 + Number(pull.interval_ns / 1_000_000n)), 'schedule');
       mirrorQueue.start();
     },
     /** Stops claiming mirror jobs; resolves when the running syncs are done (their jobs stay queued until then). */

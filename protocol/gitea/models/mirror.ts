@@ -21,3 +21,26 @@ export const CreatePushMirrorOption = requestModel('CreatePushMirrorOption', 'Cr
   sync_on_commit: rq.bool('SyncOnCommit'),
   use_ssh: rq.bool('UseSSH', 'authenticate with a generated ed25519 key pair (exclusive with remote_username/remote_password)'),
 });
+
+export const MigrateRepoOptions = requestModel('MigrateRepoOptions', 'MigrateRepoOptions options for migrating repository\'s this is used to interact with api v1', {
+  clone_addr: rq.string('CloneAddr', { required: true }),
+  uid: rq.int64('RepoOwnerID', {}, 'deprecated (only for backwards compatibility)'),
+  repo_owner: rq.string('RepoOwner', {}, 'Name of User or Organisation who will own Repo after migration'),
+  repo_name: rq.string('RepoName', { required: true, alphaDashDot: true, maxSize: 100 }),
+  service: rq.string('Service', { in: ['', 'git', 'github', 'gitea', 'gitlab', 'gogs', 'onedev', 'gitbucket', 'codebase', 'codecommit'] }),
+  auth_username: rq.string('AuthUsername'),
+  auth_password: rq.string('AuthPassword'),
+  auth_token: rq.string('AuthToken'),
+  mirror: rq.bool('Mirror'),
+  lfs: rq.bool('LFS'),
+  lfs_endpoint: rq.string('LFSEndpoint'),
+  private: rq.bool('Private'),
+  description: rq.string('Description', { maxSize: 2048 }),
+  wiki: rq.bool('Wiki'),
+  milestones: rq.bool('Milestones'),
+  labels: rq.bool('Labels'),
+  issues: rq.bool('Issues'),
+  pull_requests: rq.bool('PullRequests'),
+  releases: rq.bool('Releases'),
+  mirror_interval: rq.string('MirrorInterval', {}, 'Go duration; empty: MIRROR_DEFAULT_INTERVAL'),
+});

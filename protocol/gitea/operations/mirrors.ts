@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { CreatePushMirrorOption, PushMirror } from '../models/mirror.js';
+import { CreatePushMirrorOption, MigrateRepoOptions, PushMirror } from '../models/mirror.js';
+import { Repository } from '../models/repository.js';
 import { defineGiteaOperation, gp, repoParams } from '../operation.js';
 
 const disabled = { code: 400, reason: 'Mirror feature is disabled' } as const;
@@ -111,4 +112,27 @@ export const repoDeletePushMirror = defineGiteaOperation({
   // Gitea's reqAdmin runs before reqToken: an anonymous caller gets 403.
   guards: ['repo', 'repoAdmin', 'signedIn'],
   errors: [disabled, notAdmin, { code: 404, reason: 'no push mirror of that name (decisions.md), or no such repository' }],
+});
+
+export const repoMigrate = defineGiteaOperation({
+  operationId: 'repoMigrate',
+  method: 'POST',
+  path: '/repos/migrate',
+  tags: ['repository'],
+  summary: 'Migrate a remote git repository (a plain copy, or with mirror: a pull mirror kept in sync)',
+  params: {},
+  body: MigrateRepoOptions.schema,
+  bodyModel: MigrateRepoOptions,
+  success: 201,
+  response: Repository.schema,
+  responseSchema: Repository.ref,
+  scopes: ['repository'],
+  guards: ['signedIn'],
+  errors: [
+    { code: 400, reason: 'invalid protocol, URL or mirror interval' },
+    { code: 401, reason: 'Permission denied: the address is not allowed' },
+    { code: 403, reason: 'another owner without being an admin, or pull mirrors disabled' },
+    { code: 409, reason: 'The repository with the same name already exists.' },
+    { code: 422, reason: 'bad options, or the remote could not be cloned (credentials masked)' },
+  ],
 });

@@ -95,3 +95,33 @@ export function createMirrorRepo(db: Db) {
 }
 
 export type MirrorRepo = ReturnType<typeof createMirrorRepo>;
+
+export interface PullMirrorRow {
+  repo_id: number;
+  remote_address: string;
+  credentials: string | null;
+  interval_ns: bigint;
+  last_update: number;
+  last_error: string;
+}
+
+/** SQL for pull mirrors. */
+export function createPullMirrorRepo(db: Db) {
+  const insert = db.prepare('INSERT INTO pull_mirrors (repo_id, remote_address, credentials, interval_ns) VALUES (?, ?, ?, ?)');
+  const get = db.prepare('SELECT * FROM pull_mirrors WHERE repo_id = ?').safeIntegers(true);
+  const all = db.prepare('SELECT * FROM pull_mirrors ORDER BY repo_id').safeIntegers(true);
+  const result = db.prepare('UPDATE pull_mirrors SET last_update = ?, last_error = ? WHERE repo_id = ?');
+  const row = (r: unknown): PullMirrorRow | undefined => {
+    if (!r) return undefined;
+    const x = r as Record<string, unknown>;
+    return { ...x, repo_id: Number(x.repo_id), last_update: Number(x.last_update) } as unknown as PullMirrorRow;
+  };
+  return {
+    insert: (repoId: number, address: string, credentials: string | null, intervalNs: bigint) => void insert.run(repoId, address, credentials, intervalNs),
+    get: (repoId: number) => row(get.get(repoId)),
+    all: () => all.all().map((r) => row(r)!),
+    recordResult: (repoId: number, at: number, error: string) => void result.run(at, error, repoId),
+  };
+}
+
+export type PullMirrorRepo = ReturnType<typeof createPullMirrorRepo>;

@@ -19,7 +19,7 @@ export interface RepositoryRow {
   updated_at: number;
 }
 
-export type RepositoryPatch = Partial<Pick<RepositoryRow, 'name' | 'description' | 'website' | 'default_branch' | 'is_private' | 'is_archived' | 'archived_at' | 'is_template'>>;
+export type RepositoryPatch = Partial<Pick<RepositoryRow, 'name' | 'description' | 'website' | 'default_branch' | 'is_private' | 'is_archived' | 'archived_at' | 'is_template' | 'is_mirror' | 'original_url'>>;
 
 export interface CollaboratorRow {
   repo_id: number;

@@ -1,5 +1,8 @@
+import * as mirrorOps from '../../../protocol/gitea/operations/mirrors.js';
 import * as ops from '../../../protocol/gitea/operations/repos.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
+import { formatGoDuration } from '../../util/go-duration.js';
+import { goTime } from '../../util/go-format.js';
 import { toRepository, toUser } from '../convert.js';
 import type { GiteaBinder } from '../http/gitea-bind.js';
 import { Reply } from '../http/gitea-bind.js';
@@ -9,7 +12,22 @@ import type { RepoContext } from '../services/repos.js';
 
 /** Repositories and their collaborators. */
 export function mountRepos(b: GiteaBinder, g: Gitea): void {
-  const repoJson = async (ctx: RepoContext) => toRepository(ctx.row, ctx.owner, ctx.perm, await g.repos.facts(ctx), g.site);
+  const repoJson = async (ctx: RepoContext) => {
+    const json = toRepository(ctx.row, ctx.owner, ctx.perm, await g.repos.facts(ctx), g.site);
+    // A pull mirror shows its interval and last sync, as Gitea does.
+    const pull = ctx.row.is_mirror ? g.pullMirrors.get(ctx.row.id) : undefined;
+    if (pull) Object.assign(json, { mirror_interval: formatGoDuration(pull.interval_ns), mirror_updated: goTime(pull.last_update) });
+    return json;
+  };
+
+  b.mount(mirrorOps.repoMigrate, async ({ body }, ctx) => {
+    const repo = await g.pullMirrors.migrate(ctx.doer!, { ...body, clone_addr: body.clone_addr ?? '', repo_name: body.repo_name ?? '' });
+    if (repo.row.is_mirror) {
+      const pull = g.pullMirrors.get(repo.row.id);
+      if (pull && pull.interval_ns > 0n) g.mirrorQueue.enqueue('pull', repo.row.id, 'schedule', Date.now() + Number(pull.interval_ns / 1_000_000n));
+    }
+    return new Reply(201, await repoJson(repo));
+  });
 
   b.mount(ops.createCurrentUserRepo, async ({ body }, ctx) => {
     const doer = ctx.doer!;

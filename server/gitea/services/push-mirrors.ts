@@ -22,6 +22,16 @@ const randomName = () => `remote_mirror_${Array.from({ length: 10 }, () => NAME_
 const USER_ENV = 'TRUNKLINE_MIRROR_USERNAME';
 const PASSWORD_ENV = 'TRUNKLINE_MIRROR_PASSWORD';
 
+/** The askpass helper (written by createPushMirrors at start) under DATA_DIR. */
+export const askpassPath = (dataDir: string) => join(resolve(dataDir, 'hooks'), 'askpass');
+
+/** What git needs to answer a remote's credential prompt from memory (pull and push mirrors alike). */
+export const credentialEnv = (dataDir: string, username: string, password: string): Record<string, string> => ({
+  GIT_ASKPASS: askpassPath(dataDir),
+  [USER_ENV]: username,
+  [PASSWORD_ENV]: password,
+});
+
 export interface CreatePushMirror {
   remote_address?: string;
   remote_username?: string;
@@ -58,7 +68,7 @@ export function createPushMirrors(deps: PushMirrorDeps) {
   const { rows, box } = deps;
   const syncing = new KeyedMutex();
   const hooksDir = resolve(deps.dataDir, 'hooks');
-  const askpass = join(hooksDir, 'askpass');
+  const askpass = askpassPath(deps.dataDir);
   const sshDir = resolve(deps.dataDir, 'ssh');
   installAskpass();
 
@@ -101,7 +111,7 @@ export function createPushMirrors(deps: PushMirrorDeps) {
       const current = rows.byId(row.id);
       if (!current) return { ok: true }; // deleted meanwhile: nothing to do
       const { username, password } = credentialsOf(current);
-      const env: Record<string, string> = { GIT_ASKPASS: askpass, [USER_ENV]: username, [PASSWORD_ENV]: password };
+      const env = credentialEnv(deps.dataDir, username, password);
       let keyFile: string | undefined;
       if (current.private_key) {
         mkdirSync(sshDir, { recursive: true, mode: 0o700 });
@@ -117,7 +127,7 @@ export function createPushMirrors(deps: PushMirrorDeps) {
         await runGit(['-c', 'credential.helper=', 'push', '--mirror', '--force', '--', current.remote_name], { gitDir: repo.gitDir, env });
       } catch (err) {
         const raw = (err as { stderr?: string }).stderr?.trim() || (err as Error).message;
-        error = maskCredentials(raw.replace(/^exit status \d+ - /, ''), [password, username].filter((s) => s.length >= 3));
+        error = maskCredentials(raw.replace(/^exit status \d+ - /, ''), [password, username.length >= 3 ? username : ''].filter(Boolean));
       } finally {
         if (keyFile) rmSync(keyFile, { force: true });
       }

@@ -180,6 +180,12 @@ export function createRepoService(deps: RepoServiceDeps) {
 
     touch: (ctx: RepoContext) => repos.touch(ctx.row.id, now()),
 
+    /** Marks a migrated repository: a pull mirror (content writes and pushes refused) or a plain copy, with where it came from. */
+    async markMirror(ctx: RepoContext, originalUrl: string, mirror = true): Promise<void> {
+      repos.update(ctx.row.id, { is_mirror: mirror ? 1 : 0, original_url: originalUrl }, now());
+      ctx.row = repos.byId(ctx.row.id)!;
+    },
+
     /** The first branch of an empty repository becomes its default (as Gitea does on the first commit). */
     async setDefaultBranch(ctx: RepoContext, branch: string): Promise<void> {
       await git.setHead(ctx.gitDir, branch);

@@ -1,0 +1,155 @@
+import type { PullMirrorRepo } from '../../db/repos/mirror-repo.js';
+import type { UserRow } from '../../db/repos/user-repo.js';
+import { badRequest, DomainError, forbidden, notFound, unprocessable } from '../../errors.js';
+import { unauthorized } from '../../http/gitea-errors.js';
+import type { Logger } from '../../log.js';
+import { parseGoDuration } from '../../util/go-duration.js';
+import type { SecretBox } from '../../util/secret-box.js';
+import type { Accounts } from './accounts.js';
+import type { GitStore } from '../git/store.js';
+import { runGit } from '../git/run.js';
+import { checkMirrorAddress, maskCredentials, type MirrorUrlPolicy } from '../mirrors/url-policy.js';
+import { credentialEnv } from './push-mirrors.js';
+import type { RepoContext, RepoService } from './repos.js';
+
+export interface MigrateOptions {
+  clone_addr: string;
+  repo_name: string;
+  repo_owner?: string;
+  auth_username?: string;
+  auth_password?: string;
+  auth_token?: string;
+  mirror?: boolean;
+  private?: boolean;
+  description?: string;
+  mirror_interval?: string;
+}
+
+export interface PullMirrorDeps {
+  rows: PullMirrorRepo;
+  box: SecretBox;
+  repos: RepoService;
+  accounts: Accounts;
+  git: GitStore;
+  dataDir: string;
+  log: Logger;
+  config: { mirrorEnabled: boolean; mirrorMinInterval: bigint; mirrorDefaultInterval: bigint };
+  policy: MirrorUrlPolicy;
+  resolveHost?: (host: string) => Promise<string[]>;
+  /** Told about each branch a fetch moved (sync-on-commit of push mirrors, live events). */
+  notifyCommit?: (repo: RepoContext, branch: string, sha: string) => void;
+}
+
+/**
+ * Migration (a plain copy, or a pull mirror) by fetching every ref of the
+ * remote into a new bare repository, and pull-mirror syncs by
+ * `git fetch --prune`. The remote `origin` holds the address without
+ * credentials; they reach git through the askpass helper at fetch time.
+ */
+export function createPullMirrors(deps: PullMirrorDeps) {
+  const { rows, box, git } = deps;
+  const aad = (repoId: number) => `pull_mirror:${repoId}:credentials`;
+
+  async function fetch(repo: RepoContext, username: string, password: string): Promise<string | null> {
+    try {
+      await runGit(['-c', 'credential.helper=', 'fetch', '--prune', '--tags', '--quiet', 'origin'], { gitDir: repo.gitDir, env: credentialEnv(deps.dataDir, username, password) });
+      return null;
+    } catch (err) {
+      const raw = (err as { stderr?: string }).stderr?.trim() || (err as Error).message;
+      return maskCredentials(raw, [password, username.length >= 3 ? username : ''].filter(Boolean));
+    } finally {
+      git.invalidate(repo.gitDir);
+    }
+  }
+
+  /** The remote's default branch (its HEAD), if it has one we now hold. */
+  async function adoptHead(repo: RepoContext): Promise<void> {
+    const refs = await git.refs(repo.gitDir);
+    if (refs.branches.size === 0) return;
+    const head = await runGit(['ls-remote', '--symref', 'origin', 'HEAD'], { gitDir: repo.gitDir, env: { GIT_TERMINAL_PROMPT: '0' } }).catch(() => null);
+    const m = head && /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(head.stdout.toString('utf8'));
+    const branch = m && refs.branches.has(m[1]!) ? m[1]! : refs.branches.has(repo.row.default_branch) ? repo.row.default_branch : [...refs.branches.keys()][0]!;
+    if (branch !== repo.row.default_branch) await deps.repos.setDefaultBranch(repo, branch);
+    else await git.setHead(repo.gitDir, branch);
+  }
+
+  return {
+    get: (repoId: number) => rows.get(repoId),
+    all: () => rows.all(),
+
+    async migrate(doer: UserRow, opt: MigrateOptions): Promise<RepoContext> {
+      let owner = doer;
+      if (opt.repo_owner && opt.repo_owner.toLowerCase() !== doer.name.toLowerCase()) {
+        const named = deps.accounts.byName(opt.repo_owner);
+        if (!named) throw unprocessable(`user does not exist [uid: 0, name: ${opt.repo_owner}]`);
+        if (!doer.is_admin) throw forbidden('Given user is not an organization.');
+        owner = named;
+      }
+      if (opt.mirror && !deps.config.mirrorEnabled) throw forbidden('the site administrator has disabled the creation of new pull mirrors');
+      let interval = deps.config.mirrorDefaultInterval;
+      if (opt.mirror && opt.mirror_interval) {
+        const parsed = parseGoDuration(opt.mirror_interval);
+        if ('error' in parsed || parsed.ns < 0n) throw badRequest(`invalid interval: ${'error' in parsed ? parsed.error : 'negative'}`);
+        if (parsed.ns !== 0n && parsed.ns < deps.config.mirrorMinInterval) throw badRequest('Invalid mirror interval: interval is shorter than the minimum');
+        interval = parsed.ns;
+      }
+      // A token goes in the password slot, as Gitea does with AuthToken.
+      const username = opt.auth_username ?? '';
+      const password = opt.auth_token || opt.auth_password || '';
+      const address = await checkMirrorAddress({ address: opt.clone_addr, username, password, kind: 'pull', isAdmin: !!doer.is_admin }, deps.policy, deps.resolveHost);
+      if (!address.ok) throw address.status === 401 ? unauthorized(address.message) : badRequest(address.message);
+
+      const repo = await deps.repos.create(owner, { name: opt.repo_name, description: opt.description ?? '', private: !!opt.private });
+      try {
+        await runGit(['remote', 'add', ...(opt.mirror ? ['--mirror=fetch'] : []), 'origin', address.stripped], { gitDir: repo.gitDir });
+        if (!opt.mirror) await runGit(['config', 'remote.origin.fetch', '+refs/*:refs/*'], { gitDir: repo.gitDir });
+        const error = await fetch(repo, address.username, address.password);
+        if (error) throw unprocessable(`Migration failed: ${error}`);
+        await adoptHead(repo);
+        if (opt.mirror) {
+          const sealed = address.username || address.password ? box.seal(JSON.stringify({ username: address.username, password: address.password }), aad(repo.row.id)) : null;
+          rows.insert(repo.row.id, address.stripped, sealed, interval);
+          rows.recordResult(repo.row.id, Math.floor(Date.now() / 1000), '');
+          await deps.repos.markMirror(repo, address.stripped);
+        } else {
+          // A plain copy keeps no tie to where it came from.
+          await runGit(['remote', 'remove', 'origin'], { gitDir: repo.gitDir });
+          await deps.repos.markMirror(repo, address.stripped, false);
+        }
+      } catch (err) {
+        await deps.repos.remove(repo).catch((e) => deps.log.error({ err: e, repo: repo.row.id }, 'could not remove a failed migration'));
+        if (err instanceof DomainError) throw err;
+        deps.log.error({ err }, 'migration failed');
+        throw new DomainError('internal', 'migration failed');
+      }
+      return deps.repos.byId(repo.row.id, doer)!;
+    },
+
+    /** One pull-mirror sync: fetch with prune, record the outcome, tell listeners which branches moved. */
+    async sync(repoId: number): Promise<boolean> {
+      const row = rows.get(repoId);
+      const repo = deps.repos.byId(repoId, null);
+      if (!row || !repo) return true; // gone since it was queued
+      const before = new Map((await git.refs(repo.gitDir)).branches);
+      const creds = row.credentials ? (JSON.parse(box.open(row.credentials, aad(repoId))) as { username: string; password: string }) : { username: '', password: '' };
+      const error = await fetch(repo, creds.username, creds.password);
+      rows.recordResult(repoId, Math.floor(Date.now() / 1000), error ?? '');
+      if (error) {
+        deps.log.warn({ repo: repoId, error }, 'pull mirror sync failed');
+        return false;
+      }
+      const after = (await git.refs(repo.gitDir)).branches;
+      for (const [branch, sha] of after) if (before.get(branch) !== sha) deps.notifyCommit?.(repo, branch, sha);
+      return true;
+    },
+
+    /** The pull mirror of a repository, or 404. */
+    require(repoId: number) {
+      const row = rows.get(repoId);
+      if (!row) throw notFound('not found');
+      return row;
+    },
+  };
+}
+
+export type PullMirrors = ReturnType<typeof createPullMirrors>;
