@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -188,6 +189,25 @@ test('use_ssh: an ed25519 key pair; the public key is returned, the private key 
   assert.not.ok(row.private_key.includes('OPENSSH'));
   assert.not.ok(r.text.includes('PRIVATE'));
   assert.is((await g.api('DELETE', `${MIRRORS}/${r.body.remote_name}`, { auth: alice.auth })).status, 204);
+});
+
+test('file:// mirrors: only a site admin, and only with MIRROR_ALLOW_LOCAL_NETWORKS; the sync reaches the bare repository', async () => {
+  const target = mkdtempSync(join(tmpdir(), 'trunkline-file-mirror-'));
+  try {
+    git(['init', '-q', '--bare', target]);
+    const body = { remote_address: `file://${target}`, interval: '0' };
+    const byOwner = await addMirror(body); // alice owns the repository but is not a site admin
+    assert.is(byOwner.status, 401);
+    assert.equal(byOwner.body, apiError(g, 'Permission denied'));
+    const byAdmin = await g.api('POST', MIRRORS, { json: body });
+    assert.is(byAdmin.status, 200, byAdmin.text);
+    assert.is(byAdmin.body.remote_address, `file://${target}`);
+    assert.is((await g.api('POST', '/api/v1/repos/alice/src/push_mirrors-sync', { auth: alice.auth })).status, 200);
+    assert.is(refsOf(target), refsOf(srcDir));
+    assert.is((await g.api('DELETE', `${MIRRORS}/${byAdmin.body.remote_name}`, { auth: alice.auth })).status, 204);
+  } finally {
+    rmSync(target, { recursive: true, force: true });
+  }
 });
 
 test('permissions: repository admins only (a writer gets 403, anonymous 403 before sign-in), as Gitea\'s reqAdmin', async () => {
