@@ -14,6 +14,7 @@ import { createMetaRepo } from './db/repos/meta-repo.js';
 import { createAriAuth } from './http/ari-auth.js';
 import { createLogger, type Logger } from './log.js';
 import { createGitea, type Gitea } from './gitea/gitea.js';
+import { createRepoEventsWs } from './gitea/web/events-ws.js';
 
 export interface RunningServer {
   url: string;
@@ -53,7 +54,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   });
   telephony.engine.violations.length = 0;
   const ariAuth = createAriAuth(config.ariUsers);
-  const gitea = await createGitea({ db, config, log, ...(opts.announce ? { announce: opts.announce } : {}) });
+  const gitea = await createGitea({ db, config, log, violations, ...(opts.announce ? { announce: opts.announce } : {}) });
   await gitea.bootstrapAdmin();
   const app = createApp({ config, log, telephony, channelRepo, ariAuth, gitea, violations });
   const events = createEventsWs({
@@ -66,9 +67,17 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   });
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
-  server.on('upgrade', (req, socket, head) => {
+  const repoEvents = createRepoEventsWs(gitea, { log, maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes, pingIntervalMs: config.wsPingIntervalMs });
+  server.on('upgrade', async (req, socket, head) => {
     socket.on('error', () => socket.destroy());
     if (events.handleUpgrade(req, socket, head)) return;
+    try {
+      if (await repoEvents.handleUpgrade(req, socket, head)) return;
+    } catch (err) {
+      log.error({ err }, 'repository event websocket upgrade failed');
+      socket.destroy();
+      return;
+    }
     socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: 27\r\nConnection: close\r\n\r\n{"message":"Not a WebSocket"}'.replace('27', String('{"message":"Not a WebSocket"}'.length)));
   });
   await new Promise<void>((resolve, reject) => {
@@ -101,6 +110,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         events.close();
+        repoEvents.close();
         const force = setTimeout(() => server.closeAllConnections(), 5000);
         force.unref();
         await closed;

@@ -20,12 +20,15 @@ import { createMirrorQueue } from './services/mirror-queue.js';
 import { createPullMirrors } from './services/pull-mirrors.js';
 import { createPushMirrors } from './services/push-mirrors.js';
 import { openSecretBox } from '../util/secret-box.js';
+import { RepoEvents } from './repo-events.js';
 import { Site } from './site.js';
 
 export interface GiteaDeps {
   db: Db;
   config: Config;
   log: Logger;
+  /** Test mode: where events that break protocol/ are reported. */
+  violations?: string[];
   /** Where the one-time admin password goes (stderr by default; never the JSON log). */
   announce?: (line: string) => void;
 }
@@ -59,6 +62,8 @@ export async function createGitea(deps: GiteaDeps) {
   });
 
   await repos.repair();
+  const events = new RepoEvents(config.checkResponses ? deps.violations : undefined);
+  commitListeners.add((repo, branch, sha) => events.commit(repo, branch, sha));
 
   // Mirrors: credentials sealed with SECRET_KEY, or a key generated once and kept in DATA_DIR.
   const { box, source } = openSecretBox({ secretKey: config.secretKey, dataDir: config.dataDir });
@@ -67,6 +72,7 @@ export async function createGitea(deps: GiteaDeps) {
   const pushMirrors = createPushMirrors({
     rows: mirrorRows,
     box,
+    events,
     dataDir: config.dataDir,
     log,
     config,
@@ -75,6 +81,7 @@ export async function createGitea(deps: GiteaDeps) {
   const pullMirrors = createPullMirrors({
     rows: createPullMirrorRepo(db),
     box,
+    events,
     repos,
     accounts,
     git,
@@ -126,6 +133,7 @@ export async function createGitea(deps: GiteaDeps) {
     lfsRepo,
     pushMirrors,
     pullMirrors,
+    events,
     mirrorRows,
     mirrorQueue,
     /** Subscribes to commits made through the API or pushes (issue 5's sync-on-commit hooks in here). */

@@ -10,6 +10,7 @@ import type { GitStore } from '../git/store.js';
 import { runGit } from '../git/run.js';
 import { checkMirrorAddress, maskCredentials, type MirrorUrlPolicy } from '../mirrors/url-policy.js';
 import { credentialEnv } from './push-mirrors.js';
+import type { RepoEvents } from '../repo-events.js';
 import type { RepoContext, RepoService } from './repos.js';
 
 export interface MigrateOptions {
@@ -36,6 +37,8 @@ export interface PullMirrorDeps {
   config: { mirrorEnabled: boolean; mirrorMinInterval: bigint; mirrorDefaultInterval: bigint };
   policy: MirrorUrlPolicy;
   resolveHost?: (host: string) => Promise<string[]>;
+  /** Sync started/finished/failed events for /api/v1/events. */
+  events?: RepoEvents;
   /** Told about each branch a fetch moved (sync-on-commit of push mirrors, live events). */
   notifyCommit?: (repo: RepoContext, branch: string, sha: string) => void;
 }
@@ -130,16 +133,20 @@ export function createPullMirrors(deps: PullMirrorDeps) {
       const row = rows.get(repoId);
       const repo = deps.repos.byId(repoId, null);
       if (!row || !repo) return true; // gone since it was queued
+      const ref = { kind: 'pull' as const, remote_name: 'origin', remote_address: row.remote_address };
+      deps.events?.mirrorSync('started', repo, ref);
       const before = new Map((await git.refs(repo.gitDir)).branches);
       const creds = row.credentials ? (JSON.parse(box.open(row.credentials, aad(repoId))) as { username: string; password: string }) : { username: '', password: '' };
       const error = await fetch(repo, creds.username, creds.password);
       rows.recordResult(repoId, Math.floor(Date.now() / 1000), error ?? '');
       if (error) {
         deps.log.warn({ repo: repoId, error }, 'pull mirror sync failed');
+        deps.events?.mirrorSync('failed', repo, ref, error);
         return false;
       }
       const after = (await git.refs(repo.gitDir)).branches;
       for (const [branch, sha] of after) if (before.get(branch) !== sha) deps.notifyCommit?.(repo, branch, sha);
+      deps.events?.mirrorSync('finished', repo, ref);
       return true;
     },
 

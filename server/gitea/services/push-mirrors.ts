@@ -13,6 +13,7 @@ import type { SecretBox } from '../../util/secret-box.js';
 import { runGit } from '../git/run.js';
 import { checkMirrorAddress, maskCredentials, type MirrorUrlPolicy } from '../mirrors/url-policy.js';
 import { findSsh, generateMirrorKeyPair } from '../mirrors/ssh-keys.js';
+import type { RepoEvents } from '../repo-events.js';
 import type { RepoContext } from './repos.js';
 
 const NAME_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -50,6 +51,8 @@ export interface PushMirrorDeps {
   policy: MirrorUrlPolicy;
   /** DNS for the address policy (tests inject one). */
   resolveHost?: (host: string) => Promise<string[]>;
+  /** Sync started/finished/failed events for /api/v1/events. */
+  events?: RepoEvents;
   /** Pushes the repository's LFS objects to the mirror before the refs (when it has any). */
   pushLfs?: (repo: RepoContext, mirror: PushMirrorRow, url: string, env: Record<string, string>) => Promise<void>;
 }
@@ -110,6 +113,8 @@ export function createPushMirrors(deps: PushMirrorDeps) {
     return syncing.run(String(row.id), async () => {
       const current = rows.byId(row.id);
       if (!current) return { ok: true }; // deleted meanwhile: nothing to do
+      const ref = { kind: 'push' as const, remote_name: current.remote_name, remote_address: current.remote_address };
+      deps.events?.mirrorSync('started', repo, ref);
       const { username, password } = credentialsOf(current);
       const env = credentialEnv(deps.dataDir, username, password);
       let keyFile: string | undefined;
@@ -134,6 +139,7 @@ export function createPushMirrors(deps: PushMirrorDeps) {
       rows.recordResult(current.id, Math.floor(Date.now() / 1000), error);
       if (error) deps.log.warn({ repo: repo.row.id, mirror: current.remote_name, error }, 'push mirror sync failed');
       else deps.log.info({ repo: repo.row.id, mirror: current.remote_name }, 'push mirror synced');
+      deps.events?.mirrorSync(error ? 'failed' : 'finished', repo, ref, error);
       return error ? { ok: false, error } : { ok: true };
     });
   }
