@@ -20,6 +20,7 @@ import { createMirrorQueue } from './services/mirror-queue.js';
 import { createPullMirrors } from './services/pull-mirrors.js';
 import { createPushMirrors } from './services/push-mirrors.js';
 import { openSecretBox } from '../util/secret-box.js';
+import { pushLfsObjects } from './mirrors/lfs-push.js';
 import { RepoEvents } from './repo-events.js';
 import { Site } from './site.js';
 
@@ -73,6 +74,11 @@ export async function createGitea(deps: GiteaDeps) {
     rows: mirrorRows,
     box,
     events,
+    async pushLfs(repo, remote, username, password) {
+      if (!config.lfsEnabled) return;
+      const objects = lfsRepo.linkedAll(repo.row.id);
+      if (objects.length) await pushLfsObjects({ remote, username, password, objects, store: lfsStore });
+    },
     dataDir: config.dataDir,
     log,
     config,

@@ -210,6 +210,23 @@ test('file:// mirrors: only a site admin, and only with MIRROR_ALLOW_LOCAL_NETWO
   }
 });
 
+test('LFS objects go to the mirror\'s LFS server before the refs: /media of the mirror serves them', async () => {
+  await g.repo('lfs-src', { owner: alice });
+  await g.repo('lfs-dst', { owner: bob, autoInit: false });
+  const object = Buffer.concat([Buffer.from('%PDF-1.5\n'), Buffer.alloc(5000, 7)]);
+  await g.commit('alice', 'lfs-src', { '.gitattributes': '*.pdf filter=lfs diff=lfs merge=lfs -text\n' }, { auth: alice.auth });
+  await g.commit('alice', 'lfs-src', { 'doc.pdf': object }, { auth: alice.auth });
+  const add = await g.api('POST', '/api/v1/repos/alice/lfs-src/push_mirrors', { json: { remote_address: `${g.url}/bob/lfs-dst.git`, remote_username: 'bob', remote_password: bob.token, interval: '0' }, auth: alice.auth });
+  assert.is(add.status, 200, add.text);
+  const sync = await g.api('POST', '/api/v1/repos/alice/lfs-src/push_mirrors-sync', { auth: alice.auth });
+  assert.is(sync.status, 200, sync.text);
+  const media = await fetch(`${g.url}/api/v1/repos/bob/lfs-dst/media/doc.pdf`, { headers: { authorization: `token ${bob.token}` } });
+  assert.is(media.status, 200);
+  assert.ok(Buffer.from(await media.arrayBuffer()).equals(object), 'the object, not its pointer');
+  // A second sync has nothing to upload and still succeeds.
+  assert.is((await g.api('POST', '/api/v1/repos/alice/lfs-src/push_mirrors-sync', { auth: alice.auth })).status, 200);
+});
+
 test('permissions: repository admins only (a writer gets 403, anonymous 403 before sign-in), as Gitea\'s reqAdmin', async () => {
   for (const auth of [carol.auth, null]) {
     for (const [method, path] of [

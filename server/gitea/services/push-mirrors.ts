@@ -53,8 +53,8 @@ export interface PushMirrorDeps {
   resolveHost?: (host: string) => Promise<string[]>;
   /** Sync started/finished/failed events for /api/v1/events. */
   events?: RepoEvents;
-  /** Pushes the repository's LFS objects to the mirror before the refs (when it has any). */
-  pushLfs?: (repo: RepoContext, mirror: PushMirrorRow, url: string, env: Record<string, string>) => Promise<void>;
+  /** Uploads the repository's LFS objects to the mirror before the refs (as Gitea does). */
+  pushLfs?: (repo: RepoContext, remoteAddress: string, username: string, password: string) => Promise<void>;
 }
 
 /** What a sync did: nothing to report, or the (masked) reason it failed. */
@@ -127,11 +127,11 @@ export function createPushMirrors(deps: PushMirrorDeps) {
       }
       let error = '';
       try {
-        if (deps.pushLfs) await deps.pushLfs(repo, current, current.remote_address, env);
+        if (deps.pushLfs) await deps.pushLfs(repo, current.remote_address, username, password);
         // No credential helper may store what askpass hands over.
         await runGit(['-c', 'credential.helper=', 'push', '--mirror', '--force', '--', current.remote_name], { gitDir: repo.gitDir, env });
       } catch (err) {
-        const raw = (err as { stderr?: string }).stderr?.trim() || (err as Error).message;
+        const raw = (err as { stderr?: string }).stderr?.trim() || String((err as Error).message ?? err);
         error = maskCredentials(raw.replace(/^exit status \d+ - /, ''), [password, username.length >= 3 ? username : ''].filter(Boolean));
       } finally {
         if (keyFile) rmSync(keyFile, { force: true });
