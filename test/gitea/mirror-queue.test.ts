@@ -1,0 +1,94 @@
+import { rmSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { RepoEvent } from '../../protocol/gitea/events.js';
+import { giteaWorld, useGitea, type GiteaWorld } from '../_helpers/gitea.js';
+import { startTestServer } from '../_helpers/server.js';
+
+// The mirror sync queue: one sync of a mirror at a time whatever asks for it, and
+// queued push and pull syncs that survive a restart.
+const test = suite('gitea: mirror queue');
+const ctx = useGitea(test, { MIRROR_ALLOW_LOCAL_NETWORKS: 'true', MIRROR_QUEUE_CONCURRENCY: '8' });
+
+let g: GiteaWorld;
+
+test.before(async () => {
+  g = ctx.g;
+});
+
+test('syncs of one mirror never overlap: API syncs and queued sync_on_commit jobs racing', async () => {
+  await g.repo('busy');
+  await g.repo('busy-target', { autoInit: false });
+  const add = await g.api('POST', '/api/v1/repos/root/busy/push_mirrors', {
+    json: { remote_address: `${g.url}/root/busy-target.git`, remote_username: 'root', remote_password: g.admin.token, interval: '0', sync_on_commit: true },
+  });
+  assert.is(add.status, 200, add.text);
+  const log: RepoEvent[] = [];
+  const off = g.t.server.gitea.events.subscribe((e) => {
+    if (e.type !== 'commit' && e.mirror.remote_name === add.body.remote_name) log.push(e);
+  });
+  try {
+    const work: Promise<unknown>[] = [];
+    for (let i = 0; i < 6; i++) {
+      work.push(g.api('POST', '/api/v1/repos/root/busy/push_mirrors-sync').then((r) => assert.is(r.status, 200, r.text)));
+      work.push(g.commit('root', 'busy', { [`f${i}.txt`]: `${i}\n` }));
+    }
+    await Promise.all(work);
+    await g.t.server.gitea.mirrorQueue.idle();
+  } finally {
+    off();
+  }
+  // started / finished strictly alternate: no second start before the first one finished.
+  assert.ok(log.length >= 12, `${log.length} events`);
+  log.forEach((e, i) => assert.is(e.type, i % 2 === 0 ? 'mirror_sync_started' : 'mirror_sync_finished', `event ${i}`));
+  // And the last sync carried the last commit.
+  const head = (await g.api('GET', '/api/v1/repos/root/busy/branches/main')).body.commit.id;
+  assert.is((await g.api('GET', '/api/v1/repos/root/busy-target/branches/main')).body.commit.id, head);
+});
+
+test('push and pull syncs queued when the server stops all run after it restarts', async () => {
+  const t1 = await startTestServer({ MIRROR_ALLOW_LOCAL_NETWORKS: 'true' });
+  const dataDir = t1.dataDir;
+  try {
+    const w1 = await giteaWorld(t1);
+    await w1.repo('a');
+    const mirrors: string[] = [];
+    for (const target of ['t1', 't2', 't3']) {
+      await w1.repo(target, { autoInit: false });
+      const r = await w1.api('POST', '/api/v1/repos/root/a/push_mirrors', {
+        json: { remote_address: `${w1.url}/root/${target}.git`, remote_username: 'root', remote_password: w1.admin.token, interval: '0', sync_on_commit: true },
+      });
+      assert.is(r.status, 200, r.text);
+      mirrors.push(r.body.remote_name);
+    }
+    const pull = await w1.api('POST', '/api/v1/repos/migrate', { json: { clone_addr: `${w1.url}/root/a.git`, auth_username: 'root', auth_password: w1.admin.token, repo_name: 'copy', mirror: true } });
+    assert.is(pull.status, 201, pull.text);
+    const pulledAt = (t1.server.db.prepare('SELECT last_update FROM pull_mirrors').get() as { last_update: number }).last_update;
+
+    await t1.server.gitea.stopMirrors();
+    await w1.commit('root', 'a', { 'late.txt': 'late\n' });
+    assert.is((await w1.api('POST', '/api/v1/repos/root/copy/mirror-sync')).status, 200);
+    const queued = t1.server.db.prepare('SELECT kind, reason FROM mirror_jobs ORDER BY id').all() as { kind: string; reason: string }[];
+    assert.equal(queued.map((j) => j.kind).sort(), ['pull', 'push', 'push', 'push']);
+    await t1.close({ keepData: true });
+
+    // Let a second pass at least one second later, so last_update can be told apart.
+    await new Promise((r) => setTimeout(r, 1100));
+    const t2 = await startTestServer({ MIRROR_ALLOW_LOCAL_NETWORKS: 'true' }, dataDir);
+    try {
+      await t2.server.gitea.mirrorQueue.idle();
+      // The remotes named the old port, so these syncs fail; that they ran is what counts.
+      const rows = t2.server.db.prepare('SELECT remote_name, last_update FROM push_mirrors ORDER BY id').all() as { remote_name: string; last_update: number }[];
+      assert.equal(rows.map((r) => r.remote_name), mirrors);
+      for (const r of rows) assert.ok(r.last_update > 0, `${r.remote_name} ran`);
+      const after = (t2.server.db.prepare('SELECT last_update FROM pull_mirrors').get() as { last_update: number }).last_update;
+      assert.ok(after > pulledAt, 'the pull sync ran');
+    } finally {
+      await t2.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test.run();
