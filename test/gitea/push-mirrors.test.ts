@@ -1,5 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -22,6 +24,14 @@ const REMOTE_NAME = /^remote_mirror_[a-zA-Z0-9]{10}$/;
 
 const gitDirOf = (w: GiteaWorld, id: number) => join(w.t.dataDir, 'git', `${id}.git`);
 const apiError = (w: GiteaWorld, message: string) => ({ message, url: `${w.url}/api/swagger` });
+/** A port nothing listens on (for the test sshd). */
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
 const refsOf = (dir: string) => git(['--git-dir', dir, 'for-each-ref', '--format=%(refname) %(objectname)']).stdout;
 
 let srcDir = '';
@@ -225,6 +235,42 @@ test('LFS objects go to the mirror\'s LFS server before the refs: /media of the 
   assert.ok(Buffer.from(await media.arrayBuffer()).equals(object), 'the object, not its pointer');
   // A second sync has nothing to upload and still succeeds.
   assert.is((await g.api('POST', '/api/v1/repos/alice/lfs-src/push_mirrors-sync', { auth: alice.auth })).status, 200);
+});
+
+test('use_ssh sync for real: the generated key, installed on an sshd on loopback, pushes the mirror', async () => {
+  if (!existsSync('/usr/sbin/sshd') || !have('ssh', ['-V']) || !have('sh', ['-c', 'command -v ssh-keygen']) || process.getuid?.() !== 0) {
+    console.log('  SKIP use_ssh sync against a real sshd (install openssh-server; runs as root)');
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'trunkline-sshd-'));
+  const port = await freePort();
+  const target = join(dir, 'target.git');
+  git(['init', '-q', '--bare', target]);
+  spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'host_key')]);
+  writeFileSync(
+    join(dir, 'sshd_config'),
+    [`Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${dir}/host_key`, `PidFile ${dir}/sshd.pid`, `AuthorizedKeysFile ${dir}/authorized_keys`, 'StrictModes no', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'UsePAM no', 'PermitRootLogin prohibit-password', ''].join('\n'),
+  );
+  mkdirSync('/run/sshd', { recursive: true });
+  const sshd = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let sshdLog = '';
+  sshd.stderr.on('data', (d: Buffer) => (sshdLog += d));
+  try {
+    for (let i = 0; i < 100 && !sshdLog.includes('Server listening'); i++) await new Promise((r) => setTimeout(r, 50));
+    const r = await addMirror({ remote_address: `ssh://${userInfo().username}@127.0.0.1:${port}${target}`, interval: '0', use_ssh: true });
+    assert.is(r.status, 200, r.text);
+    writeFileSync(join(dir, 'authorized_keys'), `${r.body.public_key}\n`);
+    const sync = await g.api('POST', '/api/v1/repos/alice/src/push_mirrors-sync', { auth: alice.auth });
+    assert.is(sync.status, 200, `${sync.text}\n${sshdLog}`);
+    assert.is(refsOf(target), refsOf(srcDir));
+    assert.match(sshdLog, /Accepted publickey/);
+    // The private key was on disk only for the push.
+    assert.equal(readdirSync(join(g.t.dataDir, 'ssh')).filter((f) => f.startsWith('key-')), []);
+    assert.is((await g.api('DELETE', `${MIRRORS}/${r.body.remote_name}`, { auth: alice.auth })).status, 204);
+  } finally {
+    sshd.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('permissions: repository admins only (a writer gets 403, anonymous 403 before sign-in), as Gitea\'s reqAdmin', async () => {
