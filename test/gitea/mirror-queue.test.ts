@@ -67,6 +67,7 @@ test('push and pull syncs queued when the server stops all run after it restarts
 
     await t1.server.gitea.stopMirrors();
     await w1.commit('root', 'a', { 'late.txt': 'late\n' });
+    await w1.commit('root', 'a', { 'later.txt': 'later\n' }); // asks again: still one job per mirror
     assert.is((await w1.api('POST', '/api/v1/repos/root/copy/mirror-sync')).status, 200);
     const queued = t1.server.db.prepare('SELECT kind, reason FROM mirror_jobs ORDER BY id').all() as { kind: string; reason: string }[];
     assert.equal(queued.map((j) => j.kind).sort(), ['pull', 'push', 'push', 'push']);
@@ -83,11 +84,44 @@ test('push and pull syncs queued when the server stops all run after it restarts
       for (const r of rows) assert.ok(r.last_update > 0, `${r.remote_name} ran`);
       const after = (t2.server.db.prepare('SELECT last_update FROM pull_mirrors').get() as { last_update: number }).last_update;
       assert.ok(after > pulledAt, 'the pull sync ran');
+      // Failed jobs stay queued, backed off, to be tried again.
+      const left = t2.server.db.prepare('SELECT kind, attempts, due_at FROM mirror_jobs').all() as { kind: string; attempts: number; due_at: number }[];
+      assert.is(left.length, 4);
+      for (const j of left) {
+        assert.is(j.attempts, 1, j.kind);
+        assert.ok(j.due_at > Date.now(), 'due later');
+      }
     } finally {
       await t2.close();
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('interval mirrors are synced on schedule, without being asked', async () => {
+  const t = await startTestServer({ MIRROR_ALLOW_LOCAL_NETWORKS: 'true', MIRROR_MIN_INTERVAL: '1s' });
+  try {
+    const w = await giteaWorld(t);
+    await w.repo('ticking');
+    await w.repo('ticking-target', { autoInit: false });
+    const r = await w.api('POST', '/api/v1/repos/root/ticking/push_mirrors', {
+      json: { remote_address: `${w.url}/root/ticking-target.git`, remote_username: 'root', remote_password: w.admin.token, interval: '1s' },
+    });
+    assert.is(r.status, 200, r.text);
+    assert.is(r.body.interval, '1s');
+    const head = (await w.api('GET', '/api/v1/repos/root/ticking/branches/main')).body.commit.id;
+    let synced = '';
+    for (let i = 0; i < 100 && synced !== head; i++) {
+      await new Promise((res) => setTimeout(res, 100));
+      synced = (await w.api('GET', '/api/v1/repos/root/ticking-target/branches/main')).body?.commit?.id ?? '';
+    }
+    assert.is(synced, head, 'synced by the scheduler within 10 s');
+    // And it is scheduled again.
+    const next = t.server.db.prepare("SELECT reason, due_at FROM mirror_jobs WHERE kind = 'push'").get() as { reason: string; due_at: number };
+    assert.is(next.reason, 'schedule');
+  } finally {
+    await t.close();
   }
 });
 

@@ -1,12 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { GO_TIME } from '../../protocol/gitea/schema.js';
-import { git, giteaWorld, have, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { cloneUrl, commitFiles, git, gitAsync, giteaWorld, have, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { startTestServer } from '../_helpers/server.js';
 
 // Push mirrors for real: a repository mirrored over smart HTTP (with credentials) to another
@@ -73,10 +73,11 @@ test('add: 200 with the PushMirror, credentials stripped from the address and ke
   assert.ok(config.includes(`[remote "${r.body.remote_name}"]`), config);
   assert.ok(config.includes(`url = ${g.url}/bob/dst.git`), config);
   assert.not.ok(config.includes(bob.token));
-  // Sealed at rest.
+  // Sealed at rest, with the key generated on first start (no SECRET_KEY here) and kept in DATA_DIR.
   const row = g.t.server.db.prepare('SELECT credentials FROM push_mirrors WHERE remote_name = ?').get(r.body.remote_name) as { credentials: string };
   assert.match(row.credentials, /^v1:/);
   assert.not.ok(row.credentials.includes(bob.token));
+  assert.is(statSync(join(g.t.dataDir, 'secret.key')).mode & 0o777, 0o600);
 });
 
 test('push_mirrors-sync pushes every branch and tag to the remote and records last_update', async () => {
@@ -270,6 +271,47 @@ test('use_ssh sync for real: the generated key, installed on an sshd on loopback
   } finally {
     sshd.kill();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a push over git triggers sync_on_commit mirrors too', async () => {
+  await g.repo('pushed', { owner: alice });
+  await g.repo('pushed-target', { owner: bob, autoInit: false });
+  const add = await g.api('POST', '/api/v1/repos/alice/pushed/push_mirrors', { json: { remote_address: `${g.url}/bob/pushed-target.git`, remote_username: 'bob', remote_password: bob.token, interval: '0', sync_on_commit: true }, auth: alice.auth });
+  assert.is(add.status, 200, add.text);
+  const work = mkdtempSync(join(tmpdir(), 'trunkline-pushed-'));
+  try {
+    await gitAsync(['clone', '-q', cloneUrl(g, 'alice', 'pushed', alice), work]);
+    const sha = commitFiles(work, { 'via-git.txt': 'pushed\n' }, 'over git');
+    await gitAsync(['push', '-q', 'origin', 'main'], { cwd: work });
+    await g.t.server.gitea.mirrorQueue.idle();
+    assert.is((await g.api('GET', '/api/v1/repos/bob/pushed-target/branches/main', { auth: bob.auth })).body.commit.id, sha);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test('registration failure: the row is removed and the answer is 500; unknown repositories are 404', async () => {
+  // A directory where git wants its config lock makes `git remote add` fail.
+  mkdirSync(join(srcDir, 'config.lock'));
+  try {
+    const before = (await g.api('GET', MIRRORS, { auth: alice.auth })).body.length;
+    const r = await addMirror({ remote_address: `${g.url}/bob/dst.git`, interval: '0' });
+    assert.is(r.status, 500);
+    assert.equal(r.body, apiError(g, 'failed to register the push mirror remote'));
+    assert.is((await g.api('GET', MIRRORS, { auth: alice.auth })).body.length, before);
+  } finally {
+    rmSync(join(srcDir, 'config.lock'), { recursive: true, force: true });
+  }
+  for (const [method, path] of [
+    ['GET', '/api/v1/repos/alice/nope/push_mirrors'],
+    ['POST', '/api/v1/repos/alice/nope/push_mirrors-sync'],
+    ['DELETE', '/api/v1/repos/alice/nope/push_mirrors/x'],
+    ['POST', '/api/v1/repos/alice/nope/mirror-sync'],
+  ] as const) {
+    const r = await g.api(method, path, { auth: alice.auth });
+    assert.is(r.status, 404, `${method} ${path}`);
+    assert.equal(r.body, apiError(g, 'not found'));
   }
 });
 
