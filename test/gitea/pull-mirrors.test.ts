@@ -55,10 +55,17 @@ test('mirror-sync: 200 at once, the queued fetch brings new commits and removes 
   const made = await g.commit('alice', 'upstream', { 'b.txt': 'b\n' }, { auth: alice.auth });
   git(['--git-dir', upstreamDir, 'branch', '-D', 'feature']);
   g.t.server.gitea.git.invalidate(upstreamDir);
+  const events: { type: string; branch?: string; mirror?: unknown }[] = [];
+  const off = g.t.server.gitea.events.subscribe((e) => {
+    if (e.repository.full_name === 'bob/copy') events.push({ type: e.type, ...('branch' in e ? { branch: e.branch } : {}), ...('mirror' in e ? { mirror: e.mirror } : {}) });
+  });
   const r = await g.api('POST', '/api/v1/repos/bob/copy/mirror-sync', { auth: bob.auth });
   assert.is(r.status, 200, r.text);
   assert.is(r.text, '');
   await g.t.server.gitea.mirrorQueue.idle();
+  off();
+  const mirror = { kind: 'pull', remote_name: 'origin', remote_address: `${g.url}/alice/upstream.git` };
+  assert.equal(events, [{ type: 'mirror_sync_started', mirror }, { type: 'commit', branch: 'main' }, { type: 'mirror_sync_finished', mirror }]);
   const copy = (await g.api('GET', '/api/v1/repos/bob/copy', { auth: bob.auth })).body;
   assert.is(refsOf(gitDirOf(copy.id)), refsOf(upstreamDir));
   const branch = await g.api('GET', '/api/v1/repos/bob/copy/branches/main', { auth: bob.auth });
