@@ -1,5 +1,6 @@
 import { createAdaptorServer } from '@hono/node-server';
 import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp } from './app.js';
@@ -29,6 +30,32 @@ export interface RunningServer {
   violations: string[];
   /** Graceful stop: refuse new connections, finish in-flight requests, close sockets (1001), flush, close the database. */
   close(): Promise<void>;
+}
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Node's closeIdleConnections (which server.close() also runs) destroys a
+ * connection whose response has been ended but not yet flushed to a slow
+ * reader, cutting the download short. At shutdown we end such connections
+ * instead, after their response has left: the client gets every byte, then
+ * the connection closes. Sockets that are idle keep-alives end at once.
+ */
+function gracefulIdleClose(server: Server): { forget(s: Duplex): void } {
+  const sockets = new Set<Duplex>();
+  server.on('connection', (s: Duplex) => {
+    sockets.add(s);
+    s.once('close', () => sockets.delete(s));
+  });
+  server.closeIdleConnections = () => {
+    for (const s of sockets) {
+      const res = (s as Duplex & { _httpMessage?: { writableFinished: boolean; once(e: 'finish', f: () => void): void } | null })._httpMessage;
+      if (res && !res.writableFinished) res.once('finish', () => setImmediate(() => s.end()));
+      else if (!res) s.end();
+    }
+  };
+  // Upgraded sockets belong to the WebSocket servers, which close them with 1001.
+  return { forget: (s) => void sockets.delete(s) };
 }
 
 /** Opens the database and fixtures, builds the app, and listens. Tests and main.ts both start the server here. */
@@ -67,8 +94,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   });
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  const connections = gracefulIdleClose(server);
   const repoEvents = createRepoEventsWs(gitea, { log, maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes, pingIntervalMs: config.wsPingIntervalMs });
   server.on('upgrade', async (req, socket, head) => {
+    connections.forget(socket);
     socket.on('error', () => socket.destroy());
     if (events.handleUpgrade(req, socket, head)) return;
     try {
@@ -111,7 +140,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         server.closeIdleConnections();
         events.close();
         repoEvents.close();
-        const force = setTimeout(() => server.closeAllConnections(), 5000);
+        // In-flight requests get this long to finish (a slow reader of a large download included).
+        const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         force.unref();
         await closed;
         clearTimeout(force);

@@ -1,0 +1,105 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { get as httpGet, request as httpRequest, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import WebSocket from 'ws';
+import { spawnServer, type ChildServer } from '../_helpers/child.js';
+
+// Graceful shutdown (SIGTERM) of the real process: it stops accepting connections at once,
+// finishes the requests in flight (a large download a slow client is still reading), closes
+// both event WebSockets with 1001, flushes, and exits 0 with a sound database.
+const test = suite('reliability: graceful shutdown');
+
+const ADMIN = { ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password-1' };
+const basic = `Basic ${Buffer.from('root:root-password-1').toString('base64')}`;
+let dataDir = '';
+let server: ChildServer | undefined;
+
+test.before(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'trunkline-shutdown-'));
+});
+
+test.after(() => {
+  if (server && server.proc.exitCode === null && server.proc.signalCode === null) server.proc.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function json(url: string, method: string, body?: unknown, auth = basic): Promise<any> {
+  const res = await fetch(url, { method, headers: { authorization: auth, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+function openSocket(url: string, headers: Record<string, string> = {}): Promise<{ closed: () => { code: number } | undefined }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    let closed: { code: number } | undefined;
+    ws.on('close', (code) => (closed = { code }));
+    ws.on('error', () => {});
+    ws.on('open', () => resolve({ closed: () => closed }));
+    ws.on('unexpected-response', (_q, r) => reject(new Error(`refused ${r.statusCode}`)));
+  });
+}
+
+test('SIGTERM: no new connections, the in-flight download completes, both event sockets get 1001, exit 0', async () => {
+  server = await spawnServer({ DATA_DIR: dataDir, ...ADMIN, NODE_ENV: 'test' });
+  const url = server.url;
+  // A 6 MiB file in a repository, to be downloaded slowly.
+  const token = (await json(`${url}/api/v1/users/root/tokens`, 'POST', { name: 'shutdown', scopes: ['all'] })).sha1 as string;
+  await json(`${url}/api/v1/user/repos`, 'POST', { name: 'big', auto_init: true }, `token ${token}`);
+  const big = Buffer.alloc(6 * 1024 * 1024, 'x');
+  await json(`${url}/api/v1/repos/root/big/contents/big.bin`, 'POST', { content: big.toString('base64') }, `token ${token}`);
+
+  const ari = await openSocket(`${url.replace('http', 'ws')}/ari/events?app=shutdown&api_key=asterisk:asterisk`);
+  const repoEvents = await openSocket(`${url.replace('http', 'ws')}/api/v1/events`, { authorization: `token ${token}` });
+
+  // Start the download and stop reading after the first chunk: the response is in flight.
+  const res = await new Promise<IncomingMessage>((resolve, reject) => httpGet(`${url}/api/v1/repos/root/big/raw/big.bin`, { headers: { authorization: `token ${token}` } }, resolve).on('error', reject));
+  assert.is(res.statusCode, 200);
+  const chunks: Buffer[] = [];
+  res.pause();
+
+
+  server.proc.kill('SIGTERM');
+  // New connections are refused at once.
+  let refused = false;
+  for (let i = 0; i < 50 && !refused; i++) {
+    refused = await new Promise<boolean>((resolve) => {
+      const req = httpRequest(`${url}/api/v1/version`, { agent: false }, (r) => {
+        r.resume();
+        resolve(false);
+      });
+      req.on('error', () => resolve(true));
+      req.end();
+    });
+    if (!refused) await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.ok(refused, 'new connections are refused after SIGTERM');
+
+  // The slow reader still gets every byte.
+  res.on('data', (c: Buffer) => chunks.push(c));
+  await new Promise((resolve) => {
+    res.on('end', resolve);
+    res.on('close', resolve); // cut short: the length check below says so
+    res.resume();
+  });
+  assert.is(Buffer.concat(chunks).length, big.length);
+
+  assert.is(await server.exited, 0);
+  for (let i = 0; i < 100 && !(ari.closed() && repoEvents.closed()); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.is(ari.closed()?.code, 1001);
+  assert.is(repoEvents.closed()?.code, 1001);
+
+  const db = new Database(join(dataDir, 'trunkline.db'), { readonly: true });
+  try {
+    assert.is(db.pragma('integrity_check', { simple: true }), 'ok');
+  } finally {
+    db.close();
+  }
+});
+
+test.run();
