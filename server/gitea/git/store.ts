@@ -34,13 +34,16 @@ export class GitStore {
   /** Snapshots that have finished loading (what branchMoved may patch). */
   private readonly loaded = new Map<string, Refs>();
   private generation = 0;
-  private readonly commits = new Lru<string, Commit>(8192);
-  private readonly trees = new Lru<string, TreeEntry[]>(2048);
-  private readonly lastCommitCache = new Lru<string, string>(100_000);
+  // Bounded by what they hold, not only by count: a soak showed count-bounded tree and
+  // object caches growing RSS by hundreds of MiB before they filled.
+  private readonly commits = new Lru<string, Commit>(4096, { maxWeight: 8 * 1024 * 1024, weigh: (c) => 512 + c.message.length });
+  /** Weighed in entries (about 150 bytes each). */
+  private readonly trees = new Lru<string, TreeEntry[]>(2048, { maxWeight: 100_000, weigh: (t) => t.length + 1 });
+  private readonly lastCommitCache = new Lru<string, string>(50_000);
   /** Object headers by full id (directory listings report every file's size). */
-  private readonly infos = new Lru<string, ObjectInfo>(200_000);
+  private readonly infos = new Lru<string, ObjectInfo>(50_000);
   /** Small blobs we just wrote (the write's answer reads them back at once). */
-  private readonly recentBlobs = new Lru<string, Buffer>(256);
+  private readonly recentBlobs = new Lru<string, Buffer>(256, { maxWeight: 16 * 1024 * 1024, weigh: (b) => b.length + 64 });
 
   /** Creates an empty bare repository whose HEAD names `defaultBranch`. */
   async init(gitDir: string, defaultBranch: string): Promise<void> {

@@ -92,7 +92,7 @@ export function createContentsReader(git: GitStore, site: Site, opts: { maxBlobS
    * Directory listings by (commit, path, ref as given): all immutable, and a
    * big directory costs a thousand entries' work to build.
    */
-  const listings = new Lru<string, Contents[]>(32);
+  const listings = new Lru<string, Contents[]>(32, { maxWeight: 20_000, weigh: (l) => l.length + 1 });
 
   return {
     entryResponse,
