@@ -62,7 +62,9 @@ export async function createGitea(deps: GiteaDeps) {
     },
   });
 
-  await repos.repair();
+  // Locks older than this process were left by a git that died with the previous run.
+  const cleared = await repos.repair(Date.now() - Math.round(process.uptime() * 1000));
+  if (cleared.length) log.warn({ locks: cleared }, 'removed ref locks left by git processes of the previous run');
   const events = new RepoEvents(config.checkResponses ? deps.violations : undefined);
   commitListeners.add((repo, branch, sha) => events.commit(repo, branch, sha));
 

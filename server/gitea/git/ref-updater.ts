@@ -1,4 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { rmSync, statSync } from 'node:fs';
+import { lockInError, STALE_LOCK_MS } from './locks.js';
 import { gitEnv } from './run.js';
 
 interface Txn {
@@ -74,6 +76,13 @@ class RefUpdater {
       const t = this.current;
       this.current = undefined;
       if (t) {
+        // A lock nobody has touched for a while was left by a git that died: clear it, and let the caller try again.
+        const lock = lockInError(this.err);
+        if (lock) {
+          try {
+            if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { force: true });
+          } catch {}
+        }
         if (LOST_RACE.test(this.err)) t.resolve(false);
         else t.reject(e ?? new Error(`git update-ref failed: ${this.err.trim() || 'exited'}`));
       }

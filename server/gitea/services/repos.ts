@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { removeStaleRefLocks } from '../git/locks.js';
 import type { RepositoryRepo, RepositoryRow } from '../../db/repos/repository-repo.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import { conflict, forbidden, notFound, unprocessable } from '../../errors.js';
@@ -173,9 +174,17 @@ export function createRepoService(deps: RepoServiceDeps) {
       await git.remove(doomed);
     },
 
-    /** A repository row without its directory (a crash between the two) gets an empty repository. */
-    async repair(): Promise<void> {
-      for (const row of repos.all()) if (!existsSync(gitDirOf(row.id))) await git.init(gitDirOf(row.id), row.default_branch);
+    /**
+     * At start: a repository row without its directory (a crash between the two) gets an empty
+     * repository, and ref locks left by git processes that died with the last run are cleared.
+     */
+    async repair(startedAt = Date.now()): Promise<string[]> {
+      const cleared: string[] = [];
+      for (const row of repos.all()) {
+        if (!existsSync(gitDirOf(row.id))) await git.init(gitDirOf(row.id), row.default_branch);
+        else cleared.push(...removeStaleRefLocks(gitDirOf(row.id), startedAt));
+      }
+      return cleared;
     },
 
     touch: (ctx: RepoContext) => repos.touch(ctx.row.id, now()),
