@@ -47,6 +47,8 @@ export interface BinderOptions {
 const ErrorBody = v.strictObject({ message: v.string() });
 /** Answers that come from request-wide checks (credentials, size limits), not from the operation. */
 const GLOBAL_STATUSES = new Set([401, 403, 413]);
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
 const TRUE = new Set(['true', 'yes', 'y', 't', '1', 'on']);
 const FALSE = new Set(['false', 'no', 'n', 'f', '0', 'off']);
 
@@ -67,6 +69,8 @@ function coerceOne(name: string, p: ParamDef, raw: Raw): string | number | boole
     case 'long': {
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*[-+]?\d+\s*$/.test(raw) ? Number(raw) : NaN;
       if (!Number.isSafeInteger(n)) throw badRequest(`Parameter '${name}' must be an integer`);
+      // Swagger's int is 32 bits (Asterisk parses it into an int); a larger value would overflow timers and counters.
+      if (p.dataType === 'int' && (n < INT32_MIN || n > INT32_MAX)) throw badRequest(`Parameter '${name}' is out of range`);
       if (!p.handlerValidates && ((p.min !== undefined && n < p.min) || (p.max !== undefined && n > p.max))) invalid(name, p);
       out = n;
       break;
@@ -154,6 +158,8 @@ async function bindArgs(c: Context, op: Operation, opts: BinderOptions): Promise
       continue;
     }
     if (p.in === 'body') {
+      // A variables container is a JSON object; any other JSON body cannot carry one (nor parameters).
+      if (json !== undefined && (json === null || typeof json !== 'object' || Array.isArray(json))) throw badRequest('The request body must be a JSON object');
       args[name] = json && typeof json === 'object' && !Array.isArray(json) ? bindVariables((json as { variables?: unknown }).variables) : [];
       continue;
     }
@@ -167,6 +173,8 @@ async function bindArgs(c: Context, op: Operation, opts: BinderOptions): Promise
     }
     if (p.allowMultiple) {
       const list = vals.flatMap((x): Raw[] => (typeof x === 'string' ? x.split(',') : [x])).filter((x) => x !== '');
+      // `eventSource=` or `eventSource=,`: an empty list is a missing parameter (Asterisk: event_source_count <= 0).
+      if (!list.length && p.required && !p.handlerValidates) throw badRequest(p.missingMessage ?? `Required parameter '${name}' not provided`);
       args[name] = list.map((x) => coerceOne(name, p, x));
     } else args[name] = coerceOne(name, p, vals[vals.length - 1]!);
   }

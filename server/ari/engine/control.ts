@@ -230,6 +230,8 @@ export class Control {
   }
 
   move(id: string, app: string, appArgs: string | undefined): void {
+    // `app=` names no application: refused like a missing one (it would otherwise move the channel into "").
+    if (!app) throw badRequest('Application name is required');
     const ch = this.controlled(id);
     const args = appArgs ? appArgs.split(',').filter(Boolean) : [];
     void this.eng.enqueue(ch, () => this.calls.move(ch, app, args));
