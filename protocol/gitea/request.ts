@@ -175,11 +175,11 @@ export function requestModel<const F extends Record<string, RField>>(name: strin
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
       const x = dataset.value;
       try {
-        if (typeof x !== 'object' || x === null || Array.isArray(x)) {
-          if (x === null) return {} as OutOf<F>;
+        if (x !== null && (typeof x !== 'object' || Array.isArray(x))) {
           throw new BindError(`[]: json: cannot unmarshal ${jsonTypeOf(x)} into Go value of type structs.${goName}`);
         }
-        const out = decode(model, x, goName);
+        // `null` decodes as the zero struct, whose binding rules still run (`[Files]: Required`).
+        const out = x === null ? {} : decode(model, x, goName);
         validate(model, out);
         return out as OutOf<F>;
       } catch (err) {

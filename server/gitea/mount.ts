@@ -42,6 +42,12 @@ export function giteaAuth(g: Gitea, onFail: (c: Context) => Response): Middlewar
   };
 }
 
+/** Whether a raw request target's path has a `.` or `..` segment (percent-encoded or not). */
+export function hasDotSegment(target: string): boolean {
+  const q = target.indexOf('?');
+  return /\/(?:\.|%2e){1,2}(?=\/|$)/i.test(q < 0 ? target : target.slice(0, q));
+}
+
 /** Mounts /api/v1 (the Gitea-compatible API) and /api/swagger.v1.json. */
 export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): void {
   const b = createGiteaBinder(app, {
@@ -54,6 +60,14 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
     violations: opts.violations,
     log: opts.log,
     production: opts.production,
+  });
+  // The Node adaptor resolves `.` and `..` segments (also `%2e%2e`) before routing, so
+  // `DELETE …/collaborators/..` would reach `DELETE /repos/{owner}/{repo}`. Gitea routes the
+  // path as sent, where such a segment names nothing: refuse it before it can act on a parent.
+  app.use('/api/v1/*', async (c, next) => {
+    const raw = (c.env as { incoming?: { url?: string } } | undefined)?.incoming?.url;
+    if (raw && hasDotSegment(raw)) return b.errorResponse(404, 'not found');
+    await next();
   });
   app.use('/api/v1/*', giteaAuth(g, () => b.errorResponse(401, 'invalid username, password or token')));
 

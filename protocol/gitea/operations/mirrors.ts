@@ -94,6 +94,7 @@ export const repoAddPushMirror = defineGiteaOperation({
     { code: 401, reason: 'Permission denied: the address is not allowed (local network, blocked host, file path)' },
     notAdmin,
     notFound,
+    { code: 422, reason: 'the body does not bind (malformed JSON, a field of the wrong type)' },
     { code: 500, reason: 'the remote could not be registered (nothing is kept)' },
   ],
 });

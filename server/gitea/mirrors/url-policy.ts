@@ -77,10 +77,29 @@ export function maskCredentials(text: string, secrets: string[]): string {
     forms.add(goEscapeUserinfo(s));
     forms.add(encodeURIComponent(s));
   }
-  const literals = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  // The URL form goes first: a secret that happens to start a URL must not leave its userinfo behind.
-  const re = new RegExp(['([A-Za-z][A-Za-z0-9+.-]*://)[^\\s/?#@]+@', ...literals].join('|'), 'g');
-  return text.replace(re, (_match: string, scheme: string | undefined) => (scheme !== undefined ? `${scheme}<credentials>@` : '<credentials>'));
+  const literals = [...forms].sort((a, b) => b.length - a.length);
+  // A scan, not one regular expression of the secrets: a long secret (a 100 KB password) made
+  // "Regular expression too large", a 500 whose message and log line showed the secret itself.
+  // At each position the URL form goes first: a secret that happens to start a URL must not leave
+  // its userinfo behind.
+  // (A scheme is short: bounded, the scan stays linear on long runs of letters.)
+  const url = /([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/)[^\s/?#@]+@/y;
+  let out = '';
+  let kept = 0;
+  let i = 0;
+  while (i < text.length) {
+    url.lastIndex = i;
+    const m = url.exec(text);
+    const lit = m ? undefined : literals.find((l) => text.startsWith(l, i));
+    if (!m && !lit) {
+      i++;
+      continue;
+    }
+    out += text.slice(kept, i) + (m ? `${m[1]}<credentials>@` : '<credentials>');
+    i += m ? m[0].length : lit!.length;
+    kept = i;
+  }
+  return out + text.slice(kept);
 }
 
 export async function checkMirrorAddress(

@@ -26,6 +26,22 @@ const ROOT = '/editorconfig-root';
  * marker property and the package reports which markers apply.
  */
 function matchingSections(sections: readonly string[], file: string): Set<number> {
+  try {
+    return matchSections(sections, file);
+  } catch {
+    // A section the package cannot compile ("pattern is too long": a 64 KiB glob) matches
+    // nothing; the other sections still count (it was a 500 for every file).
+    const out = new Set<number>();
+    sections.forEach((name, i) => {
+      try {
+        if (matchSections([name], file).has(0)) out.add(i);
+      } catch {}
+    });
+    return out;
+  }
+}
+
+function matchSections(sections: readonly string[], file: string): Set<number> {
   const markers = Buffer.from(sections.map((name, i) => `[${name}]\ntl_section_${i} = 1\n`).join(''));
   const props = matcher({ root: ROOT }, markers)(`${ROOT}/${file}`);
   const out = new Set<number>();

@@ -37,14 +37,26 @@ function globToRegex(glob: string): RegExp {
   return new RegExp(`^${re}$`);
 }
 
+/** A pattern as a test; one too large for a regular expression (V8 says so on first use) matches nothing, as a literal compares. */
+function compilePattern(pat: string): (s: string) => boolean {
+  if (!/[*?[\\]/.test(pat)) return (s) => s === pat;
+  const re = globToRegex(pat);
+  try {
+    re.test('');
+  } catch {
+    return () => false;
+  }
+  return (s) => re.test(s);
+}
+
 function matches(pattern: string, relPath: string): boolean {
   const anchored = pattern.includes('/') && !pattern.endsWith('/') ? true : pattern.startsWith('/');
   const pat = pattern.replace(/^\//, '');
   if (!anchored) {
     const base = relPath.slice(relPath.lastIndexOf('/') + 1);
-    return globToRegex(pat).test(base);
+    return compilePattern(pat)(base);
   }
-  return globToRegex(pat).test(relPath);
+  return compilePattern(pat)(relPath);
 }
 
 /** The value of the `filter` attribute for `path`, given the attribute files from the root down. */

@@ -35,7 +35,11 @@ export function compileGlob(pattern: string, separators: string): RegExp {
     else re += c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
   }
   if (depth) throw new Error('unclosed alternative');
-  return new RegExp(`^${re}$`);
+  const compiled = new RegExp(`^${re}$`);
+  // V8 compiles a regular expression on first use: a huge pattern ("Regular expression too
+  // large") must fail here, where callers treat it as an invalid glob, not in every later match.
+  compiled.test('');
+  return compiled;
 }
 
 /** Whether a rule name is a glob (Gitea's IsRuleNameSpecial). */
