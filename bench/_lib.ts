@@ -13,12 +13,14 @@ export interface Proc {
   port: number;
   /** The server's DATA_DIR (Trunkline only). */
   dataDir?: string;
+  /** With `inspect`: the server's inspector WebSocket (loopback), for heap figures after a forced GC. */
+  inspectorUrl?: string;
   /** Resident set size of the process, MiB. */
   rssMiB(): number;
   stop(): Promise<void>;
 }
 
-function waitForUrl(proc: ChildProcess, pattern: RegExp): Promise<{ url: string; port: number }> {
+function waitForUrl(proc: ChildProcess, pattern: RegExp): Promise<{ url: string; port: number; out: () => string }> {
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`did not start:\n${out}`)), 30_000);
@@ -27,7 +29,7 @@ function waitForUrl(proc: ChildProcess, pattern: RegExp): Promise<{ url: string;
       const m = pattern.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ url: m[1]!, port: Number(m[2]) });
+        resolve({ url: m[1]!, port: Number(m[2]), out: () => out });
       }
     };
     proc.stdout!.on('data', onData);
@@ -62,16 +64,18 @@ function wrap(proc: ChildProcess, url: string, port: number, cleanup = () => {})
 }
 
 /** Trunkline as `npm start` runs it (one node process), on loopback, fresh data dir, contract checks off. */
-export async function startTrunkline(env: Record<string, string> = {}): Promise<Proc> {
+export async function startTrunkline(env: Record<string, string> = {}, opts: { inspect?: boolean } = {}): Promise<Proc> {
   const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-bench-'));
   const extra = process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : [];
+  if (opts.inspect) extra.push('--inspect=127.0.0.1:0');
   const proc = spawn(process.execPath, [...extra, '--import', 'tsx', join(root, 'server', 'main.ts')], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', CHECK_RESPONSES: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const { url, port } = await waitForUrl(proc, /listening on (http:\/\/127\.0\.0\.1:(\d+))/);
-  return { ...wrap(proc, url, port, () => rmSync(dataDir, { recursive: true, force: true })), dataDir };
+  const { url, port, out } = await waitForUrl(proc, /listening on (http:\/\/127\.0\.0\.1:(\d+))/);
+  const inspectorUrl = opts.inspect ? /Debugger listening on (ws:\/\/\S+)/.exec(out())?.[1] : undefined;
+  return { ...wrap(proc, url, port, () => rmSync(dataDir, { recursive: true, force: true })), dataDir, ...(inspectorUrl ? { inspectorUrl } : {}) };
 }
 
 /** The baseline: a bare node:http server answering a fixed body from memory (given through a file: bodies can be large). */

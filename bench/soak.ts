@@ -18,7 +18,38 @@ const SAMPLE_MS = 10_000;
 
 const work = mkdtempSync(join(tmpdir(), 'trunkline-soak-'));
 // History is bounded by CHANNEL_HISTORY_LIMIT; a small one shows leaks rather than the history filling up.
-const server = await startTrunkline({ ...BENCH_ADMIN, MIRROR_ALLOW_LOCAL_NETWORKS: 'true', WS_MAX_BUFFERED_BYTES: String(1024 * 1024), CHANNEL_HISTORY_LIMIT: '1000' });
+const server = await startTrunkline({ ...BENCH_ADMIN, MIRROR_ALLOW_LOCAL_NETWORKS: 'true', WS_MAX_BUFFERED_BYTES: String(1024 * 1024), CHANNEL_HISTORY_LIMIT: '1000' }, { inspect: true });
+
+/**
+ * The server's heap and external memory after a full GC, through its inspector
+ * (loopback): RSS follows V8's heap sizing under load, these follow what is kept.
+ */
+async function memoryAfterGc(): Promise<{ heap: number; external: number }> {
+  const ws = new WebSocket(server.inspectorUrl!);
+  await new Promise((r, j) => {
+    ws.once('open', r);
+    ws.once('error', j);
+  });
+  let id = 0;
+  const call = (method: string, params: object = {}) =>
+    new Promise<any>((resolve) => {
+      const my = ++id;
+      const onMessage = (d: WebSocket.RawData) => {
+        const m = JSON.parse(String(d));
+        if (m.id === my) {
+          ws.off('message', onMessage);
+          resolve(m.result);
+        }
+      };
+      ws.on('message', onMessage);
+      ws.send(JSON.stringify({ id: my, method, params }));
+    });
+  await call('HeapProfiler.collectGarbage');
+  const r = await call('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true });
+  ws.close();
+  const m = JSON.parse(r.result.value) as { heapUsed: number; external: number };
+  return { heap: m.heapUsed / 1048576, external: m.external / 1048576 };
+}
 const pid = server.proc.pid!;
 const fds = () => readdirSync(`/proc/${pid}/fd`).length;
 /** git processes whose parent is the server, excluding the long-lived readers (cat-file, update-ref --stdin). */
@@ -88,17 +119,19 @@ try {
     counts.reads++;
   });
 
-  const samples: { t: number; rss: number; fds: number; git: number; transient: number }[] = [];
+  const samples: { t: number; rss: number; heap: number; external: number; fds: number; git: number; transient: number }[] = [];
   const t0 = Date.now();
-  const sample = () => {
+  const sample = async () => {
     const gc = gitChildren();
-    samples.push({ t: (Date.now() - t0) / 1000, rss: server.rssMiB(), fds: fds(), git: gc.all, transient: gc.transient });
+    const rss = server.rssMiB();
+    const mem = await memoryAfterGc();
+    samples.push({ t: (Date.now() - t0) / 1000, rss, ...mem, fds: fds(), git: gc.all, transient: gc.transient });
   };
   await new Promise((r) => setTimeout(r, Math.min(SAMPLE_MS, SECONDS * 100)));
-  sample(); // baseline after warm-up
+  await sample(); // baseline after warm-up
   while (Date.now() - t0 < SECONDS * 1000) {
     await new Promise((r) => setTimeout(r, SAMPLE_MS));
-    sample();
+    await sample();
   }
   stop = true;
   await Promise.all([channels, commits, reads]);
@@ -120,14 +153,16 @@ try {
   console.log(`  open fds       ${first.fds} → ${last.fds}`);
   console.log(`  git processes  ${after.all} after the load (${after.transient} besides the long-lived readers)`);
   console.log(`  stalled socket ${stalledClosed ? 'cut off' : 'STILL OPEN'}`);
-  for (const s of samples) console.log(`    t=${fmt(s.t, 0)}s rss=${fmt(s.rss, 0)} MiB fds=${s.fds} git=${s.git}`);
-  // Caches fill during the first half; "flat" means the second half climbs no higher than the first did.
+  for (const s of samples) console.log(`    t=${fmt(s.t, 0)}s rss=${fmt(s.rss, 0)} MiB heap=${fmt(s.heap, 1)} MiB external=${fmt(s.external, 1)} MiB fds=${s.fds} git=${s.git}`);
+  // Caches fill during the first half; "flat" means memory kept after a full GC climbs no
+  // higher in the second half than in the first (RSS is shown, but it follows V8's heap sizing).
   const half = samples.slice(0, Math.max(1, Math.ceil(samples.length / 2)));
-  const firstHalfPeak = Math.max(...half.map((s) => s.rss));
-  const secondHalfPeak = Math.max(...samples.slice(half.length).map((s) => s.rss), 0);
-  const flat = secondHalfPeak <= firstHalfPeak * 1.1 && last.fds <= first.fds + 16 && after.transient === 0 && stalledClosed;
-  console.log(`  RSS peaks      first half ${fmt(firstHalfPeak, 0)} MiB, second half ${fmt(secondHalfPeak, 0)} MiB`);
-  console.log(`  verdict        ${flat ? 'OK (flat RSS and fds, nothing left behind, slow consumer cut off)' : 'CHECK the figures above'}`);
+  const rest = samples.slice(half.length);
+  const peak = (xs: typeof samples, f: (s: (typeof samples)[number]) => number) => Math.max(...xs.map(f), 0);
+  const kept = (s: (typeof samples)[number]) => s.heap + s.external;
+  const flat = peak(rest, kept) <= peak(half, kept) * 1.05 + 2 && last.fds <= first.fds + 16 && after.transient === 0 && stalledClosed;
+  console.log(`  kept memory    heap + external after a full GC: ${fmt(kept(first), 1)} MiB after warm-up, peaks ${fmt(peak(half, kept), 1)} MiB (first half) and ${fmt(peak(rest, kept), 1)} MiB (second half), ${fmt(kept(last), 1)} MiB at the end`);
+  console.log(`  verdict        ${flat ? 'OK (kept memory and fds flat, nothing left behind, slow consumer cut off)' : 'CHECK the figures above'}`);
 } finally {
   await server.stop();
   rmSync(work, { recursive: true, force: true });

@@ -148,7 +148,8 @@ export class CatFile {
       }
       const info: ObjectInfo = { sha: m[1]!, type: m[2] as ObjectType, size: Number(m[3]) };
       if (req.kind === 'info') this.shift().resolve(info);
-      else this.body = { info, buf: Buffer.allocUnsafe(info.size), got: 0 };
+      // Its own memory, not a slice of the shared pool: a cached blob must not keep an 8 KiB slab alive.
+      else this.body = { info, buf: Buffer.allocUnsafeSlow(info.size), got: 0 };
     }
   }
 }

@@ -36,6 +36,12 @@ interface Answer {
  */
 const answers = new Lru<string, Answer>(4096, { maxWeight: 32 * 1024 * 1024, weigh: (a) => a.body.byteLength + 1024 });
 
+const ownCopy = (b: Uint8Array): Buffer => {
+  const out = Buffer.allocUnsafeSlow(b.byteLength);
+  out.set(b);
+  return out;
+};
+
 /** Preconditions and ranges change the answer; HEAD has no body: those take the full path. */
 const plainGet = (req: Request) =>
   req.method === 'GET' && !req.headers.has('range') && !req.headers.has('if-none-match') && !req.headers.has('if-modified-since');
@@ -141,6 +147,8 @@ export async function serveBlob(deps: ServeBlobDeps, req: Request, t: BlobTarget
       return serveContent(req, { ...base, etag: `"${pointer.oid}"`, size, ...lfsContent(deps.lfsStore, pointer.oid) }, { ...opts, strictPreconditions: true });
     }
   }
-  const onFullAnswer = keep ? (headers: Readonly<Record<string, string>>, body: Uint8Array) => answers.set(key!, { headers, body }) : undefined;
+  // A copy in memory of its own: a view into a larger buffer (git's output, Node's 8 KiB pool)
+  // would keep that whole buffer alive for as long as the entry lives (the soak measured it).
+  const onFullAnswer = keep ? (headers: Readonly<Record<string, string>>, body: Uint8Array) => answers.set(key!, { headers, body: ownCopy(body) }) : undefined;
   return serveContent(req, { ...base, etag: `"${info.sha}"`, size: info.size, ...blobContent(git, repo.gitDir, info.sha, info.size, small) }, { ...opts, ...(onFullAnswer ? { onFullAnswer } : {}) });
 }
