@@ -58,6 +58,31 @@ function gracefulIdleClose(server: Server): { forget(s: Duplex): void } {
   return { forget: (s) => void sockets.delete(s) };
 }
 
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+  HPE_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+};
+
+/**
+ * Node answers a request it cannot parse (headers over its 16 KiB limit, a
+ * malformed request line) itself, with a bare status line. We answer in the
+ * dialect of the path instead: `{"message"}` for ARI, `{"message","url"}`
+ * under /api, as every other error of those APIs.
+ */
+function answerClientErrors(server: Server, swaggerUrl: () => string): void {
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [status, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad Request'];
+    const requestLine = err.rawPacket?.toString('latin1', 0, Math.min(err.rawPacket.length, 8192)).split('\r\n', 1)[0] ?? '';
+    const path = requestLine.split(' ')[1] ?? '';
+    const body = JSON.stringify(path.startsWith('/api/') ? { message, url: swaggerUrl() } : { message });
+    socket.end(`HTTP/1.1 ${status} ${message}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
+}
+
 /** Opens the database and fixtures, builds the app, and listens. Tests and main.ts both start the server here. */
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel), opts: { announce?: (line: string) => void } = {}): Promise<RunningServer> {
   const db = openDatabase(join(config.dataDir, 'trunkline.db'), config.dbSynchronous);
@@ -95,6 +120,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   const connections = gracefulIdleClose(server);
+  answerClientErrors(server, () => gitea.site.swaggerUrl);
   const repoEvents = createRepoEventsWs(gitea, { log, maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes, pingIntervalMs: config.wsPingIntervalMs });
   server.on('upgrade', async (req, socket, head) => {
     connections.forget(socket);

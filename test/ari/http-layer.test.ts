@@ -312,6 +312,19 @@ test('a body over MAX_BODY_BYTES (2048) is 413, with or without Content-Length',
   }
 });
 
+test('request headers over Node\'s limit: 431 in each dialect\'s error body, not a bare status line', async () => {
+  const { t } = ctx;
+  const big = 'x'.repeat(20_000);
+  for (const [path, body] of [
+    ['/ari/channels', { message: 'Request Header Fields Too Large' }],
+    ['/api/v1/version', { message: 'Request Header Fields Too Large', url: `${t.url}/api/swagger` }],
+  ] as const) {
+    const r = await raw(t.url, 'GET', path, { headers: { 'x-big': big } });
+    assert.is(r.status, 431, path);
+    assert.equal(r.body, body, path);
+  }
+});
+
 test('a bad integer is 400 naming the parameter; nothing happens', async () => {
   for (const timeout of ['soon', '1.5', '10abc', '0x10']) {
     const r = await ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/instant', app: 'httpapp', timeout } });
