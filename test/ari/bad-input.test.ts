@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { ARI_RESOURCES } from '../../protocol/ari/index.js';
+import { SIM_RESOURCE } from '../../protocol/sim/index.js';
 import type { Operation, ParamDef } from '../../protocol/operation.js';
 import { originateInApp } from '../_helpers/ari.js';
 import { connectEvents, sleep, type EventLog } from '../_helpers/events.js';
@@ -22,7 +23,11 @@ const test = suite('bad-input');
 const APP = 'badapp';
 const ctx = useServer(test, { events: { ev: APP } });
 
-const OPS: Operation[] = ARI_RESOURCES.flatMap((r) => [...r.operations]).filter((op) => !op.upgrade);
+// The simulation API (/sim) is declared the same way and held to the same rules.
+const OPS: Operation[] = [...ARI_RESOURCES, SIM_RESOURCE].flatMap((r) => [...r.operations]).filter((op) => !op.upgrade);
+const SIM_OPS = new Set<Operation>(SIM_RESOURCE.operations);
+/** The prefix an operation is served under: /sim for the simulation API, /ari for the rest. */
+const prefixOf = (op: Operation) => (SIM_OPS.has(op) ? '/sim' : '/ari');
 const WS_OP = ARI_RESOURCES.flatMap((r) => [...r.operations]).find((op) => op.upgrade)!;
 
 const AUTH_REQUIRED = { message: 'Authentication required' };
@@ -73,6 +78,7 @@ function validValue(op: Operation, name: string): string {
     case 'destinationRecordingName': return 'bad-copy';
     case 'external_host': return '127.0.0.1:9';
     case 'channel': return FIX.channel2;
+    case 'source': return 'silence';
     default: throw new Error(`no valid value for required parameter ${name} of ${op.nickname}: add one`);
   }
 }
@@ -83,7 +89,7 @@ const queryParams = (op: Operation) => entries(op).filter(([, p]) => p.in === 'q
 const hasContainer = (op: Operation) => entries(op).some(([, p]) => p.in === 'body' && p.dataType === 'containers');
 
 function pathOf(op: Operation, values: Record<string, string> = {}): string {
-  return '/ari' + op.path.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? encodeURIComponent(realPathValue(op, n)));
+  return prefixOf(op) + op.path.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? encodeURIComponent(realPathValue(op, n)));
 }
 /**
  * Optional parameters without which every request would fail anyway (originate needs an app or an
@@ -252,6 +258,12 @@ async function snapshot(t: TestServer) {
   const playback = await t.http('GET', `/ari/playbacks/${FIX.playback}`);
   const apps = (await get('/ari/applications')).map((a: any) => ({ ...a, channel_ids: [...a.channel_ids].sort(), bridge_ids: [...a.bridge_ids].sort(), endpoint_ids: [...a.endpoint_ids].sort() }));
   const badVar = (await get(`/ari/channels/${FIX.channel}/variable?variable=BADVAR`)) as unknown;
+  // The simulation API's state: what the far end of each fixture channel perceives and does, and the call history.
+  const sim = await Promise.all([FIX.channel, FIX.channel2].map(async (id) => {
+    const r = await t.http('GET', `/sim/channels/${id}`);
+    return { status: r.status, body: r.body };
+  }));
+  const history = (await get('/sim/history?limit=1000')).map((h: any) => h.id);
   return {
     channels,
     bridges,
@@ -261,6 +273,8 @@ async function snapshot(t: TestServer) {
     apps,
     globals: [...t.server.telephony.engine.globals].sort(([a], [b]) => a.localeCompare(b)),
     badVar,
+    sim,
+    history,
     dbChannels: (t.server.db.prepare('SELECT count(*) AS n FROM channels').get() as { n: number }).n,
     dbRecordings: (t.server.db.prepare('SELECT count(*) AS n FROM recordings').get() as { n: number }).n,
     files: filesUnder(join(t.dataDir, 'recordings')),
@@ -284,7 +298,8 @@ function authCases(): Case[] {
     out.push({ op, kind: 'api_key x:y', path: `${path}${sep}api_key=x:y`, headers: { authorization: '' }, ...deny });
     out.push({ op, kind: 'api_key wrong password', path: `${path}${sep}api_key=asterisk:nope`, headers: { authorization: '' }, ...deny });
     out.push({ op, kind: 'garbage Authorization', path, headers: { authorization: 'Basic %%%' }, ...deny });
-    if (op.method !== 'GET') {
+    // The read-only user may not use the simulation API at all (server/app.ts: every /sim request is a write).
+    if (op.method !== 'GET' || SIM_OPS.has(op)) {
       out.push({ op, kind: 'read-only user', path, headers: { authorization: VIEWER }, expect: 403, expectBody: WRITE_DENIED });
       out.push({ op, kind: 'read-only api_key', path: `${path}${sep}api_key=viewer:secret-viewer`, headers: { authorization: '' }, expect: 403, expectBody: WRITE_DENIED });
     }
@@ -494,7 +509,7 @@ test('a body over MAX_BODY_BYTES (2048) → 413 for every operation that reads o
     const pad = (n: number) => JSON.stringify({ variables: { A: '1' }, pad: 'x'.repeat(n) });
     for (const op of OPS) {
       if (op.method === 'GET') continue;
-      const path = '/ari' + op.path.replace(/\{(\w+)\}/g, (_, n: string) => (createsId(op, n) ? freshId('big') : 'no-such-object')) + qs(requiredQuery(op));
+      const path = prefixOf(op) + op.path.replace(/\{(\w+)\}/g, (_, n: string) => (createsId(op, n) ? freshId('big') : 'no-such-object')) + qs(requiredQuery(op));
       cases.push({ op, kind: 'JSON body 3 KB', path, headers: { 'content-type': 'application/json' }, body: pad(3000), expect: 413 });
       cases.push({ op, kind: 'form body 3 KB', path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `pad=${'y'.repeat(3000)}`, expect: 413 });
       cases.push({ op, kind: 'text body 1 MB', path, headers: { 'content-type': 'text/plain' }, body: 'z'.repeat(1024 * 1024), expect: 413 });
