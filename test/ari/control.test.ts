@@ -509,8 +509,8 @@ test('sendDTMF: before/between/duration are honoured (far_end.dtmf_received offs
   const lo = (sent - created) * TEST_SCALE + 500;
   const hi = (answered - created) * TEST_SCALE + 500;
   assert.ok(got[0]!.offset_ms >= lo - 60 && got[0]!.offset_ms <= hi + 60, `first offset ${got[0]!.offset_ms} not in [${lo - 60}, ${hi + 60}]`);
-  near(got[1]!.offset_ms - got[0]!.offset_ms, 350, 60, 'offset 1→2');
-  near(got[2]!.offset_ms - got[1]!.offset_ms, 350, 60, 'offset 2→#');
+  near(got[1]!.offset_ms - got[0]!.offset_ms, 350, 100, 'offset 1→2');
+  near(got[2]!.offset_ms - got[1]!.offset_ms, 350, 100, 'offset 2→#');
 
   // Defaults: between 100, duration 100; "w" pauses 500 ms.
   await ctx.t.http('POST', ch(id, 'dtmf'), { query: { dtmf: '4a' } });
@@ -519,9 +519,10 @@ test('sendDTMF: before/between/duration are honoured (far_end.dtmf_received offs
   const more = ((await far(id)).dtmf_received as typeof got).slice(3);
   assert.equal(more.map((d) => d.digit), ['4', 'A', '5', '6']);
   assert.equal(more.map((d) => d.duration_ms), [100, 100, 100, 100]);
-  near(more[1]!.offset_ms - more[0]!.offset_ms, 200, 60, 'default 4→A');
-  near(more[2]!.offset_ms - more[1]!.offset_ms, 200, 60, 'A then the next sequence');
-  near(more[3]!.offset_ms - more[2]!.offset_ms, 700, 60, '5 w 6');
+  near(more[1]!.offset_ms - more[0]!.offset_ms, 200, 100, 'default 4→A');
+  // Between two requests the next one waits for its turn in the channel's queue: looser on a loaded machine.
+  near(more[2]!.offset_ms - more[1]!.offset_ms, 200, 120, 'A then the next sequence');
+  near(more[3]!.offset_ms - more[2]!.offset_ms, 700, 100, '5 w 6');
   // `after` holds the queue once the digits are done: 100 + 100 + 1000 simulated ms.
   const beforeAfter = Date.now();
   assert.is((await ctx.t.http('POST', ch(id, 'dtmf'), { query: { dtmf: '7', after: 1000 } })).status, 204);

@@ -30,13 +30,13 @@ const soundMs = (lang: string, id: string): number => (wav(lang, id).length * 10
 const at = (e: AriEvent): number => Date.parse(e.timestamp.replace(/\+0000$/, 'Z'));
 
 /**
- * Asserts `b` came at least `simMs` of simulated time after `a`: wall ≥ simMs / scale − 4 ms.
+ * Asserts `b` came at least `simMs` of simulated time after `a`: wall ≥ simMs / scale − 8 ms.
  * Timestamps are whole ms, and on a loaded machine an item's Started event can leave a few ms
  * late while its end stays on the exact timeline (late timers do not accumulate). Lower bounds only.
  */
 function lasted(a: AriEvent, b: AriEvent, simMs: number, what: string): void {
   const wall = at(b) - at(a);
-  assert.ok(wall >= simMs / TEST_SCALE - 4, `${what}: ${wall} ms between events, expected ≥ ${simMs}/${TEST_SCALE} − 4`);
+  assert.ok(wall >= simMs / TEST_SCALE - 8, `${what}: ${wall} ms between events, expected ≥ ${simMs}/${TEST_SCALE} − 8`);
 }
 
 /** Every playback event about playback `id`, in order. */
