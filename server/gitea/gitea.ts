@@ -72,6 +72,13 @@ export async function createGitea(deps: GiteaDeps) {
   const { box, source } = openSecretBox({ secretKey: config.secretKey, dataDir: config.dataDir });
   if (source === 'file-created') log.info({ file: 'secret.key' }, 'generated the key that seals mirror credentials (set SECRET_KEY to supply one)');
   const mirrorRows = createMirrorRepo(db);
+  const policy = { allowLocalNetworks: config.mirrorAllowLocalNetworks, allowedDomains: config.mirrorAllowedDomains, blockedDomains: config.mirrorBlockedDomains };
+  /** When a mirror with this interval, last synced at `fromMs`, is next due (never in the past). */
+  const dueAfter = (intervalNs: bigint, fromMs = Date.now()) => Math.max(Date.now(), fromMs + Number(intervalNs / 1_000_000n));
+  /** Queues the next scheduled sync of an interval mirror (interval 0: none). */
+  const scheduleMirror = (kind: 'push' | 'pull', id: number, intervalNs: bigint) => {
+    if (intervalNs > 0n) mirrorQueue.enqueue(kind, id, 'schedule', dueAfter(intervalNs));
+  };
   const pushMirrors = createPushMirrors({
     rows: mirrorRows,
     box,
@@ -84,7 +91,7 @@ export async function createGitea(deps: GiteaDeps) {
     dataDir: config.dataDir,
     log,
     config,
-    policy: { allowLocalNetworks: config.mirrorAllowLocalNetworks, allowedDomains: config.mirrorAllowedDomains, blockedDomains: config.mirrorBlockedDomains },
+    policy,
   });
   const pullMirrors = createPullMirrors({
     rows: createPullMirrorRepo(db),
@@ -96,7 +103,7 @@ export async function createGitea(deps: GiteaDeps) {
     dataDir: config.dataDir,
     log,
     config,
-    policy: { allowLocalNetworks: config.mirrorAllowLocalNetworks, allowedDomains: config.mirrorAllowedDomains, blockedDomains: config.mirrorBlockedDomains },
+    policy,
     notifyCommit: (repo, branch, sha) => {
       for (const l of commitListeners) l(repo, branch, sha);
     },
@@ -113,13 +120,8 @@ export async function createGitea(deps: GiteaDeps) {
       return (await pushMirrors.sync(repo, row)).ok;
     },
     afterJob(job) {
-      if (job.kind === 'pull') {
-        const pull = pullMirrors.get(job.target_id);
-        if (pull && pull.interval_ns > 0n) mirrorQueue.enqueue('pull', job.target_id, 'schedule', Date.now() + Number(pull.interval_ns / 1_000_000n));
-        return;
-      }
-      const row = mirrorRows.byId(job.target_id);
-      if (row && row.interval_ns > 0n) mirrorQueue.enqueue('push', row.id, 'schedule', Date.now() + Number(row.interval_ns / 1_000_000n));
+      const intervalNs = job.kind === 'pull' ? pullMirrors.get(job.target_id)?.interval_ns : mirrorRows.byId(job.target_id)?.interval_ns;
+      if (intervalNs !== undefined) scheduleMirror(job.kind, job.target_id, intervalNs);
     },
   });
   // sync_on_commit: every commit through the API or a push queues those mirrors of its repository.
@@ -142,6 +144,7 @@ export async function createGitea(deps: GiteaDeps) {
     pushMirrors,
     pullMirrors,
     events,
+    scheduleMirror,
     mirrorRows,
     mirrorQueue,
     /** Subscribes to commits made through the API or pushes (issue 5's sync-on-commit hooks in here). */
@@ -185,10 +188,10 @@ export async function createGitea(deps: GiteaDeps) {
       // Interval mirrors without a queued job (a fresh database, or jobs dropped after failures) get one.
       for (const row of mirrorRows.allPushMirrors())
         if (row.interval_ns > 0n && !mirrorRows.jobsOf('push', row.id).length)
-          mirrorRows.enqueue('push', row.id, Math.max(Date.now(), (row.last_update || row.created_at) * 1000 + Number(row.interval_ns / 1_000_000n)), 'schedule');
+          mirrorRows.enqueue('push', row.id, dueAfter(row.interval_ns, (row.last_update || row.created_at) * 1000), 'schedule');
       for (const pull of pullMirrors.all())
         if (pull.interval_ns > 0n && !mirrorRows.jobsOf('pull', pull.repo_id).length)
-          mirrorRows.enqueue('pull', pull.repo_id, Math.max(Date.now(), pull.last_update * 1000 + Number(pull.interval_ns / 1_000_000n)), 'schedule');
+          mirrorRows.enqueue('pull', pull.repo_id, dueAfter(pull.interval_ns, pull.last_update * 1000), 'schedule');
       mirrorQueue.start();
     },
     /** Stops claiming mirror jobs; resolves when the running syncs are done (their jobs stay queued until then). */

@@ -26,7 +26,7 @@ export function mountMirrors(b: GiteaBinder, g: Gitea): void {
   b.mount(ops.repoAddPushMirror, async ({ body }, ctx) => {
     enabled();
     const row = await g.pushMirrors.add(ctx.repo!, ctx.doer!, body);
-    if (row.interval_ns > 0n) g.mirrorQueue.enqueue('push', row.id, 'schedule', Date.now() + Number(row.interval_ns / 1_000_000n));
+    g.scheduleMirror('push', row.id, row.interval_ns);
     return g.pushMirrors.toJson(ctx.repo!, row);
   });
 

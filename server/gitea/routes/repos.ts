@@ -22,10 +22,8 @@ export function mountRepos(b: GiteaBinder, g: Gitea): void {
 
   b.mount(mirrorOps.repoMigrate, async ({ body }, ctx) => {
     const repo = await g.pullMirrors.migrate(ctx.doer!, { ...body, clone_addr: body.clone_addr ?? '', repo_name: body.repo_name ?? '' });
-    if (repo.row.is_mirror) {
-      const pull = g.pullMirrors.get(repo.row.id);
-      if (pull && pull.interval_ns > 0n) g.mirrorQueue.enqueue('pull', repo.row.id, 'schedule', Date.now() + Number(pull.interval_ns / 1_000_000n));
-    }
+    const pull = repo.row.is_mirror ? g.pullMirrors.get(repo.row.id) : undefined;
+    if (pull) g.scheduleMirror('pull', repo.row.id, pull.interval_ns);
     return new Reply(201, await repoJson(repo));
   });
 

@@ -8,8 +8,8 @@ import type { SecretBox } from '../../util/secret-box.js';
 import type { Accounts } from './accounts.js';
 import type { GitStore } from '../git/store.js';
 import { runGit } from '../git/run.js';
-import { checkMirrorAddress, maskCredentials, type MirrorUrlPolicy } from '../mirrors/url-policy.js';
-import { credentialEnv } from './push-mirrors.js';
+import { checkMirrorAddress, type MirrorUrlPolicy } from '../mirrors/url-policy.js';
+import { credentialEnv, mirrorGitError } from './push-mirrors.js';
 import type { RepoEvents } from '../repo-events.js';
 import type { RepoContext, RepoService } from './repos.js';
 
@@ -58,8 +58,7 @@ export function createPullMirrors(deps: PullMirrorDeps) {
       await runGit(['-c', 'credential.helper=', 'fetch', '--prune', '--tags', '--quiet', 'origin'], { gitDir: repo.gitDir, env: credentialEnv(deps.dataDir, username, password) });
       return null;
     } catch (err) {
-      const raw = (err as { stderr?: string }).stderr?.trim() || (err as Error).message;
-      return maskCredentials(raw, [password, username.length >= 3 ? username : ''].filter(Boolean));
+      return mirrorGitError(err, username, password);
     } finally {
       git.invalidate(repo.gitDir);
     }

@@ -26,6 +26,12 @@ const PASSWORD_ENV = 'TRUNKLINE_MIRROR_PASSWORD';
 /** The askpass helper (written by createPushMirrors at start) under DATA_DIR. */
 export const askpassPath = (dataDir: string) => join(resolve(dataDir, 'hooks'), 'askpass');
 
+/** Git's reason a mirror sync failed, safe to store, log and return: credentials masked (short user names are not secrets). */
+export function mirrorGitError(err: unknown, username: string, password: string): string {
+  const raw = (err as { stderr?: string }).stderr?.trim() || String((err as Error).message ?? err);
+  return maskCredentials(raw.replace(/^exit status \d+ - /, ''), [password, username.length >= 3 ? username : ''].filter(Boolean));
+}
+
 /** What git needs to answer a remote's credential prompt from memory (pull and push mirrors alike). */
 export const credentialEnv = (dataDir: string, username: string, password: string): Record<string, string> => ({
   GIT_ASKPASS: askpassPath(dataDir),
@@ -131,8 +137,7 @@ export function createPushMirrors(deps: PushMirrorDeps) {
         // No credential helper may store what askpass hands over.
         await runGit(['-c', 'credential.helper=', 'push', '--mirror', '--force', '--', current.remote_name], { gitDir: repo.gitDir, env });
       } catch (err) {
-        const raw = (err as { stderr?: string }).stderr?.trim() || String((err as Error).message ?? err);
-        error = maskCredentials(raw.replace(/^exit status \d+ - /, ''), [password, username.length >= 3 ? username : ''].filter(Boolean));
+        error = mirrorGitError(err, username, password);
       } finally {
         if (keyFile) rmSync(keyFile, { force: true });
       }
