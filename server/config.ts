@@ -74,6 +74,8 @@ const Env = v.object({
   WS_MAX_BUFFERED_BYTES: v.optional(int('WS_MAX_BUFFERED_BYTES', 64 * 1024, 2 ** 31), String(8 * 1024 * 1024)),
   WS_PING_INTERVAL_MS: v.optional(int('WS_PING_INTERVAL_MS', 100, 3_600_000), '30000'),
   CHANNEL_HISTORY_LIMIT: v.optional(int('CHANNEL_HISTORY_LIMIT', 0, 100_000_000), '100000'),
+  APP_RECONNECT_GRACE_MS: v.optional(int('APP_RECONNECT_GRACE_MS', 0, 3_600_000), '10000'),
+  CRASH_AFTER: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z]+(#\d{1,6})?$/, 'CRASH_AFTER must be an operation nickname, optionally #N'))),
   CHECK_RESPONSES: v.optional(bool('CHECK_RESPONSES')),
   ADMIN_USERNAME: v.optional(v.pipe(v.string(), v.regex(/^[\w.-]{1,40}$/, 'ADMIN_USERNAME may hold letters, digits, "_", "-" and "." (at most 40)'))),
   ADMIN_PASSWORD: v.optional(v.pipe(v.string(), v.minLength(8, 'ADMIN_PASSWORD must be at least 8 characters'))),
@@ -110,6 +112,14 @@ export type Config = {
   wsMaxBufferedBytes: number;
   wsPingIntervalMs: number;
   channelHistoryLimit: number;
+  /** After a restart, how long restored channels wait for their Stasis applications to reconnect. */
+  appReconnectGraceMs: number;
+  /**
+   * Test mode only (NODE_ENV=test): after answering the Nth request (default
+   * the first) to this ARI or simulation operation, commit nothing more and
+   * kill the process once the answer has left (crash-safety tests).
+   */
+  crashAfter: { nickname: string; nth: number } | undefined;
   /** Test mode: check every response and event against protocol/. */
   checkResponses: boolean;
   /** First-start admin account (a random password is generated when unset). */
@@ -185,6 +195,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     wsMaxBufferedBytes: e.WS_MAX_BUFFERED_BYTES,
     wsPingIntervalMs: e.WS_PING_INTERVAL_MS,
     channelHistoryLimit: e.CHANNEL_HISTORY_LIMIT,
+    appReconnectGraceMs: e.APP_RECONNECT_GRACE_MS,
+    crashAfter: e.CRASH_AFTER && e.NODE_ENV === 'test' ? { nickname: e.CRASH_AFTER.split('#')[0]!, nth: Number(e.CRASH_AFTER.split('#')[1] ?? 1) } : undefined,
     checkResponses: e.CHECK_RESPONSES ?? e.NODE_ENV === 'test',
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,

@@ -102,6 +102,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     timeScale: config.simTimeScale,
     channelVars: config.ariChannelVars,
     historyLimit: config.channelHistoryLimit,
+    appReconnectGraceMs: config.appReconnectGraceMs,
     checkEvents: config.checkResponses,
   });
   telephony.engine.violations.length = 0;

@@ -24,6 +24,9 @@ export class AppRegistry {
   private readonly apps = new Map<string, StasisApp>();
   /** Active apps registered with subscribeAll, kept apart because every channel event consults it. */
   readonly subscribedToAll = new Set<string>();
+  /** After a restart: apps the restored channels belong to, and until when (wall ms) we wait for them to reconnect. */
+  private readonly awaited = new Map<string, number>();
+  private readonly activationHooks: Array<(name: string) => void> = [];
 
   get(name: string): StasisApp | undefined {
     return this.apps.get(name);
@@ -42,6 +45,31 @@ export class AppRegistry {
     return this.apps.get(name)?.sink != null;
   }
 
+  /** Marks an app as expected back (after a restart) until `until`, unless it is already connected. */
+  expect(name: string, until: number): void {
+    if (!this.isActive(name)) this.awaited.set(name, until);
+  }
+
+  /** True while an app that served channels before a restart has not reconnected and its grace has not run out. */
+  isAwaited(name: string, now: number): boolean {
+    const until = this.awaited.get(name);
+    if (until === undefined) return false;
+    if (until > now) return true;
+    this.awaited.delete(name);
+    return false;
+  }
+
+  /** True while any app is awaited (dialplan running on a restored channel may be headed to any of them). */
+  anyAwaited(now: number): boolean {
+    for (const name of [...this.awaited.keys()]) if (this.isAwaited(name, now)) return true;
+    return false;
+  }
+
+  /** Runs after an app gets a WebSocket (restored channels waiting for it resume here). */
+  onActivate(hook: (name: string) => void): void {
+    this.activationHooks.push(hook);
+  }
+
   /** Attaches a socket; returns the sink it replaced, which must be told ApplicationReplaced. */
   activate(name: string, sink: EventSink, subscribeAll: boolean): EventSink | null {
     const app = this.ensure(name);
@@ -50,6 +78,7 @@ export class AppRegistry {
     app.subscribeAll = subscribeAll;
     if (subscribeAll) this.subscribedToAll.add(name);
     else this.subscribedToAll.delete(name);
+    if (this.awaited.delete(name)) for (const hook of this.activationHooks) hook(name);
     return previous !== sink ? previous : null;
   }
 

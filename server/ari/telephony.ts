@@ -100,6 +100,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   control.beforeContinue = (ch) => bridges.depart(ch);
   engine.onHangup((ch) => router.forget(ch));
   await external.restore();
+  engine.resumeRestored();
 
   return {
     engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external,

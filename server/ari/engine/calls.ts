@@ -192,6 +192,7 @@ export class Calls {
       flags: { holdIntercept: false, talkDetect: false },
       formats: p.formats,
       timers: [],
+      queued: [],
       hangupCause: null,
       ended: null,
     });

@@ -48,6 +48,24 @@ export type FarAudio =
 
 export type Direction2 = 'none' | 'in' | 'out' | 'both';
 
+/** One step of a DTMF sequence sent to the far end: digit start, digit end, or the end of the sequence. */
+export type DtmfStep = { at: 'start' | 'end'; digit: string; duration: number; delay: number } | { at: 'done'; delay: number };
+
+/**
+ * A control command answered before it runs (it waits behind a playback, a
+ * recording or DTMF on the channel's queue). It is plain data in the
+ * channel's record until it starts, so a restart still runs it.
+ */
+export type QueuedCommand =
+  | { kind: 'ring'; on: boolean }
+  | { kind: 'hold'; on: boolean }
+  | { kind: 'mute'; direction: 'in' | 'out' | 'both'; on: boolean }
+  | { kind: 'moh'; mohClass: string | null }
+  | { kind: 'silence'; on: boolean }
+  | { kind: 'dtmf'; steps: DtmfStep[] }
+  | { kind: 'move'; app: string; args: string[] }
+  | { kind: 'continue'; context: string; exten: string; priority: number };
+
 export interface FarDtmf {
   digit: string;
   duration_ms: number;
@@ -104,6 +122,8 @@ export interface ChannelData {
   flags: { holdIntercept: boolean; talkDetect: boolean };
   formats: string[];
   timers: Timer[];
+  /** Commands acknowledged and waiting on the control queue, in order. */
+  queued: QueuedCommand[];
   /** Cause set by a hangup request, reported in ChannelDestroyed. */
   hangupCause: number | null;
   ended: number | null;
@@ -116,6 +136,7 @@ export function normalizeChannelData(d: ChannelData): ChannelData {
   d.recording ??= null;
   d.snoop ??= null;
   d.external ??= null;
+  d.queued ??= [];
   return d;
 }
 

@@ -1,7 +1,7 @@
 import { badRequest, conflict, invalidState, notFound, unprocessable } from '../../errors.js';
 import { REASON_CAUSE } from './causes.js';
 import type { Calls } from './calls.js';
-import type { Channel } from './channel.js';
+import type { Channel, DtmfStep, QueuedCommand } from './channel.js';
 import type { Engine } from './engine.js';
 import type { Pbx } from './pbx.js';
 import { FunctionError, type Variables } from './variables.js';
@@ -12,9 +12,6 @@ export interface DtmfTiming {
   duration: number;
   after: number;
 }
-
-/** One step of a DTMF sequence, run by the `dtmf` timer: digit start, digit end, or the end of the sequence. */
-type DtmfStep = { at: 'start' | 'end'; digit: string; duration: number; delay: number } | { at: 'done'; delay: number };
 
 const DTMF_DIGIT = /^[0-9*#A-Da-d]$/;
 
@@ -40,6 +37,46 @@ export class Control {
     private readonly vars: Variables,
   ) {
     eng.onTimer('dtmf', (ch, data) => this.dtmfStep(ch, data as DtmfStep[]));
+    eng.onCommand((ch, cmd) => this.run(ch, cmd));
+  }
+
+  /** Runs a queued command when its turn comes (also after a restart, from the channel's record). */
+  private run(ch: Channel, cmd: QueuedCommand): void | Promise<void> {
+    switch (cmd.kind) {
+      case 'ring':
+        ch.d.media.ringing = cmd.on;
+        this.eng.touch(ch);
+        return;
+      case 'hold':
+        return this.indicateHold(ch, cmd.on);
+      case 'mute':
+        if (cmd.direction !== 'out') ch.d.media.mutedIn = cmd.on;
+        if (cmd.direction !== 'in') ch.d.media.mutedOut = cmd.on;
+        this.eng.touch(ch);
+        return;
+      case 'moh':
+        ch.d.media.moh = cmd.mohClass;
+        if (cmd.mohClass !== null) ch.d.media.silence = false;
+        this.eng.touch(ch);
+        return;
+      case 'silence':
+        ch.d.media.silence = cmd.on;
+        if (cmd.on) ch.d.media.moh = null;
+        this.eng.touch(ch);
+        return;
+      case 'dtmf':
+        return new Promise<void>((resolve) => {
+          ch.rt.dtmfDone = resolve;
+          this.eng.schedule(ch, 'dtmf', cmd.steps[0]!.delay, cmd.steps);
+        });
+      case 'move':
+        return this.calls.move(ch, cmd.app, cmd.args);
+      case 'continue':
+        this.beforeContinue(ch);
+        this.calls.leaveStasis(ch);
+        this.pbx.continueAt(ch, cmd.context, cmd.exten, cmd.priority);
+        return;
+    }
   }
 
   // ---- guards ---------------------------------------------------------------------
@@ -91,11 +128,7 @@ export class Control {
   }
 
   ring(id: string, on: boolean): void {
-    const ch = this.ready(id);
-    void this.eng.enqueue(ch, () => {
-      ch.d.media.ringing = on;
-      this.eng.touch(ch);
-    });
+    this.eng.enqueueCommand(this.ready(id), { kind: 'ring', on });
   }
 
   /**
@@ -104,17 +137,18 @@ export class Control {
    * second half of a Local pair receives it as its own far end's hold.
    */
   hold(id: string, on: boolean): void {
-    const ch = this.ready(id);
-    void this.eng.enqueue(ch, () => {
-      if (ch.d.flags.holdIntercept) {
-        this.eng.emitChannel(ch, on ? 'ChannelHold' : 'ChannelUnhold', on ? { musicclass: 'N/A' } : {});
-        return;
-      }
-      ch.d.media.hold = on;
-      this.eng.touch(ch);
-      const peer = this.calls.peerOf(ch);
-      if (peer) this.receiveHold(peer, on, undefined);
-    });
+    this.eng.enqueueCommand(this.ready(id), { kind: 'hold', on });
+  }
+
+  private indicateHold(ch: Channel, on: boolean): void {
+    if (ch.d.flags.holdIntercept) {
+      this.eng.emitChannel(ch, on ? 'ChannelHold' : 'ChannelUnhold', on ? { musicclass: 'N/A' } : {});
+      return;
+    }
+    ch.d.media.hold = on;
+    this.eng.touch(ch);
+    const peer = this.calls.peerOf(ch);
+    if (peer) this.receiveHold(peer, on, undefined);
   }
 
   /** The far end put this channel on hold (or took it off). */
@@ -128,33 +162,18 @@ export class Control {
     const ch = this.ready(id);
     if (!direction) throw badRequest('Direction is required');
     if (direction !== 'both' && direction !== 'in' && direction !== 'out') throw badRequest('Invalid direction specified');
-    void this.eng.enqueue(ch, () => {
-      if (direction !== 'out') ch.d.media.mutedIn = on;
-      if (direction !== 'in') ch.d.media.mutedOut = on;
-      this.eng.touch(ch);
-    });
+    this.eng.enqueueCommand(ch, { kind: 'mute', direction: direction as 'in' | 'out' | 'both', on });
   }
 
   /** Music on hold replaces silence; an unknown class falls back to "default", as Asterisk's res_musiconhold. */
   moh(id: string, mohClass: string | undefined, on: boolean): void {
     const ch = this.ready(id);
-    void this.eng.enqueue(ch, () => {
-      if (on) {
-        const cls = mohClass && this.eng.fixtures.mohClasses.has(mohClass) ? mohClass : 'default';
-        ch.d.media.moh = cls;
-        ch.d.media.silence = false;
-      } else ch.d.media.moh = null;
-      this.eng.touch(ch);
-    });
+    const cls = !on ? null : mohClass && this.eng.fixtures.mohClasses.has(mohClass) ? mohClass : 'default';
+    this.eng.enqueueCommand(ch, { kind: 'moh', mohClass: cls });
   }
 
   silence(id: string, on: boolean): void {
-    const ch = this.ready(id);
-    void this.eng.enqueue(ch, () => {
-      ch.d.media.silence = on;
-      if (on) ch.d.media.moh = null;
-      this.eng.touch(ch);
-    });
+    this.eng.enqueueCommand(this.ready(id), { kind: 'silence', on });
   }
 
   /**
@@ -178,10 +197,7 @@ export class Control {
       pending = t.between;
     }
     steps.push({ at: 'done', delay: pending + t.after });
-    void this.eng.enqueue(ch, () => new Promise<void>((resolve) => {
-      ch.rt.dtmfDone = resolve;
-      this.eng.schedule(ch, 'dtmf', steps[0]!.delay, steps);
-    }));
+    this.eng.enqueueCommand(ch, { kind: 'dtmf', steps });
   }
 
   private dtmfStep(ch: Channel, steps: DtmfStep[]): void {
@@ -222,11 +238,7 @@ export class Control {
       priority = a.priority;
     } else if (!a.context && !a.extension) priority = cur.priority + 1;
     else priority = 1;
-    void this.eng.enqueue(ch, () => {
-      this.beforeContinue(ch);
-      this.calls.leaveStasis(ch);
-      this.pbx.continueAt(ch, context, exten, priority);
-    });
+    this.eng.enqueueCommand(ch, { kind: 'continue', context, exten, priority });
   }
 
   move(id: string, app: string, appArgs: string | undefined): void {
@@ -234,7 +246,7 @@ export class Control {
     if (!app) throw badRequest('Application name is required');
     const ch = this.controlled(id);
     const args = appArgs ? appArgs.split(',').filter(Boolean) : [];
-    void this.eng.enqueue(ch, () => this.calls.move(ch, app, args));
+    this.eng.enqueueCommand(ch, { kind: 'move', app, args });
   }
 
   /**

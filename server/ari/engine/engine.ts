@@ -7,7 +7,7 @@ import type { Logger } from '../../log.js';
 import { ariTimestamp } from '../../util/timestamp.js';
 import { AppRegistry, type EventSink } from '../apps.js';
 import type { Fixtures } from '../fixtures.js';
-import { Channel, normalizeChannelData, type ChannelData, type Timer, type TimerKind } from './channel.js';
+import { Channel, normalizeChannelData, type ChannelData, type QueuedCommand, type Timer, type TimerKind } from './channel.js';
 
 export interface EngineOptions {
   fixtures: Fixtures;
@@ -21,9 +21,12 @@ export interface EngineOptions {
   historyLimit: number;
   /** Test mode: every outgoing event is checked against protocol/. */
   checkEvents: boolean;
+  /** After a restart, how long (wall ms) restored channels wait for their applications to reconnect. */
+  appReconnectGraceMs: number;
 }
 
 export type TimerHandler = (ch: Channel, data: unknown) => void;
+export type CommandRunner = (ch: Channel, cmd: QueuedCommand) => void | Promise<void>;
 
 /** setTimeout's ceiling; longer waits are re-armed in steps. */
 const MAX_TIMEOUT = 2 ** 31 - 1;
@@ -57,6 +60,10 @@ export class Engine {
   /** Other modules' writes (recording rows, …) that join the next commit. */
   private deferred: Array<() => void> = [];
   private readonly timerHandlers = new Map<TimerKind, TimerHandler>();
+  private commandRunner: CommandRunner | undefined;
+  /** Restored channels whose timers and queued commands wait until their applications reconnect (or the grace ends). */
+  private readonly held = new Set<Channel>();
+  private graceTimer: NodeJS.Timeout | undefined;
   private counters = { seq: 0, uniqueid: 0, names: {} as Record<string, number> };
   private countersDirty = false;
   private endedSincePrune = 0;
@@ -82,6 +89,8 @@ export class Engine {
     }
     const c = opts.meta.get('counters');
     if (c) this.counters = JSON.parse(c) as typeof this.counters;
+    const subs = opts.meta.get('endpoint_subscriptions');
+    if (subs) for (const [app, endpoint] of JSON.parse(subs) as Array<[string, string]>) this.subscribeEndpoint(app, endpoint, false);
   }
 
   // ---- lookup -------------------------------------------------------------
@@ -135,6 +144,7 @@ export class Engine {
 
   /** Takes an ended channel out of the live set; its final record is written on the next flush. */
   remove(ch: Channel): void {
+    this.held.delete(ch);
     this.cancelTimers(ch);
     this.byId.delete(ch.id);
     this.byName.delete(ch.name);
@@ -177,12 +187,13 @@ export class Engine {
     }
   }
 
-  subscribeEndpoint(app: string, endpoint: string): void {
+  subscribeEndpoint(app: string, endpoint: string, store = true): void {
     const key = endpoint.toLowerCase();
     const set = this.endpointSubs.get(key) ?? new Set<string>();
     set.add(app);
     this.endpointSubs.set(key, set);
     this.apps.ensure(app).endpoints.add(endpoint);
+    if (store) this.storeEndpointSubs();
   }
 
   unsubscribeEndpoint(app: string, endpoint: string): void {
@@ -194,6 +205,13 @@ export class Engine {
       a.endpoints.delete(endpoint);
       this.apps.forgetIfIdle(a);
     }
+    this.storeEndpointSubs();
+  }
+
+  /** Endpoint subscriptions are kept with the next commit, so they outlive a restart as channel subscriptions do. */
+  private storeEndpointSubs(): void {
+    const list = this.apps.list().flatMap((a) => [...a.endpoints].map((e) => [a.name, e]));
+    this.deferWrite(() => this.opts.meta.set('endpoint_subscriptions', JSON.stringify(list)));
   }
 
   private addEndpointSubscribers(ch: Channel, to: Set<string>): Set<string> {
@@ -438,14 +456,50 @@ export class Engine {
 
   // ---- control queue ------------------------------------------------------------
 
-  /** Queues a Stasis control command on the channel (see CommandQueue). */
+  /** Queues a Stasis control command whose answer waits for it (see CommandQueue). */
   enqueue(ch: Channel, cmd: () => void | Promise<void>): Promise<void> {
     return ch.rt.queue.enqueue(cmd);
+  }
+
+  /** Who runs stored commands (the control module). */
+  onCommand(runner: CommandRunner): void {
+    this.commandRunner = runner;
+  }
+
+  /**
+   * Queues a command whose answer leaves before it runs. It is part of the
+   * channel's record until it starts, so it is committed with the answer and
+   * a restart runs it.
+   */
+  enqueueCommand(ch: Channel, cmd: QueuedCommand): void {
+    ch.d.queued.push(cmd);
+    this.touch(ch);
+    this.queueStored(ch, cmd);
+  }
+
+  private queueStored(ch: Channel, cmd: QueuedCommand): void {
+    ch.rt.queue
+      .enqueue(() => {
+        const i = ch.d.queued.indexOf(cmd);
+        if (i >= 0) {
+          ch.d.queued.splice(i, 1);
+          this.touch(ch);
+        }
+        return this.commandRunner?.(ch, cmd);
+      })
+      .catch((err: unknown) => {
+        // Dropped because the channel left its app or hung up (as Asterisk drops its queue), or it failed: nobody waits for it.
+        if (ch.d.ended === null && ch.inStasis) this.log.warn({ err, channel: ch.id, command: cmd.kind }, 'queued command failed');
+      });
   }
 
   /** Fails every command still waiting in the channel's queue (it left the app, or hung up). */
   abortQueue(ch: Channel, makeError: () => unknown): void {
     ch.rt.queue.abort(makeError);
+    if (ch.d.queued.length) {
+      ch.d.queued = [];
+      this.touch(ch);
+    }
   }
 
   // ---- hooks ----------------------------------------------------------------------
@@ -480,7 +534,7 @@ export class Engine {
 
   // ---- restart ------------------------------------------------------------------
 
-  /** Rebuilds the live channels from SQLite and re-arms their timers. */
+  /** Rebuilds the live channels from SQLite; `resumeRestored` sets them going once every module is wired. */
   restore(rows: ChannelRow[]): number {
     for (const row of rows) {
       const ch = new Channel(normalizeChannelData(JSON.parse(row.data) as ChannelData));
@@ -489,14 +543,82 @@ export class Engine {
       this.byName.set(ch.name, ch);
       for (const [app, n] of Object.entries(ch.d.subs)) if (n > 0) this.apps.ensure(app).channels.add(ch.id);
     }
-    for (const ch of this.byId.values()) for (const t of ch.d.timers) this.arm(ch, t);
     return rows.length;
+  }
+
+  /**
+   * Re-arms the restored channels' timers and re-queues their acknowledged
+   * commands. Nothing is connected yet after a restart, so a channel bound
+   * to an application (in it, subscribed, about to enter it, or running
+   * dialplan that may send it there) waits until its applications have
+   * reconnected, or until the grace runs out: an acknowledged channel is
+   * not hung up merely because its app had no time to come back.
+   */
+  resumeRestored(): void {
+    const now = Date.now();
+    const until = now + this.opts.appReconnectGraceMs;
+    const restored = [...this.byId.values()];
+    for (const ch of restored) for (const app of this.appsOf(ch)) this.apps.expect(app, until);
+    for (const ch of restored) {
+      if (this.waitsForApps(ch, now)) this.held.add(ch);
+      else this.setGoing(ch);
+    }
+    if (!this.held.size) return;
+    this.log.info({ channels: this.held.size, graceMs: this.opts.appReconnectGraceMs }, 'restored channels wait for their applications to reconnect');
+    this.apps.onActivate(() => {
+      const t = Date.now();
+      for (const ch of [...this.held]) if (!this.waitsForApps(ch, t)) this.release(ch);
+    });
+    this.graceTimer = setTimeout(() => {
+      for (const ch of [...this.held]) this.release(ch);
+    }, this.opts.appReconnectGraceMs);
+  }
+
+  /** The applications a restored channel depends on. */
+  private appsOf(ch: Channel): Set<string> {
+    const d = ch.d;
+    const apps = new Set<string>(Object.keys(d.subs));
+    if (d.stasis) apps.add(d.stasis.app);
+    if (d.dialing?.after.kind === 'app') apps.add(d.dialing.after.app);
+    for (const t of d.timers) {
+      const app = (t.data as { app?: unknown } | undefined)?.app;
+      if (typeof app === 'string') apps.add(app);
+    }
+    for (const c of d.queued) if (c.kind === 'move') apps.add(c.app);
+    return apps;
+  }
+
+  private waitsForApps(ch: Channel, now: number): boolean {
+    for (const app of this.appsOf(ch)) if (this.apps.isAwaited(app, now)) return true;
+    // Dialplan may run Stasis() with any application: it waits for all of them.
+    return ch.d.pbx && this.apps.anyAwaited(now);
+  }
+
+  private release(ch: Channel): void {
+    if (!this.held.delete(ch)) return;
+    if (ch.d.ended === null && !this.stopped) this.setGoing(ch);
+  }
+
+  private setGoing(ch: Channel): void {
+    // A sendDTMF under way at the kill still holds the queue until its last digit.
+    if (ch.d.timers.some((t) => t.kind === 'dtmf')) void ch.rt.queue.enqueue(() => new Promise<void>((resolve) => (ch.rt.dtmfDone = resolve))).catch(() => {});
+    for (const cmd of ch.d.queued) this.queueStored(ch, cmd);
+    for (const t of ch.d.timers) this.arm(ch, t);
+  }
+
+  /**
+   * Test mode's crash points: from now on nothing is committed, delivered or
+   * run, so a kill that follows leaves exactly what was committed before.
+   */
+  freeze(): void {
+    this.stopped = true;
   }
 
   /** Stops timers and flushes; the engine does nothing afterwards. */
   stop(): void {
     this.flush();
     this.stopped = true;
+    clearTimeout(this.graceTimer);
     for (const w of this.commitWaiters.splice(0)) w();
     for (const ch of this.byId.values()) {
       for (const h of ch.rt.handles.values()) clearTimeout(h);
