@@ -15,6 +15,7 @@ import type { Telephony } from './ari/telephony.js';
 import type { Config } from './config.js';
 import type { ChannelRepo } from './db/repos/channel-repo.js';
 import { apiKeyOf, type AriAuth } from './http/ari-auth.js';
+import { createCrashPoint } from './http/crash-point.js';
 import { createAriBinder } from './http/ari-bind.js';
 import type { Logger } from './log.js';
 import { mountSim } from './sim/routes.js';
@@ -83,6 +84,7 @@ export function createApp(deps: AppDeps) {
     violations: deps.violations,
     log,
     beforeRespond: () => telephony.engine.commit(),
+    ...(config.crashAfter ? { onAnswer: createCrashPoint(config.crashAfter, () => telephony.engine.freeze()) } : {}),
   };
   const ari = createAriBinder(app, { ...common, prefix: '/ari' });
   const sim = createAriBinder(app, { ...common, prefix: '/sim' });

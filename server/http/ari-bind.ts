@@ -42,6 +42,8 @@ export interface BinderOptions {
   log: Logger;
   /** Awaited after every handler, before the answer leaves: the engine's changes are committed by then. */
   beforeRespond?: () => Promise<void>;
+  /** Called with each successful answer once it is committed (test mode's crash points). */
+  onAnswer?: (nickname: string, c: Context) => void;
 }
 
 const ErrorBody = v.strictObject({ message: v.string() });
@@ -226,6 +228,7 @@ export function createAriBinder(app: Hono<any>, opts: BinderOptions) {
         return respondError(c, op, 500, 'Internal Server Error');
       }
       await opts.beforeRespond?.();
+      opts.onAnswer?.(op.nickname, c);
       if (op.success === 204) return check(c, op, new Response(null, { status: 204 }), undefined);
       if (op.responseClass === 'binary') {
         const bin = result as BinaryBody;
