@@ -16,6 +16,7 @@ import type { Config } from './config.js';
 import type { ChannelRepo } from './db/repos/channel-repo.js';
 import { apiKeyOf, type AriAuth } from './http/ari-auth.js';
 import { createCrashPoint } from './http/crash-point.js';
+import type { OriginPolicy } from './http/origin-policy.js';
 import { createAriBinder } from './http/ari-bind.js';
 import type { Logger } from './log.js';
 import { mountSim } from './sim/routes.js';
@@ -31,6 +32,13 @@ export interface AppDeps {
   gitea: Gitea;
   /** Contract violations found in test mode (responses and events that do not match protocol/). */
   violations: string[];
+  origins: OriginPolicy;
+}
+
+/** The refusal of a cross-site request, in the dialect of its path. */
+export function crossOriginRefusal(path: string, swaggerUrl: string): { message: string; url?: string } {
+  const message = 'Cross-origin request refused';
+  return path.startsWith('/ari/') || path.startsWith('/sim/') ? { message } : { message, url: swaggerUrl };
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -52,6 +60,15 @@ function routingPath(req: Request): string {
 export function createApp(deps: AppDeps) {
   const { config, log, telephony, ariAuth } = deps;
   const app = new Hono<{ Variables: { ariUser: unknown; giteaAuth: unknown; giteaBasic: boolean } }>({ getPath: routingPath });
+
+  // A page on another site may make the browser send our credentials (cached Basic auth): state changes
+  // from a foreign Origin are refused before anything else runs (reads are kept from it by the browser itself).
+  app.use('*', async (c, next) => {
+    if (!READ_METHODS.has(c.req.method) && !deps.origins.allows(c.req.header('origin'), c.req.header('host'))) {
+      return c.json(crossOriginRefusal(c.req.path, deps.gitea.site.swaggerUrl), 403);
+    }
+    await next();
+  });
 
   app.get('/', (c) =>
     c.json({

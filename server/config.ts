@@ -74,6 +74,14 @@ const Env = v.object({
   WS_MAX_BUFFERED_BYTES: v.optional(int('WS_MAX_BUFFERED_BYTES', 64 * 1024, 2 ** 31), String(8 * 1024 * 1024)),
   WS_PING_INTERVAL_MS: v.optional(int('WS_PING_INTERVAL_MS', 100, 3_600_000), '30000'),
   CHANNEL_HISTORY_LIMIT: v.optional(int('CHANNEL_HISTORY_LIMIT', 0, 100_000_000), '100000'),
+  TRUSTED_ORIGINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+      v.check((list) => list.every((o) => /^https?:\/\/[^/?#\s]+$/i.test(o)), 'TRUSTED_ORIGINS entries must be origins such as https://console.example.com'),
+    ),
+    '',
+  ),
   APP_RECONNECT_GRACE_MS: v.optional(int('APP_RECONNECT_GRACE_MS', 0, 3_600_000), '10000'),
   CRASH_AFTER: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z]+(#\d{1,6})?$/, 'CRASH_AFTER must be an operation nickname, optionally #N'))),
   CHECK_RESPONSES: v.optional(bool('CHECK_RESPONSES')),
@@ -112,6 +120,8 @@ export type Config = {
   wsMaxBufferedBytes: number;
   wsPingIntervalMs: number;
   channelHistoryLimit: number;
+  /** Browser origins besides our own that may change state and open event sockets. */
+  trustedOrigins: string[];
   /** After a restart, how long restored channels wait for their Stasis applications to reconnect. */
   appReconnectGraceMs: number;
   /**
@@ -195,6 +205,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     wsMaxBufferedBytes: e.WS_MAX_BUFFERED_BYTES,
     wsPingIntervalMs: e.WS_PING_INTERVAL_MS,
     channelHistoryLimit: e.CHANNEL_HISTORY_LIMIT,
+    trustedOrigins: e.TRUSTED_ORIGINS,
     appReconnectGraceMs: e.APP_RECONNECT_GRACE_MS,
     crashAfter: e.CRASH_AFTER && e.NODE_ENV === 'test' ? { nickname: e.CRASH_AFTER.split('#')[0]!, nth: Number(e.CRASH_AFTER.split('#')[1] ?? 1) } : undefined,
     checkResponses: e.CHECK_RESPONSES ?? e.NODE_ENV === 'test',

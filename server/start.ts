@@ -3,7 +3,8 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createApp } from './app.js';
+import { createApp, crossOriginRefusal } from './app.js';
+import { createOriginPolicy } from './http/origin-policy.js';
 import { createEventsWs } from './ari/events-ws.js';
 import { loadFixtures } from './ari/fixtures.js';
 import { createTelephony, type Telephony } from './ari/telephony.js';
@@ -109,7 +110,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const ariAuth = createAriAuth(config.ariUsers);
   const gitea = await createGitea({ db, config, log, violations, ...(opts.announce ? { announce: opts.announce } : {}) });
   await gitea.bootstrapAdmin();
-  const app = createApp({ config, log, telephony, channelRepo, ariAuth, gitea, violations });
+  const origins = createOriginPolicy({ rootUrl: () => gitea.site.rootUrl, trusted: config.trustedOrigins });
+  const app = createApp({ config, log, telephony, channelRepo, ariAuth, gitea, violations, origins });
   const events = createEventsWs({
     engine: telephony.engine,
     auth: ariAuth,
@@ -126,6 +128,12 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   server.on('upgrade', async (req, socket, head) => {
     connections.forget(socket);
     socket.on('error', () => socket.destroy());
+    if (!origins.allows(req.headers.origin, req.headers.host)) {
+      // A page on another site opening our event sockets with the browser's credentials.
+      const body = JSON.stringify(crossOriginRefusal(req.url ?? '/', gitea.site.swaggerUrl));
+      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      return;
+    }
     if (events.handleUpgrade(req, socket, head)) return;
     try {
       if (await repoEvents.handleUpgrade(req, socket, head)) return;

@@ -91,22 +91,6 @@ function honoPath(op: GOperation): string {
   return `/api/v1${op.path.replace(/\{([^}]+)\}/g, (_, name: string) => (op.params[name]?.wildcard ? `:${name}{.+}` : `:${name}`))}`;
 }
 
-/** Form bodies (curl -d) bind like JSON: values coerced by the declared field kinds. */
-function formToObject(text: string, model: RModel): Record<string, unknown> {
-  const form = new URLSearchParams(text);
-  const out: Record<string, unknown> = {};
-  for (const [key, fl] of Object.entries(model.rfields)) {
-    const all = form.getAll(key);
-    if (!all.length) continue;
-    const last = all[all.length - 1]!;
-    if (fl.kind.t === 'bool') out[key] = ['true', 'on', '1'].includes(last.toLowerCase());
-    else if (fl.kind.t === 'int64') out[key] = /^-?\d+$/.test(last) ? Number(last) : last;
-    else if (fl.kind.t === 'strings') out[key] = all;
-    else if (fl.kind.t === 'string' || fl.kind.t === 'datetime') out[key] = last;
-  }
-  return out;
-}
-
 /**
  * Mounts Gitea operations with one uniform glue, in Gitea's order: token
  * scopes (403), the route's guards in their declared order (repo lookup 404,
@@ -198,8 +182,10 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
         } catch (err) {
           throw unprocessable(`[]: ${giteaJsonError(text, err as Error)}`);
         }
-      } else if (ct.includes('form-urlencoded')) value = formToObject(text, model);
-      else throw unprocessable('[]: Unsupported Content-Type');
+      } else {
+        // JSON only: a form (the one body a page on another site can make a browser send) is refused.
+        throw unprocessable('[]: Unsupported Content-Type');
+      }
     }
     const r = v.safeParse(op.body!, value);
     if (!r.success) throw unprocessable(r.issues[0]!.message);
