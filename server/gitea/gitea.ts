@@ -86,7 +86,7 @@ export async function createGitea(deps: GiteaDeps) {
     async pushLfs(repo, remote, username, password) {
       if (!config.lfsEnabled) return;
       const objects = lfsRepo.linkedAll(repo.row.id);
-      if (objects.length) await pushLfsObjects({ remote, username, password, objects, store: lfsStore });
+      if (objects.length) await pushLfsObjects({ remote, username, password, objects, store: lfsStore, policy, idleMs: config.mirrorLfsIdleMs });
     },
     dataDir: config.dataDir,
     log,
