@@ -37,6 +37,8 @@ export async function scanLfsPointers(git: GitStore, gitDir: string, tips: reado
   const checkArgs = ['--git-dir', gitDir, 'cat-file', '--batch-check=%(objecttype) %(objectsize) %(objectname)'];
   const revList = spawn('git', revArgs, { env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
   const check = spawn('git', checkArgs, { env: gitEnv(), stdio: [revList.stdout, 'pipe', 'pipe'] });
+  // cat-file holds its own copy of the pipe now; ours would keep rev-list's 'close' from ever coming.
+  revList.stdout.destroy();
   const exited = (child: typeof revList | typeof check, args: string[]) =>
     new Promise<void>((resolve, reject) => {
       let stderr = '';
