@@ -108,8 +108,13 @@ export async function send(opts: SendOptions): Promise<Answer> {
     if (!opts.body) req.end();
     else if (Buffer.isBuffer(opts.body)) req.end(opts.body);
     else {
-      opts.body.on('error', (err) => req.destroy(err));
-      opts.body.pipe(req);
+      const body = opts.body;
+      body.on('error', (err) => req.destroy(err));
+      // A request that ends early must not leave the source (an open file) behind.
+      req.on('close', () => {
+        if (!body.readableEnded) body.destroy();
+      });
+      body.pipe(req);
     }
   });
 }

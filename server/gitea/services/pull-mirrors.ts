@@ -107,7 +107,7 @@ export function createPullMirrors(deps: PullMirrorDeps) {
   /** A mirror sync's LFS pass: a failure is logged and tried again next time (Gitea logs it; the sync stands). */
   async function syncLfs(repo: RepoContext, row: PullMirrorRow, creds: SealedCredentials): Promise<void> {
     const given = row.lfs_endpoint ? { endpoint: row.lfs_endpoint, username: creds.lfs_username ?? '', password: creds.lfs_password ?? '' } : undefined;
-    const source = lfsSourceOf(row.remote_address, creds, given);
+    const source = lfsSourceOf(row.remote_address, { username: creds.username, password: creds.password }, given);
     if (!source) return;
     const state = rows.lfsState(repo.row.id);
     try {
@@ -153,7 +153,9 @@ export function createPullMirrors(deps: PullMirrorDeps) {
         if (!ep.ok) throw refusal(ep);
         lfsGiven = { endpoint: ep.stripped, username: ep.username, password: ep.password };
       }
-      const lfsSource = lfs ? lfsSourceOf(address.stripped, address, lfsGiven) : null;
+      const lfsSource = lfs ? lfsSourceOf(address.stripped, { username: address.username, password: address.password }, lfsGiven) : null;
+      // Gitea reads a local path's objects from its disk; we fetch LFS over HTTP(S) only.
+      if (lfs && !lfsSource) deps.log.warn({ address: address.stripped }, 'LFS objects are not copied from a local path');
 
       const repo = await deps.repos.create(owner, { name: opt.repo_name, description: opt.description ?? '', private: !!opt.private });
       try {
