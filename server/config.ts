@@ -99,6 +99,7 @@ const Env = v.object({
   MIRROR_ALLOWED_DOMAINS: v.optional(v.string(), ''),
   MIRROR_BLOCKED_DOMAINS: v.optional(v.string(), ''),
   MIRROR_QUEUE_CONCURRENCY: v.optional(int('MIRROR_QUEUE_CONCURRENCY', 1, 64), '4'),
+  MIRROR_LFS_IDLE_TIMEOUT: v.optional(goDuration('MIRROR_LFS_IDLE_TIMEOUT'), '1m'),
   SECRET_KEY: v.optional(v.pipe(v.string(), v.minLength(16, 'SECRET_KEY must be at least 16 characters'))),
   NODE_ENV: v.optional(v.string(), 'production'),
 });
@@ -151,6 +152,8 @@ export type Config = {
   mirrorBlockedDomains: string[];
   /** Mirror syncs running at once. */
   mirrorQueueConcurrency: number;
+  /** Milliseconds without a byte after which a mirror's LFS request is given up. */
+  mirrorLfsIdleMs: number;
   /** Seals mirror credentials at rest; without it a key is generated once and kept in DATA_DIR/secret.key. */
   secretKey: string | undefined;
   /** Production answers hide internal error texts and let raw files be cached longer. */
@@ -223,6 +226,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     mirrorAllowedDomains: domainList(e.MIRROR_ALLOWED_DOMAINS),
     mirrorBlockedDomains: domainList(e.MIRROR_BLOCKED_DOMAINS),
     mirrorQueueConcurrency: e.MIRROR_QUEUE_CONCURRENCY,
+    mirrorLfsIdleMs: Math.max(1, Number(e.MIRROR_LFS_IDLE_TIMEOUT / 1_000_000n)),
     secretKey: e.SECRET_KEY,
     production: e.NODE_ENV === 'production',
   };

@@ -17,6 +17,7 @@ import { newPassword } from './services/passwords.js';
 import { createProtections } from './services/protections.js';
 import { createRepoService, type RepoContext } from './services/repos.js';
 import { createMirrorQueue } from './services/mirror-queue.js';
+import { createLfsMirroring } from './services/lfs-mirror.js';
 import { createPullMirrors } from './services/pull-mirrors.js';
 import { createPushMirrors } from './services/push-mirrors.js';
 import { openSecretBox } from '../util/secret-box.js';
@@ -86,7 +87,7 @@ export async function createGitea(deps: GiteaDeps) {
     async pushLfs(repo, remote, username, password) {
       if (!config.lfsEnabled) return;
       const objects = lfsRepo.linkedAll(repo.row.id);
-      if (objects.length) await pushLfsObjects({ remote, username, password, objects, store: lfsStore });
+      if (objects.length) await pushLfsObjects({ remote, username, password, objects, store: lfsStore, policy, idleMs: config.mirrorLfsIdleMs });
     },
     dataDir: config.dataDir,
     log,
@@ -104,6 +105,7 @@ export async function createGitea(deps: GiteaDeps) {
     log,
     config,
     policy,
+    lfs: createLfsMirroring({ git, store: lfsStore, links: lfsRepo, policy, log, idleMs: config.mirrorLfsIdleMs }),
     notifyCommit: (repo, branch, sha) => {
       for (const l of commitListeners) l(repo, branch, sha);
     },
