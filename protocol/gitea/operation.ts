@@ -45,7 +45,7 @@ export type Guard =
   | 'contextUser'
   /** The caller is that user or a site admin (403). */
   | 'selfOrAdmin'
-  /** Basic credentials were used (token endpoints; 401 "auth required"). */
+  /** Basic credentials with the account password (token endpoints): other credentials 401 "auth required", a token as the Basic password 401 "auth method not allowed". */
   | 'basicAuth';
 
 export interface GError {

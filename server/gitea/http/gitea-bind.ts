@@ -22,7 +22,7 @@ export interface GiteaContext {
   repo: RepoContext | undefined;
   req: Request;
   url: URL;
-  /** True when the caller authenticated with Basic credentials (token endpoints require it). */
+  /** True when the caller sent Basic credentials (the password, or a token in its place: `auth.token` tells). */
   basic: boolean;
   /** Set by the `contextUser` guard: the user named by `{username}`. */
   contextUser: UserRow | undefined;
@@ -179,7 +179,11 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
         if (!ctx.doer?.is_admin && ctx.doer?.id !== ctx.contextUser?.id) throw forbidden('doer should be the site admin or be same as the contextUser');
         return;
       case 'basicAuth':
+        // Gitea refuses anything but Basic ("auth required"); it lets a token sent as the Basic
+        // password through, so a token holding write:user could mint an `all` token. Like
+        // Forgejo, only the account password manages tokens.
         if (!ctx.basic) throw unauthorized('auth required');
+        if (ctx.auth?.token) throw unauthorized('auth method not allowed');
         return;
     }
   }
