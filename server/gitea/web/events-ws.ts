@@ -7,6 +7,7 @@ import type { Gitea } from '../gitea.js';
 import { authenticate, readCredentials } from '../http/gitea-auth.js';
 import type { Authenticated } from '../services/accounts.js';
 import { scopeAllows } from '../services/scopes.js';
+import { publicOnlyRefuses } from '../services/visibility.js';
 
 export interface RepoEventsWsOptions {
   log: Logger;
@@ -47,7 +48,7 @@ export function createRepoEventsWs(g: Gitea, opts: RepoEventsWsOptions) {
   function readable(auth: Authenticated, event: RepoEvent): boolean {
     const repo = g.repos.byId(event.repository.id, auth.user);
     if (!repo?.perm.read) return false;
-    if (repo.row.is_private && auth.token?.scopes.split(',').includes('public-only')) return false;
+    if (publicOnlyRefuses(auth, repo.row, repo.owner)) return false;
     return true;
   }
 

@@ -5,6 +5,7 @@ import { authenticate, readCredentials } from '../http/gitea-auth.js';
 import type { Authenticated } from '../services/accounts.js';
 import type { RepoContext } from '../services/repos.js';
 import { scopeAllows } from '../services/scopes.js';
+import { publicOnlyRefuses } from '../services/visibility.js';
 
 /** `ctx.PlainText`: Gitea's plain answers on the git routes (no trailing newline). */
 export const plainText = (status: number, text: string, headers: Record<string, string> = {}) =>
@@ -53,7 +54,7 @@ export function locateRepo(g: Gitea, owner: string, name: string, doer: UserRow 
 /**
  * Gitea's CheckRepoScopedToken: a token must carry read:repository (pull) or
  * write:repository (push), and a public-only token cannot reach a private
- * repository. Gitea checks this only for tokens sent with Basic auth (a
+ * repository (nor one of an owner who is not public). Gitea checks this only for tokens sent with Basic auth (a
  * known hole: go-gitea advisory on Bearer tokens skipping scope checks on
  * git routes); we check every token.
  */
@@ -61,6 +62,6 @@ export function tokenAllows(auth: Authenticated | null, repo: RepoContext, level
   const token = auth?.token;
   if (!token) return true;
   const scopes = token.scopes ? token.scopes.split(',') : [];
-  if (scopes.includes('public-only') && repo.row.is_private) return false;
+  if (publicOnlyRefuses(auth, repo.row, repo.owner)) return false;
   return scopeAllows(scopes, 'repository', level);
 }
