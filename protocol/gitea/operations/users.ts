@@ -34,8 +34,8 @@ export const userGet = defineGiteaOperation({
   scopes: ['user'],
   guards: ['contextUser'],
   errors: [
-    { code: 403, reason: 'token lacks the read:user scope' },
-    { code: 404, reason: 'no such user' },
+    { code: 403, reason: 'token lacks the read:user scope, or a public-only token asks for a user who is not public' },
+    { code: 404, reason: 'no such user, or one the caller may not see (limited: anonymous callers; private: everyone but the user and site admins)' },
   ],
 });
 
