@@ -92,6 +92,15 @@ const Env = v.object({
   LFS_MAX_BATCH_SIZE: v.optional(int('LFS_MAX_BATCH_SIZE', 0, 1_000_000), '0'),
   API_MAX_BLOB_SIZE: v.optional(int('API_MAX_BLOB_SIZE', 0, 2 ** 31), String(10 * 1024 * 1024)),
   DISABLE_QUERY_AUTH_TOKEN: v.optional(bool('DISABLE_QUERY_AUTH_TOKEN'), 'false'),
+  // Failed password checks allowed per client address in a window (`10/15m`); `0` turns the limit off.
+  LOGIN_THROTTLE: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((s) => s === '0' || (/^[1-9]\d{0,5}\/.+$/.test(s) && 'ns' in parseGoDuration(s.split('/')[1]!) && (parseGoDuration(s.split('/')[1]!) as { ns: bigint }).ns >= 1_000_000_000n), 'LOGIN_THROTTLE must be 0 or failures/window, such as 10/15m'),
+      v.transform((s) => (s === '0' ? { failures: 0, windowMs: 0 } : { failures: Number(s.split('/')[0]), windowMs: Number((parseGoDuration(s.split('/')[1]!) as { ns: bigint }).ns / 1_000_000n) })),
+    ),
+    '10/15m',
+  ),
   MIRROR_ENABLED: v.optional(bool('MIRROR_ENABLED'), 'true'),
   MIRROR_MIN_INTERVAL: v.optional(goDuration('MIRROR_MIN_INTERVAL'), '10m'),
   MIRROR_DEFAULT_INTERVAL: v.optional(goDuration('MIRROR_DEFAULT_INTERVAL'), '8h'),
@@ -143,6 +152,8 @@ export type Config = {
   /** Files above this size are listed by the contents API without their content (Gitea's DEFAULT_MAX_BLOB_SIZE). */
   apiMaxBlobSize: number;
   disableQueryAuthToken: boolean;
+  /** Failed password checks allowed per client address in a window (0: no limit); an account allows five times as many from unfamiliar addresses. */
+  loginThrottle: { failures: number; windowMs: number };
   mirrorEnabled: boolean;
   /** Nanoseconds (Go durations); a non-zero push mirror interval below the minimum is refused. */
   mirrorMinInterval: bigint;
@@ -219,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     lfsMaxBatchSize: e.LFS_MAX_BATCH_SIZE,
     apiMaxBlobSize: e.API_MAX_BLOB_SIZE,
     disableQueryAuthToken: e.DISABLE_QUERY_AUTH_TOKEN,
+    loginThrottle: e.LOGIN_THROTTLE,
     mirrorEnabled: e.MIRROR_ENABLED,
     mirrorMinInterval: e.MIRROR_MIN_INTERVAL,
     mirrorDefaultInterval: e.MIRROR_DEFAULT_INTERVAL,

@@ -10,6 +10,7 @@ import type { Logger } from '../log.js';
 import { GitStore } from './git/store.js';
 import { closeRefUpdaters } from './git/ref-updater.js';
 import { createAccounts } from './services/accounts.js';
+import { LoginThrottle } from './services/login-throttle.js';
 import { createContentsReader } from './services/contents.js';
 import { createFiles } from './services/files.js';
 import { createLfsStore } from './services/lfs-store.js';
@@ -41,7 +42,7 @@ export async function createGitea(deps: GiteaDeps) {
   const site = new Site(config.rootUrl ?? 'http://127.0.0.1/');
   const git = new GitStore();
   const users = createUserRepo(db);
-  const accounts = createAccounts(users, createTokenRepo(db));
+  const accounts = createAccounts(users, createTokenRepo(db), undefined, new LoginThrottle(config.loginThrottle));
   const repoRows = createRepositoryRepo(db);
   const repos = createRepoService({ repos: repoRows, accounts, git, dataDir: config.dataDir });
   const protections = createProtections(createProtectionRepo(db), accounts);

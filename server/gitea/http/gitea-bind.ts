@@ -11,6 +11,7 @@ import type { Logger } from '../../log.js';
 import type { Authenticated } from '../services/accounts.js';
 import type { RepoContext, RepoService } from '../services/repos.js';
 import { scopeAllows, type ScopeCategoryName } from '../services/scopes.js';
+import { accountVisibleTo, isPublicOnly } from '../services/visibility.js';
 import type { Site } from '../site.js';
 import { giteaJsonError } from './go-json-error.js';
 
@@ -22,7 +23,7 @@ export interface GiteaContext {
   repo: RepoContext | undefined;
   req: Request;
   url: URL;
-  /** True when the caller authenticated with Basic credentials (token endpoints require it). */
+  /** True when the caller sent Basic credentials (the password, or a token in its place: `auth.token` tells). */
   basic: boolean;
   /** Set by the `contextUser` guard: the user named by `{username}`. */
   contextUser: UserRow | undefined;
@@ -155,15 +156,24 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
       case 'siteAdmin':
         if (!ctx.doer?.is_admin) throw forbidden('user should be the site admin');
         return;
-      case 'contextUser':
-        ctx.contextUser = opts.users.byName(params.username ?? '');
-        if (!ctx.contextUser) throw notFound(`user does not exist [uid: 0, name: ${params.username ?? ''}]`);
+      case 'contextUser': {
+        // A user the caller may not see is answered exactly as one that does not exist (Gitea's GetInfo).
+        const user = opts.users.byName(params.username ?? '');
+        if (!user || !accountVisibleTo(user, ctx.doer)) throw notFound(`user does not exist [uid: 0, name: ${params.username ?? ''}]`);
+        // Gitea's checkTokenPublicOnly for the user scope.
+        if (user.visibility !== 'public' && isPublicOnly(ctx.auth)) throw forbidden('token scope is limited to public users');
+        ctx.contextUser = user;
         return;
+      }
       case 'selfOrAdmin':
         if (!ctx.doer?.is_admin && ctx.doer?.id !== ctx.contextUser?.id) throw forbidden('doer should be the site admin or be same as the contextUser');
         return;
       case 'basicAuth':
+        // Gitea refuses anything but Basic ("auth required"); it lets a token sent as the Basic
+        // password through, so a token holding write:user could mint an `all` token. Like
+        // Forgejo, only the account password manages tokens.
         if (!ctx.basic) throw unauthorized('auth required');
+        if (ctx.auth?.token) throw unauthorized('auth method not allowed');
         return;
     }
   }
