@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isIPv4, isIPv6 } from 'node:net';
 import { parseEnv } from 'node:util';
 import * as v from 'valibot';
 import { parseGoDuration } from './util/go-duration.js';
@@ -44,9 +45,26 @@ const ariUsers = v.pipe(
   ),
 );
 
+/**
+ * What HOST may be: an IPv4 literal (`127.0.0.1`, `0.0.0.0`), an IPv6
+ * literal without brackets or zone (`::1`, `::`), `localhost`, or a host name
+ * (RFC 1123 labels: letters, digits and inner hyphens, at most 63 characters
+ * each, 253 in all, no trailing dot). A name whose last label is all digits is
+ * a mistyped IPv4 address (`999.1.1.1`, `10.0.0`), not a name. Whether a name
+ * resolves to an address of this machine is for listen() to find out.
+ */
+export function isListenHost(host: string): boolean {
+  if (isIPv4(host)) return true;
+  if (isIPv6(host)) return !host.includes('%');
+  if (host.length > 253) return false;
+  const labels = host.split('.');
+  if (!labels.every((l) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(l))) return false;
+  return !/^\d+$/.test(labels[labels.length - 1]!);
+}
+
 /** Every key the server reads; `.env.example` documents the same list. */
 const Env = v.object({
-  HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'HOST must not be empty')), '127.0.0.1'),
+  HOST: v.optional(v.pipe(v.string(), v.check(isListenHost, 'HOST must be an IP address (such as 127.0.0.1, 0.0.0.0 or ::1), localhost or a host name')), '127.0.0.1'),
   PORT: v.optional(int('PORT', 0, 65535), '8088'),
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'DATA_DIR must not be empty')), './data'),
   FIXTURES_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './fixtures'),

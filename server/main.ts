@@ -1,5 +1,7 @@
 import { ConfigError, loadConfig, readEnvironment } from './config.js';
 import { FixtureError } from './ari/fixtures.js';
+import { DataDirLockError } from './db/data-dir-lock.js';
+import { ListenError } from './http/early-server.js';
 import { createLogger } from './log.js';
 import { startServer } from './start.js';
 
@@ -20,7 +22,9 @@ async function main(): Promise<void> {
   try {
     server = await startServer(config, log);
   } catch (err) {
-    const msg = err instanceof FixtureError || (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? (err as Error).message : String((err as Error).stack ?? err);
+    // Problems the operator can fix get one line; anything else, its stack.
+    const known = err instanceof FixtureError || err instanceof ListenError || err instanceof DataDirLockError;
+    const msg = known ? (err as Error).message : String((err as Error).stack ?? err);
     process.stderr.write(`trunkline: ${msg}\n`);
     process.exit(1);
   }
