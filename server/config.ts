@@ -90,6 +90,7 @@ const Env = v.object({
   MAX_JSON_DEPTH: v.optional(int('MAX_JSON_DEPTH', 2, 1000), '64'),
   WS_MAX_PAYLOAD: v.optional(int('WS_MAX_PAYLOAD', 1024, 16 * 1024 * 1024), '65536'),
   WS_MAX_BUFFERED_BYTES: v.optional(int('WS_MAX_BUFFERED_BYTES', 64 * 1024, 2 ** 31), String(8 * 1024 * 1024)),
+  HEADERS_TIMEOUT_MS: v.optional(int('HEADERS_TIMEOUT_MS', 100, 600_000), '30000'),
   WS_PING_INTERVAL_MS: v.optional(int('WS_PING_INTERVAL_MS', 100, 3_600_000), '30000'),
   CHANNEL_HISTORY_LIMIT: v.optional(int('CHANNEL_HISTORY_LIMIT', 0, 100_000_000), '100000'),
   TRUSTED_ORIGINS: v.optional(
@@ -147,6 +148,8 @@ export type Config = {
   wsMaxPayload: number;
   wsMaxBufferedBytes: number;
   wsPingIntervalMs: number;
+  /** A connection that has not sent its request headers in this time gets 408 and is closed. */
+  headersTimeoutMs: number;
   channelHistoryLimit: number;
   /** Browser origins besides our own that may change state and open event sockets. */
   trustedOrigins: string[];
@@ -236,6 +239,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     wsMaxPayload: e.WS_MAX_PAYLOAD,
     wsMaxBufferedBytes: e.WS_MAX_BUFFERED_BYTES,
     wsPingIntervalMs: e.WS_PING_INTERVAL_MS,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     channelHistoryLimit: e.CHANNEL_HISTORY_LIMIT,
     trustedOrigins: e.TRUSTED_ORIGINS,
     appReconnectGraceMs: e.APP_RECONNECT_GRACE_MS,

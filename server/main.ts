@@ -7,6 +7,9 @@ import { startServer } from './start.js';
 
 /** Entry point: configuration from the environment (and .env), one line with the URL, graceful stop on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
+  // Everything the server writes (database and WAL, secret key, recordings, repositories, LFS objects)
+  // is its user's alone: no group or world access, whatever umask it was started with.
+  process.umask(0o077);
   let config;
   try {
     config = loadConfig(readEnvironment());

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { createApp, crossOriginRefusal } from './app.js';
+import { answerSocket } from './http/answer-socket.js';
 import { createOriginPolicy, type OriginPolicy } from './http/origin-policy.js';
 import { createEventsWs } from './ari/events-ws.js';
 import { loadFixtures } from './ari/fixtures.js';
@@ -62,6 +63,7 @@ function gracefulIdleClose(server: Server): { forget(s: Duplex): void } {
 const CLIENT_ERRORS: Record<string, [number, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
   HPE_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
 };
 
 /**
@@ -80,7 +82,7 @@ function answerClientErrors(server: Server, swaggerUrl: () => string): void {
     const requestLine = err.rawPacket?.toString('latin1', 0, Math.min(err.rawPacket.length, 8192)).split('\r\n', 1)[0] ?? '';
     const path = requestLine.split(' ')[1] ?? '';
     const body = JSON.stringify(path.startsWith('/api/') ? { message, url: swaggerUrl() } : { message });
-    socket.end(`HTTP/1.1 ${status} ${message}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    answerSocket(socket, status, message, body);
   });
 }
 
@@ -105,7 +107,7 @@ type Sockets = { events: ReturnType<typeof createEventsWs>; repoEvents: ReturnTy
  */
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel), opts: StartOptions = {}): Promise<RunningServer> {
   const fixtures = loadFixtures(config.fixturesDir);
-  const early = createEarlyServer();
+  const early = createEarlyServer({ headersTimeoutMs: config.headersTimeoutMs });
   const server = early.server;
   const connections = gracefulIdleClose(server);
   let url = '';
@@ -123,8 +125,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     }
     if (!origins.allows(req.headers.origin, req.headers.host)) {
       // A page on another site opening our event sockets with the browser's credentials.
-      const body = JSON.stringify(crossOriginRefusal(req.url ?? '/', gitea.site.swaggerUrl));
-      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      answerSocket(socket, 403, 'Forbidden', JSON.stringify(crossOriginRefusal(req.url ?? '/', gitea.site.swaggerUrl)));
       return;
     }
     if (sockets.events.handleUpgrade(req, socket, head)) return;
@@ -135,7 +136,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       socket.destroy();
       return;
     }
-    socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: 27\r\nConnection: close\r\n\r\n{"message":"Not a WebSocket"}'.replace('27', String('{"message":"Not a WebSocket"}'.length)));
+    answerSocket(socket, 404, 'Not Found', '{"message":"Not a WebSocket"}');
   });
   const port = await early.listen(config.port, config.host);
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;

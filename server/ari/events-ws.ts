@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
+import { answerSocket } from '../http/answer-socket.js';
 import { apiKeyOf, type AriAuth } from '../http/ari-auth.js';
 import { safeUrl, type Logger } from '../log.js';
 import type { EventSink } from './apps.js';
@@ -22,15 +23,7 @@ const TRUE = new Set(['true', 'yes', 'y', 't', '1', 'on']);
 
 /** Writes a plain HTTP answer on a socket that will not be upgraded. */
 function refuse(socket: Duplex, status: number, reason: string, message: string, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify({ message });
-  const lines = [
-    `HTTP/1.1 ${status} ${reason}`,
-    'Content-Type: application/json',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Connection: close',
-    ...Object.entries(headers).map(([k, val]) => `${k}: ${val}`),
-  ];
-  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+  answerSocket(socket, status, reason, JSON.stringify({ message }), 'application/json', headers);
 }
 
 /** One event WebSocket, serving one or more applications. */

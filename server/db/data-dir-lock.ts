@@ -54,7 +54,8 @@ export function lockDataDir(dataDir: string): DataDirLock {
   const file = join(dir, LOCK_FILE);
   let db: Database.Database | undefined;
   try {
-    mkdirSync(dir, { recursive: true });
+    // Only our user may enter the directory that holds the database, the sealing key and the repositories.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     // timeout 0: a held lock is an answer, not something to wait for.
     db = new Database(file, { timeout: 0 });
     db.pragma('locking_mode = EXCLUSIVE');

@@ -51,7 +51,7 @@ function describe(err: NodeJS.ErrnoException, host: string, port: number): strin
  * app. A request arriving in between is not refused or answered early: it
  * waits, and the app answers it once ready.
  */
-export function createEarlyServer(): EarlyServer {
+export function createEarlyServer(opts: { headersTimeoutMs: number }): EarlyServer {
   let app: FetchApp | undefined;
   let settled: boolean | undefined;
   let held = 0;
@@ -73,6 +73,9 @@ export function createEarlyServer(): EarlyServer {
   const unavailable = () => new Response(JSON.stringify({ message: 'Service Unavailable' }), { status: 503, headers: { 'content-type': 'application/json', connection: 'close' } });
 
   const server = createAdaptorServer({
+    // A client gets this long to send its request's headers; silent and trickling connections are checked
+    // often enough that none outlives the limit by much.
+    serverOptions: { headersTimeout: opts.headersTimeoutMs, connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(opts.headersTimeoutMs / 4))) },
     fetch: async (req: Request, env: unknown) => {
       if (app) return app.fetch(req, env);
       return (await waitReady()) && app ? (app as FetchApp).fetch(req, env) : unavailable();

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { answerSocket } from '../../http/answer-socket.js';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { RepoEvent } from '../../../protocol/gitea/events.js';
 import type { Logger } from '../../log.js';
@@ -20,9 +21,7 @@ export interface RepoEventsWsOptions {
 
 /** A plain HTTP answer with Gitea's error body, on a socket that will not be upgraded. */
 function refuse(socket: Duplex, status: number, reason: string, message: string, swaggerUrl: string, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify({ message, url: swaggerUrl });
-  const extra = Object.entries(headers).map(([k, val]) => `${k}: ${val}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json;charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`);
+  answerSocket(socket, status, reason, JSON.stringify({ message, url: swaggerUrl }), 'application/json;charset=utf-8', headers);
 }
 
 /**
