@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
 import { parseEnv } from 'node:util';
 import * as v from 'valibot';
+import { parseCidr } from './ari/media/external-host-policy.js';
 import { parseGoDuration } from './util/go-duration.js';
 
 const int = (name: string, min: number, max: number) =>
@@ -101,6 +102,14 @@ const Env = v.object({
     ),
     '',
   ),
+  EXTERNAL_MEDIA_ALLOWED_NETWORKS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+      v.check((list) => list.every((c) => parseCidr(c) !== undefined), 'EXTERNAL_MEDIA_ALLOWED_NETWORKS entries must be CIDRs such as 10.0.0.0/8 or ::1/128'),
+    ),
+    '0.0.0.0/0,::/0',
+  ),
   APP_RECONNECT_GRACE_MS: v.optional(int('APP_RECONNECT_GRACE_MS', 0, 3_600_000), '10000'),
   CRASH_AFTER: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z]+(#\d{1,6})?$/, 'CRASH_AFTER must be an operation nickname, optionally #N'))),
   CHECK_RESPONSES: v.optional(bool('CHECK_RESPONSES')),
@@ -153,6 +162,8 @@ export type Config = {
   channelHistoryLimit: number;
   /** Browser origins besides our own that may change state and open event sockets. */
   trustedOrigins: string[];
+  /** Networks external media may reach (link-local, multicast and the like never). */
+  externalMediaNetworks: string[];
   /** After a restart, how long restored channels wait for their Stasis applications to reconnect. */
   appReconnectGraceMs: number;
   /**
@@ -242,6 +253,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     channelHistoryLimit: e.CHANNEL_HISTORY_LIMIT,
     trustedOrigins: e.TRUSTED_ORIGINS,
+    externalMediaNetworks: e.EXTERNAL_MEDIA_ALLOWED_NETWORKS,
     appReconnectGraceMs: e.APP_RECONNECT_GRACE_MS,
     crashAfter: e.CRASH_AFTER && e.NODE_ENV === 'test' ? { nickname: e.CRASH_AFTER.split('#')[0]!, nth: Number(e.CRASH_AFTER.split('#')[1] ?? 1) } : undefined,
     checkResponses: e.CHECK_RESPONSES ?? e.NODE_ENV === 'test',

@@ -154,6 +154,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       bridgeRepo: createBridgeRepo(db),
       dataDir: config.dataDir,
       bindHost: config.host,
+      externalMediaNetworks: config.externalMediaNetworks,
       fixtures,
       repo: channelRepo,
       meta: createMetaRepo(db),

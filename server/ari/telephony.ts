@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { ChannelRepo } from '../db/repos/channel-repo.js';
 import type { BridgeRepo, RecordingRepo } from '../db/repos/recording-repo.js';
 import { MediaClock } from './media/clock.js';
+import { createExternalHostPolicy } from './media/external-host-policy.js';
 import { Codecs } from './media/codec.js';
 import { AudioRouter } from './engine/audio.js';
 import { Bridges } from './engine/bridges.js';
@@ -42,6 +43,8 @@ export interface TelephonyOptions extends EngineOptions {
   dataDir: string;
   /** Address external media sockets bind to. */
   bindHost: string;
+  /** Networks (CIDRs) external media may send to or connect to. */
+  externalMediaNetworks: string[];
 }
 
 /** Wires the simulated telephony engine and its media, and restores what was live at the last stop. */
@@ -62,7 +65,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const recordings = new Recordings(engine, clock, codecs, opts.recordingRepo, opts.dataDir);
   const bridges = new Bridges(engine, router, opts.bridgeRepo);
   const snoops = new Snoops(engine, calls);
-  const external = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost);
+  const external = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost, createExternalHostPolicy(opts.externalMediaNetworks));
 
   const target = (t: string) => {
     const i = t.indexOf(':');
