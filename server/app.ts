@@ -77,8 +77,10 @@ export function createApp(deps: AppDeps) {
     });
   }
 
+  // MAX_BODY_BYTES caps everything; ARI and /sim answer far smaller bodies (SECURITY.md, "Hostile input").
   const common = {
-    maxBodyBytes: config.maxBodyBytes,
+    maxBodyBytes: Math.min(config.maxBodyBytes, config.ariLimits.maxBodyBytes),
+    maxUploadBytes: Math.min(config.maxBodyBytes, config.ariLimits.simAudioMaxBytes),
     maxJsonDepth: config.maxJsonDepth,
     checkResponses: config.checkResponses,
     violations: deps.violations,

@@ -95,6 +95,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     bridgeRepo: createBridgeRepo(db),
     dataDir: config.dataDir,
     bindHost: config.host,
+    limits: config.ariLimits,
     fixtures,
     repo: channelRepo,
     meta,

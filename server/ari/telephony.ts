@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { AriLimits } from '../config.js';
 import type { ChannelRepo } from '../db/repos/channel-repo.js';
 import type { BridgeRepo, RecordingRepo } from '../db/repos/recording-repo.js';
 import { MediaClock } from './media/clock.js';
@@ -42,6 +43,7 @@ export interface TelephonyOptions extends EngineOptions {
   dataDir: string;
   /** Address external media sockets bind to. */
   bindHost: string;
+  limits: AriLimits;
 }
 
 /** Wires the simulated telephony engine and its media, and restores what was live at the last stop. */
@@ -57,7 +59,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const clock = new MediaClock(opts.timeScale);
   const codecs = new Codecs(opts.fixtures.formats);
   const router = new AudioRouter(engine, clock, join(opts.dataDir, 'sim-audio'));
-  const farEnd = new FarEnd(engine, calls, control, router, join(opts.dataDir, 'sim-audio'));
+  const farEnd = new FarEnd(engine, calls, control, router, join(opts.dataDir, 'sim-audio'), opts.limits.simAudioMaxSeconds);
   const playbacks = new Playbacks(engine, router);
   const recordings = new Recordings(engine, clock, codecs, opts.recordingRepo, opts.dataDir);
   const bridges = new Bridges(engine, router, opts.bridgeRepo);

@@ -35,6 +35,8 @@ export interface BinderOptions {
   /** Where the API is mounted: `/ari` or `/sim`. */
   prefix: string;
   maxBodyBytes: number;
+  /** Bodies of operations that take raw data (far-end audio uploads). */
+  maxUploadBytes: number;
   maxJsonDepth: number;
   /** Test mode: every response is checked against the operation's declaration. */
   checkResponses: boolean;
@@ -121,7 +123,7 @@ async function gather(c: Context, opts: BinderOptions, rawUpload: boolean): Prom
   const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD' && ((length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined);
   if (rawUpload) {
     // An upload: the body is data, not parameters.
-    bytes = hasBody ? await readBodyBytes(c.req.raw, opts.maxBodyBytes) : Buffer.alloc(0);
+    bytes = hasBody ? await readBodyBytes(c.req.raw, opts.maxUploadBytes) : Buffer.alloc(0);
   } else if (hasBody) {
     const text = await readBody(c.req.raw, opts.maxBodyBytes);
     if (isJson(ct)) {

@@ -5,6 +5,7 @@ import type { RecordingRepo, RecordingRow } from '../../db/repos/recording-repo.
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../errors.js';
 import type { FrameConsumer, MediaClock } from '../media/clock.js';
 import type { Codec, Codecs } from '../media/codec.js';
+import { WavError } from '../media/wav.js';
 import { FRAME_MS, FRAME_SAMPLES, level, RATE, SILENCE_THRESHOLD } from '../media/pcm.js';
 import type { Engine } from './engine.js';
 import type { Channel } from './channel.js';
@@ -450,7 +451,13 @@ export class Recordings {
     const codec = this.codecs.get(row.format);
     const path = this.path(row.file);
     if (!codec || !existsSync(path)) return undefined;
-    return codec.decodeFile(readFileSync(path));
+    try {
+      return codec.decodeFile(readFileSync(path));
+    } catch (err) {
+      // A file changed behind our back (or one we cannot decode) fails the playback item, as a missing one does.
+      if (err instanceof WavError) return undefined;
+      throw err;
+    }
   }
 
   /** Ends every recording of a target (a bridge that goes away). */
