@@ -97,7 +97,7 @@ const Env = v.object({
   APP_RECONNECT_GRACE_MS: v.optional(int('APP_RECONNECT_GRACE_MS', 0, 3_600_000), '10000'),
   // ---- ARI and simulation input/disk limits (ariLimits below) ----
   ARI_MAX_BODY_BYTES: v.optional(int('ARI_MAX_BODY_BYTES', 1024, 2 ** 31), String(1024 * 1024)),
-  ARI_MAX_VALUE_BYTES: v.optional(int('ARI_MAX_VALUE_BYTES', 64, 1024 * 1024), '8192'),
+  ARI_MAX_VALUE_BYTES: v.optional(int('ARI_MAX_VALUE_BYTES', 64, 16 * 1024 * 1024), '8192'),
   ARI_MAX_VARIABLE_NAME_BYTES: v.optional(int('ARI_MAX_VARIABLE_NAME_BYTES', 8, 4096), '80'),
   ARI_MAX_VARIABLES: v.optional(int('ARI_MAX_VARIABLES', 1, 10_000), '128'),
   SIM_AUDIO_MAX_BYTES: v.optional(int('SIM_AUDIO_MAX_BYTES', 1024, 2 ** 31), String(4 * 1024 * 1024)),
