@@ -36,6 +36,8 @@ export interface AriLimits {
   maxVariableNameBytes: number;
   /** Variables in one request's `variables` container. */
   maxVariables: number;
+  /** Variables setChannelVar may leave on one channel. */
+  maxChannelVariables: number;
   /** Far-end audio uploads: bytes of the body, seconds once decoded. */
   simAudioMaxBytes: number;
   simAudioMaxSeconds: number;
@@ -100,6 +102,7 @@ const Env = v.object({
   ARI_MAX_VALUE_BYTES: v.optional(int('ARI_MAX_VALUE_BYTES', 64, 16 * 1024 * 1024), '8192'),
   ARI_MAX_VARIABLE_NAME_BYTES: v.optional(int('ARI_MAX_VARIABLE_NAME_BYTES', 8, 4096), '80'),
   ARI_MAX_VARIABLES: v.optional(int('ARI_MAX_VARIABLES', 1, 10_000), '128'),
+  ARI_MAX_CHANNEL_VARIABLES: v.optional(int('ARI_MAX_CHANNEL_VARIABLES', 1, 100_000), '512'),
   SIM_AUDIO_MAX_BYTES: v.optional(int('SIM_AUDIO_MAX_BYTES', 1024, 2 ** 31), String(4 * 1024 * 1024)),
   SIM_AUDIO_MAX_SECONDS: v.optional(int('SIM_AUDIO_MAX_SECONDS', 1, 86_400), '300'),
   SIM_HISTORY_MAX_BYTES: v.optional(int('SIM_HISTORY_MAX_BYTES', 64 * 1024, 2 ** 31), String(4 * 1024 * 1024)),
@@ -229,7 +232,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     appReconnectGraceMs: e.APP_RECONNECT_GRACE_MS,
     ariLimits: {
       maxBodyBytes: e.ARI_MAX_BODY_BYTES, maxValueBytes: e.ARI_MAX_VALUE_BYTES, maxVariableNameBytes: e.ARI_MAX_VARIABLE_NAME_BYTES,
-      maxVariables: e.ARI_MAX_VARIABLES, simAudioMaxBytes: e.SIM_AUDIO_MAX_BYTES, simAudioMaxSeconds: e.SIM_AUDIO_MAX_SECONDS,
+      maxVariables: e.ARI_MAX_VARIABLES, maxChannelVariables: e.ARI_MAX_CHANNEL_VARIABLES, simAudioMaxBytes: e.SIM_AUDIO_MAX_BYTES, simAudioMaxSeconds: e.SIM_AUDIO_MAX_SECONDS,
       simHistoryMaxBytes: e.SIM_HISTORY_MAX_BYTES, recordingsMaxBytes: e.RECORDINGS_MAX_BYTES, recordingMaxSeconds: e.RECORDING_MAX_SECONDS,
     },
     crashAfter: e.CRASH_AFTER && e.NODE_ENV === 'test' ? { nickname: e.CRASH_AFTER.split('#')[0]!, nth: Number(e.CRASH_AFTER.split('#')[1] ?? 1) } : undefined,

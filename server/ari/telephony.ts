@@ -100,6 +100,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   bridges.playbacks = playbacks;
   bridges.endRecordings = (uri) => recordings.endTarget(uri);
   control.beforeContinue = (ch) => bridges.depart(ch);
+  control.maxChannelVariables = opts.limits.maxChannelVariables;
   engine.onHangup((ch) => router.forget(ch));
   await external.restore();
   engine.resumeRestored();
