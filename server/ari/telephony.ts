@@ -61,7 +61,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const router = new AudioRouter(engine, clock, join(opts.dataDir, 'sim-audio'));
   const farEnd = new FarEnd(engine, calls, control, router, join(opts.dataDir, 'sim-audio'), opts.limits.simAudioMaxSeconds);
   const playbacks = new Playbacks(engine, router);
-  const recordings = new Recordings(engine, clock, codecs, opts.recordingRepo, opts.dataDir);
+  const recordings = new Recordings(engine, clock, codecs, opts.recordingRepo, opts.dataDir, opts.limits);
   const bridges = new Bridges(engine, router, opts.bridgeRepo);
   const snoops = new Snoops(engine, calls);
   const external = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost);
@@ -101,6 +101,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   bridges.endRecordings = (uri) => recordings.endTarget(uri);
   control.beforeContinue = (ch) => bridges.depart(ch);
   control.maxChannelVariables = opts.limits.maxChannelVariables;
+  vars.maxGlobals = opts.limits.maxChannelVariables;
   engine.onHangup((ch) => router.forget(ch));
   await external.restore();
   engine.resumeRestored();

@@ -130,7 +130,7 @@ test('setChannelVar / setGlobalVar and free strings (appArgs, callerId): over th
   await ctx.t.http('DELETE', `/ari/channels/${id}`);
 });
 
-test('a channel holds at most ARI_MAX_CHANNEL_VARIABLES (8) variables set by setChannelVar; replacing and unsetting still work', async () => {
+test('a channel holds at most ARI_MAX_CHANNEL_VARIABLES (8) variables set by setChannelVar, and so do globals; replacing and unsetting still work', async () => {
   const { id } = await originateInApp(ctx.t, ctx.ev, { app: APP, id: 'lim-count' });
   const set = (variable: string, value?: string) => ctx.t.http('POST', `/ari/channels/${id}/variable`, { query: { variable, ...(value !== undefined ? { value } : {}) } });
   // An originated channel starts with no variables of its own, so eight fit.
@@ -141,6 +141,23 @@ test('a channel holds at most ARI_MAX_CHANNEL_VARIABLES (8) variables set by set
   assert.is((await set('C1')).status, 204, 'unsetting one');
   assert.is((await set('C8', '8')).status, 204, 'room again');
   assert.is((await set('CALLERID(name)', 'Fn')).status, 204, 'functions are not variables');
+
+  // Global variables are bounded by the same number (the fixtures' globals count too).
+  const global = (variable: string, value?: string) => ctx.t.http('POST', '/ari/asterisk/variable', { query: { variable, ...(value !== undefined ? { value } : {}) } });
+  const added: string[] = [];
+  let refused;
+  for (let i = 0; i < 9 && !refused; i++) {
+    const r = await global(`LIMG${i}`, '1');
+    if (r.status === 204) added.push(`LIMG${i}`);
+    else refused = r;
+  }
+  assert.ok(refused && added.length > 0, 'some globals fit, then one is refused');
+  assert.equal([refused.status, refused.body], [400, { message: 'There are already 8 global variables' }]);
+  const viaFunction = await set('GLOBAL(LIMG-f)', '1');
+  assert.equal([viaFunction.status, viaFunction.body], [400, { message: 'There are already 8 global variables' }]);
+  assert.is((await global(added[0]!, 'again')).status, 204, 'replacing one');
+  assert.is((await global(added[0]!)).status, 204, 'unsetting one');
+  assert.is((await set('GLOBAL(LIMG-f)', '1')).status, 204, 'room again');
   await ctx.t.http('DELETE', `/ari/channels/${id}`);
 });
 

@@ -1,9 +1,12 @@
-import { writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync, writeSync } from 'node:fs';
 import type { RECORDING_STATES } from '../../../protocol/ari/models/media.js';
+import type { RecordingRepo } from '../../db/repos/recording-repo.js';
+import type { Logger } from '../../log.js';
 import type { FrameConsumer } from '../media/clock.js';
-import type { Codec } from '../media/codec.js';
+import type { Codec, Codecs } from '../media/codec.js';
 import { FRAME_MS, FRAME_SAMPLES, level, SILENCE_THRESHOLD } from '../media/pcm.js';
 import type { Channel } from './channel.js';
+import { QUOTA_CAUSE } from './recording-quota.js';
 import type { RecordRequest, Recordings } from './recordings.js';
 
 type RecordingState = (typeof RECORDING_STATES)[number];
@@ -96,18 +99,42 @@ export class LiveRecording implements FrameConsumer {
       this.silentFrames++;
       this.silenceRun++;
     } else this.silenceRun = 0;
-    if (this.pendingFrames >= this.flushAfter) this.flush();
+    if (this.pendingFrames >= this.flushAfter && !this.flush()) return this.owner.end(this, 'failed', QUOTA_CAUSE);
     if (this.opts.maxSilenceSeconds > 0 && this.silenceRun * FRAME_MS >= this.opts.maxSilenceSeconds * 1000) this.owner.end(this, 'done');
   }
 
-  flush(): void {
-    if (this.fd === null || !this.pending.length) return;
+  /** Writes the buffered frames; false when the recordings quota has no room for them (they are dropped). */
+  flush(): boolean {
+    if (this.fd === null || !this.pending.length) return true;
     const buf = Buffer.concat(this.pending);
-    writeSync(this.fd, buf, 0, buf.length, this.writePos);
-    this.writePos += buf.length;
-    this.dataBytes += buf.length;
     this.pending = [];
     this.pendingFrames = 0;
     this.flushAfter = FLUSH_FRAMES;
+    if (!this.owner.quota.reserve(buf.length)) return false;
+    writeSync(this.fd, buf, 0, buf.length, this.writePos);
+    this.writePos += buf.length;
+    this.dataBytes += buf.length;
+    return true;
+  }
+}
+
+/** Live rows left by a crash or kill: their files are finalised (WAV header sizes) and kept as stored recordings. */
+export function keepInterrupted(repo: RecordingRepo, codecs: Codecs, path: (file: string) => string, log: Logger): void {
+  for (const row of repo.live()) {
+    const p = path(row.file);
+    const codec = codecs.get(row.format);
+    let bytes = 0;
+    if (existsSync(p) && codec) {
+      const size = statSync(p).size;
+      bytes = codec.header ? Math.max(0, size - WAV_HEADER) : size;
+      if (codec.header && size >= WAV_HEADER) {
+        const fd = openSync(p, 'r+');
+        writeSync(fd, codec.header(bytes), 0, WAV_HEADER, 0);
+        closeSync(fd);
+      }
+    }
+    const ms = codec ? Math.floor((bytes / codec.bytesPerSample / codec.rate) * 1000) : 0;
+    repo.save({ ...row, state: 'stored', ended_at: Date.now(), duration_ms: ms });
+    log.warn({ recording: row.name }, 'recording interrupted by a restart kept as stored');
   }
 }

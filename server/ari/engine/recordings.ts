@@ -3,11 +3,12 @@ import { dirname, join, resolve, sep } from 'node:path';
 import type { RecordingRepo, RecordingRow } from '../../db/repos/recording-repo.js';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../errors.js';
 import type { MediaClock } from '../media/clock.js';
-import type { Codecs } from '../media/codec.js';
+import type { Codec, Codecs } from '../media/codec.js';
 import { WavError } from '../media/wav.js';
 import { FRAME_MS, RATE } from '../media/pcm.js';
 import type { Engine } from './engine.js';
-import { LiveRecording, WAV_HEADER, type RecordSource } from './live-recording.js';
+import { keepInterrupted, LiveRecording, WAV_HEADER, type RecordSource } from './live-recording.js';
+import { QUOTA_CAUSE, RecordingQuota } from './recording-quota.js';
 
 export type { RecordSource } from './live-recording.js';
 
@@ -40,6 +41,8 @@ export function validRecordingName(name: string): boolean {
 export class Recordings {
   private readonly live = new Map<string, LiveRecording>();
   readonly dir: string;
+  /** Disk used by recording files against RECORDINGS_MAX_BYTES. */
+  readonly quota: RecordingQuota;
 
   constructor(
     private readonly eng: Engine,
@@ -47,7 +50,9 @@ export class Recordings {
     private readonly codecs: Codecs,
     private readonly repo: RecordingRepo,
     dataDir: string,
+    private readonly limits: { recordingsMaxBytes: number; recordingMaxSeconds: number },
   ) {
+    this.quota = new RecordingQuota(limits.recordingsMaxBytes);
     this.dir = join(dataDir, 'recordings');
     mkdirSync(this.dir, { recursive: true });
     eng.onHangup((ch) => {
@@ -61,6 +66,17 @@ export class Recordings {
       }
     });
     this.recover();
+    for (const row of this.repo.stored()) this.quota.add(this.fileSize(row.file));
+  }
+
+  private fileSize(file: string): number {
+    const p = this.path(file);
+    return existsSync(p) ? statSync(p).size : 0;
+  }
+
+  /** Room for at least a second of `codec` audio (and a header): less, and a recording is refused or fails. */
+  private hasRoom(codec: Codec, freed = 0): boolean {
+    return this.quota.max - this.quota.usedBytes + freed >= codec.rate * codec.bytesPerSample + (codec.header ? WAV_HEADER : 0);
   }
 
   /** Absolute path of a recording file, checked to stay inside the recordings directory. */
@@ -70,25 +86,9 @@ export class Recordings {
     return p;
   }
 
-  /** Recordings cut off by a crash or kill: their files are finalised and kept as stored recordings. */
+  /** Recordings cut off by a crash or kill are kept as stored; no channel is recording any more. */
   private recover(): void {
-    for (const row of this.repo.live()) {
-      const path = this.path(row.file);
-      const codec = this.codecs.get(row.format);
-      let bytes = 0;
-      if (existsSync(path) && codec) {
-        const size = statSync(path).size;
-        bytes = codec.header ? Math.max(0, size - WAV_HEADER) : size;
-        if (codec.header && size >= WAV_HEADER) {
-          const fd = openSync(path, 'r+');
-          writeSync(fd, codec.header(bytes), 0, WAV_HEADER, 0);
-          closeSync(fd);
-        }
-      }
-      const ms = codec ? Math.floor((bytes / codec.bytesPerSample / codec.rate) * 1000) : 0;
-      this.repo.save({ ...row, state: 'stored', ended_at: Date.now(), duration_ms: ms });
-      this.eng.log.warn({ recording: row.name }, 'recording interrupted by a restart kept as stored');
-    }
+    keepInterrupted(this.repo, this.codecs, (file) => this.path(file), this.eng.log);
     for (const ch of this.eng.all()) {
       if (ch.d.recording) {
         ch.d.recording = null;
@@ -119,7 +119,11 @@ export class Recordings {
     const file = `${req.name}.${codec.extension}`;
     this.path(file);
     precheck?.();
-    const rec = new LiveRecording(req.name, codec, file, source, { ...req, ifExists, terminateOn }, this);
+    if (!this.hasRoom(codec)) throw conflict(QUOTA_CAUSE);
+    // RECORDING_MAX_SECONDS bounds every recording, one without maxDurationSeconds included.
+    const cap = this.limits.recordingMaxSeconds;
+    const maxDurationSeconds = req.maxDurationSeconds > 0 ? Math.min(req.maxDurationSeconds, cap) : cap;
+    const rec = new LiveRecording(req.name, codec, file, source, { ...req, ifExists, terminateOn, maxDurationSeconds }, this);
     this.live.set(req.name, rec);
     if (source.channel) {
       source.channel.d.recording = req.name;
@@ -144,8 +148,16 @@ export class Recordings {
     const path = this.path(rec.file);
     mkdirSync(dirname(path), { recursive: true });
     // ifExists: overwrite replaces whatever was there; append continues a same-format file.
-    if (existing && existing.file !== rec.file) rmSync(this.path(existing.file), { force: true });
     const append = rec.opts.ifExists === 'append' && existing?.file === rec.file && existsSync(path);
+    const other = existing && existing.file !== rec.file ? existing.file : undefined;
+    const freed = (other ? this.fileSize(other) : 0) + (append ? 0 : this.fileSize(rec.file));
+    if (!this.hasRoom(rec.codec, freed)) {
+      // The quota ran out while this one waited its turn: it fails as a recording that cannot start, and replaces nothing.
+      rec.state = 'recording';
+      return this.end(rec, 'failed', QUOTA_CAUSE);
+    }
+    if (other) this.removeFile(other);
+    if (!append) this.quota.releaseFile(path);
     rec.fd = openSync(path, append ? 'r+' : 'w');
     if (append) {
       // Appends go after the existing data; a WAV header is rewritten with the new size at the end.
@@ -154,6 +166,7 @@ export class Recordings {
       rec.writePos = size;
     } else if (rec.codec.header) {
       writeSync(rec.fd, rec.codec.header(0), 0, WAV_HEADER, 0);
+      this.quota.add(WAV_HEADER);
       rec.writePos = WAV_HEADER;
     }
     rec.startedAt = Date.now();
@@ -230,7 +243,11 @@ export class Recordings {
       const last = rec.encoder.end();
       if (last.length) rec.pending.push(last);
     }
-    rec.flush();
+    // The last frames may not fit either: a recording stopped then still fails for want of room.
+    if (!rec.flush() && state === 'done') {
+      state = 'failed';
+      cause = QUOTA_CAUSE;
+    }
     if (rec.fd !== null) {
       if (rec.codec.header) writeSync(rec.fd, rec.codec.header(rec.priorBytes + rec.dataBytes), 0, WAV_HEADER, 0);
       closeSync(rec.fd);
@@ -246,7 +263,7 @@ export class Recordings {
     // Rows change in the engine's group commit: committed before the event below leaves.
     if (state === 'canceled') {
       if (!wasQueued) {
-        rmSync(this.path(rec.file), { force: true });
+        this.removeFile(rec.file);
         this.eng.deferWrite(() => this.repo.remove(rec.name));
       }
     } else if (!wasQueued) {
@@ -311,8 +328,16 @@ export class Recordings {
 
   deleteStored(name: string): void {
     const r = this.stored(name);
+    this.quota.releaseFile(this.path(r.file));
     unlinkSync(this.path(r.file));
     this.repo.remove(name);
+  }
+
+  /** Removes a recording file (if there) and releases its bytes. */
+  private removeFile(file: string): void {
+    const p = this.path(file);
+    this.quota.releaseFile(p);
+    rmSync(p, { force: true });
   }
 
   file(name: string): { data: Uint8Array; contentType: string } {
@@ -333,6 +358,7 @@ export class Recordings {
     const codec = this.codecs.get(r.format)!;
     const file = `${destination}.${codec.extension}`;
     const to = this.path(file);
+    if (!this.quota.reserve(this.fileSize(r.file))) throw conflict(QUOTA_CAUSE);
     mkdirSync(dirname(to), { recursive: true });
     copyFileSync(this.path(r.file), to);
     this.repo.save({ ...r, name: destination, file, created_at: Date.now(), ended_at: Date.now() });
@@ -347,7 +373,7 @@ export class Recordings {
     const path = this.path(row.file);
     if (!codec || !existsSync(path)) return undefined;
     try {
-      return codec.decodeFile(readFileSync(path));
+      return codec.decodeFile(readFileSync(path), { maxSeconds: this.limits.recordingMaxSeconds });
     } catch (err) {
       // A file changed behind our back (or one we cannot decode) fails the playback item, as a missing one does.
       if (err instanceof WavError) return undefined;
