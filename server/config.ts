@@ -36,7 +36,7 @@ export interface AriLimits {
   maxVariableNameBytes: number;
   /** Variables in one request's `variables` container. */
   maxVariables: number;
-  /** Variables setChannelVar may leave on one channel. */
+  /** Variables setChannelVar may leave on one channel; also the most global variables. */
   maxChannelVariables: number;
   /** Far-end audio uploads: bytes of the body, seconds once decoded. */
   simAudioMaxBytes: number;
