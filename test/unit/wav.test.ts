@@ -55,11 +55,14 @@ function rejected(buf: Buffer, message: RegExp, maxSeconds = 10): void {
   assert.is(resampleWork.taps, before, 'no resampling work before the refusal');
 }
 
-test('a 1 Hz and a 0 Hz rate are refused before any decoding or resampling', () => {
-  rejected(wav({ rate: 1, data: 2000 }), /^sample rate 1 Hz is not supported \(8000 to 48000 Hz\)$/);
+test('a 1 Hz and a 0 Hz rate (and any non-standard one) are refused before any decoding or resampling', () => {
+  rejected(wav({ rate: 1, data: 2000 }), /^sample rate 1 Hz is not supported \(8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000 Hz\)$/);
   rejected(wav({ rate: 0, data: 2000 }), /^sample rate 0 Hz is not supported/);
   rejected(wav({ rate: 7999 }), /sample rate 7999 Hz/);
   rejected(wav({ rate: 48001 }), /sample rate 48001 Hz/);
+  // Within 8–48 kHz but not a rate audio is made at (and each would need its own resampling kernel).
+  rejected(wav({ rate: 8001 }), /sample rate 8001 Hz/);
+  rejected(wav({ rate: 47999 }), /sample rate 47999 Hz/);
   rejected(wav({ rate: 0xffffffff }), /sample rate 4294967295 Hz/);
 });
 
@@ -97,7 +100,8 @@ test('accepted input: samples and resampling work are bounded by maxSeconds × 8
   const cases: Spec[] = [
     { rate: 48000, channels: 2, data: 48000 * 4 * maxSeconds },
     { rate: 44100, data: 44100 * 2 * maxSeconds },
-    { rate: 8001, data: 8001 * 2 * maxSeconds },
+    { rate: 22050, data: 22050 * 2 * maxSeconds },
+    { rate: 12000, channels: 2, data: 12000 * 4 * maxSeconds },
     { rate: 11025, bits: 8, data: 11025 * maxSeconds },
     { format: 7, bits: 8, rate: 16000, data: 16000 * maxSeconds },
     { format: 6, bits: 8, rate: 8000, data: 8000 * maxSeconds },

@@ -67,7 +67,7 @@ export class FarEnd {
     this.eng.touch(ch);
   }
 
-  /** The far end speaks uploaded audio: WAV (8–48 kHz, PCM or G.711) or raw 8 kHz slin, at most maxUploadSeconds long. */
+  /** The far end speaks uploaded audio: WAV (a standard rate, 8 to 48 kHz; PCM or G.711) or raw 8 kHz slin, at most maxUploadSeconds long. */
   uploadAudio(id: string, body: RawBody, loop: boolean): void {
     const ch = this.channel(id);
     if (!body.data.length) throw badRequest('The request body holds no audio');

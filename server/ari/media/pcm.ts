@@ -134,8 +134,8 @@ interface Kernel {
 }
 
 const KERNEL_CACHE_LIMIT = 16;
-/** Largest table (phases × taps) worth keeping; beyond it weights are computed per sample. */
-const KERNEL_MAX_ENTRIES = 4_000_000;
+/** Largest table (phases × taps, 2 MB) worth keeping; beyond it (odd rate pairs) weights are computed per sample. */
+const KERNEL_MAX_ENTRIES = 262_144;
 const kernels = new Map<string, Kernel | null>();
 
 function kernelFor(from: number, to: number): Kernel | null {

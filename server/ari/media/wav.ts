@@ -10,9 +10,12 @@ export interface Wav {
 
 export class WavError extends Error {}
 
-/** Sample rates real telephone and studio audio use; anything else is refused before decoding. */
-export const WAV_MIN_RATE = 8000;
-export const WAV_MAX_RATE = 48000;
+/**
+ * The sample rates real telephone and studio audio use, 8 to 48 kHz; any
+ * other is refused before decoding. Standard rates also keep resampling
+ * cheap: each pair with 8 kHz has a small precomputed kernel (pcm.ts).
+ */
+export const WAV_RATES: readonly number[] = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000];
 const MAX_CHANNELS = 8;
 /** Without a caller's limit: an hour, far more than any prompt or recording we keep. */
 export const WAV_DEFAULT_MAX_SECONDS = 3600;
@@ -33,7 +36,7 @@ function decoder(format: number, bits: number): ((body: Buffer) => Int16Array) |
 
 /**
  * Parses a WAV buffer. Every declared figure is checked before any work
- * that depends on it: the rate is 8–48 kHz, the encoding one we decode,
+ * that depends on it: the rate a standard one (8–48 kHz), the encoding one we decode,
  * the data chunk present in full and no longer than `maxSeconds`. So the
  * work done (and the samples produced) is bounded by the limits, not by
  * what a header claims.
@@ -53,7 +56,7 @@ export function parseWav(buf: Buffer, limits: WavLimits = {}): Wav {
       const body = buf.subarray(pos + 8, pos + 8 + declared);
       fmt = { format: body.readUInt16LE(0), channels: body.readUInt16LE(2), rate: body.readUInt32LE(4), bits: body.readUInt16LE(14) };
       if (fmt.channels < 1 || fmt.channels > MAX_CHANNELS) throw new WavError(`${fmt.channels} channels (1 to ${MAX_CHANNELS} are supported)`);
-      if (fmt.rate < WAV_MIN_RATE || fmt.rate > WAV_MAX_RATE) throw new WavError(`sample rate ${fmt.rate} Hz is not supported (${WAV_MIN_RATE} to ${WAV_MAX_RATE} Hz)`);
+      if (!WAV_RATES.includes(fmt.rate)) throw new WavError(`sample rate ${fmt.rate} Hz is not supported (${WAV_RATES.join(', ')} Hz)`);
       if (!decoder(fmt.format, fmt.bits)) throw new WavError(`unsupported WAV encoding (format ${fmt.format}, ${fmt.bits} bits): send PCM 16-bit or 8-bit, A-law or µ-law`);
     } else if (id === 'data') {
       if (!fmt) throw new WavError('data before fmt');
