@@ -94,8 +94,11 @@ export function createApp(deps: AppDeps) {
     });
   }
 
+  // MAX_BODY_BYTES caps everything; ARI and /sim answer far smaller bodies (SECURITY.md, "Hostile input").
   const common = {
-    maxBodyBytes: config.maxBodyBytes,
+    maxBodyBytes: Math.min(config.maxBodyBytes, config.ariLimits.maxBodyBytes),
+    maxUploadBytes: Math.min(config.maxBodyBytes, config.ariLimits.simAudioMaxBytes),
+    limits: config.ariLimits,
     maxJsonDepth: config.maxJsonDepth,
     checkResponses: config.checkResponses,
     violations: deps.violations,
@@ -116,7 +119,7 @@ export function createApp(deps: AppDeps) {
   mountSounds(ari, telephony);
   mountPlaybacks(ari, telephony);
   mountApplications(ari, telephony);
-  mountSim(sim, telephony, deps.channelRepo);
+  mountSim(sim, telephony, deps.channelRepo, config.ariLimits.simHistoryMaxBytes);
   ari.finish();
   sim.finish();
   // The event socket is an upgrade; a plain GET gets Asterisk's answer for a non-upgrade request.

@@ -29,6 +29,28 @@ export interface AriUser {
   readOnly: boolean;
 }
 
+/** Bounds on what ARI and /sim clients may send and keep (README, "Configuration"; SECURITY.md). */
+export interface AriLimits {
+  /** Request bodies of ARI and /sim operations (MAX_BODY_BYTES still caps them). */
+  maxBodyBytes: number;
+  /** Any one string parameter, and any channel variable's value. */
+  maxValueBytes: number;
+  maxVariableNameBytes: number;
+  /** Variables in one request's `variables` container. */
+  maxVariables: number;
+  /** Variables setChannelVar may leave on one channel; also the most global variables. */
+  maxChannelVariables: number;
+  /** Far-end audio uploads: bytes of the body, seconds once decoded. */
+  simAudioMaxBytes: number;
+  simAudioMaxSeconds: number;
+  /** One /sim/history answer. */
+  simHistoryMaxBytes: number;
+  /** Disk used by all recordings together. */
+  recordingsMaxBytes: number;
+  /** Longest recording, whatever maxDurationSeconds asks. */
+  recordingMaxSeconds: number;
+}
+
 /** `name:password[:ro]`, comma separated. Passwords may contain `:` (the last `:ro` is the flag). */
 const ariUsers = v.pipe(
   v.string(),
@@ -111,6 +133,17 @@ const Env = v.object({
     '0.0.0.0/0,::/0',
   ),
   APP_RECONNECT_GRACE_MS: v.optional(int('APP_RECONNECT_GRACE_MS', 0, 3_600_000), '10000'),
+  // ---- ARI and simulation input/disk limits (ariLimits below) ----
+  ARI_MAX_BODY_BYTES: v.optional(int('ARI_MAX_BODY_BYTES', 1024, 2 ** 31), String(1024 * 1024)),
+  ARI_MAX_VALUE_BYTES: v.optional(int('ARI_MAX_VALUE_BYTES', 64, 16 * 1024 * 1024), '8192'),
+  ARI_MAX_VARIABLE_NAME_BYTES: v.optional(int('ARI_MAX_VARIABLE_NAME_BYTES', 8, 4096), '80'),
+  ARI_MAX_VARIABLES: v.optional(int('ARI_MAX_VARIABLES', 1, 10_000), '128'),
+  ARI_MAX_CHANNEL_VARIABLES: v.optional(int('ARI_MAX_CHANNEL_VARIABLES', 1, 100_000), '512'),
+  SIM_AUDIO_MAX_BYTES: v.optional(int('SIM_AUDIO_MAX_BYTES', 1024, 2 ** 31), String(4 * 1024 * 1024)),
+  SIM_AUDIO_MAX_SECONDS: v.optional(int('SIM_AUDIO_MAX_SECONDS', 1, 86_400), '300'),
+  SIM_HISTORY_MAX_BYTES: v.optional(int('SIM_HISTORY_MAX_BYTES', 64 * 1024, 2 ** 31), String(4 * 1024 * 1024)),
+  RECORDINGS_MAX_BYTES: v.optional(int('RECORDINGS_MAX_BYTES', 1, Number.MAX_SAFE_INTEGER), String(4 * 1024 ** 3)),
+  RECORDING_MAX_SECONDS: v.optional(int('RECORDING_MAX_SECONDS', 1, 7 * 86_400), '14400'),
   CRASH_AFTER: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z]+(#\d{1,6})?$/, 'CRASH_AFTER must be an operation nickname, optionally #N'))),
   CHECK_RESPONSES: v.optional(bool('CHECK_RESPONSES')),
   ADMIN_USERNAME: v.optional(v.pipe(v.string(), v.regex(/^[\w.-]{1,40}$/, 'ADMIN_USERNAME may hold letters, digits, "_", "-" and "." (at most 40)'))),
@@ -166,6 +199,7 @@ export type Config = {
   externalMediaNetworks: string[];
   /** After a restart, how long restored channels wait for their Stasis applications to reconnect. */
   appReconnectGraceMs: number;
+  ariLimits: AriLimits;
   /**
    * Test mode only (NODE_ENV=test): after answering the Nth request (default
    * the first) to this ARI or simulation operation, commit nothing more and
@@ -255,6 +289,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustedOrigins: e.TRUSTED_ORIGINS,
     externalMediaNetworks: e.EXTERNAL_MEDIA_ALLOWED_NETWORKS,
     appReconnectGraceMs: e.APP_RECONNECT_GRACE_MS,
+    ariLimits: {
+      maxBodyBytes: e.ARI_MAX_BODY_BYTES, maxValueBytes: e.ARI_MAX_VALUE_BYTES, maxVariableNameBytes: e.ARI_MAX_VARIABLE_NAME_BYTES,
+      maxVariables: e.ARI_MAX_VARIABLES, maxChannelVariables: e.ARI_MAX_CHANNEL_VARIABLES, simAudioMaxBytes: e.SIM_AUDIO_MAX_BYTES, simAudioMaxSeconds: e.SIM_AUDIO_MAX_SECONDS,
+      simHistoryMaxBytes: e.SIM_HISTORY_MAX_BYTES, recordingsMaxBytes: e.RECORDINGS_MAX_BYTES, recordingMaxSeconds: e.RECORDING_MAX_SECONDS,
+    },
     crashAfter: e.CRASH_AFTER && e.NODE_ENV === 'test' ? { nickname: e.CRASH_AFTER.split('#')[0]!, nth: Number(e.CRASH_AFTER.split('#')[1] ?? 1) } : undefined,
     checkResponses: e.CHECK_RESPONSES ?? e.NODE_ENV === 'test',
     adminUsername: e.ADMIN_USERNAME,

@@ -155,6 +155,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       dataDir: config.dataDir,
       bindHost: config.host,
       externalMediaNetworks: config.externalMediaNetworks,
+      limits: config.ariLimits,
       fixtures,
       repo: channelRepo,
       meta: createMetaRepo(db),

@@ -82,23 +82,37 @@ export function createEventsWs(opts: EventsWsOptions) {
   }, opts.pingIntervalMs);
   heartbeat.unref();
 
-  function attach(ws: WebSocket, apps: string[], subscribeAll: boolean): void {
+  /**
+   * A read-write user's socket serves its apps (replacing whichever socket
+   * served them, which is told ApplicationReplaced). A read-only user's
+   * socket only watches: it gets the apps' events and changes nothing —
+   * no registration, no replacement, no subscription, no resumption of
+   * restored channels (README, "Read-only users and the event socket").
+   */
+  function attach(ws: WebSocket, apps: string[], subscribeAll: boolean, readOnly: boolean): void {
     const session = new EventSession(ws, apps, opts);
     sessions.add(session);
     ws.on('pong', () => {
       session.alive = true;
     });
     ws.on('error', () => ws.terminate());
-    // Clients send nothing we act on; frames over maxPayload close the socket (1009) inside ws.
+    // Clients send nothing we act on (no listener for their messages); frames over maxPayload close the socket (1009) inside ws.
     for (const app of apps) {
+      if (readOnly) {
+        opts.engine.apps.watch(app, session);
+        continue;
+      }
       const previous = opts.engine.apps.activate(app, session, subscribeAll);
       previous?.deliver(opts.engine.frame('ApplicationReplaced', {}, app));
     }
     ws.on('close', () => {
       sessions.delete(session);
-      for (const app of apps) opts.engine.apps.deactivate(app, session);
+      for (const app of apps) {
+        if (readOnly) opts.engine.apps.unwatch(app, session);
+        else opts.engine.apps.deactivate(app, session);
+      }
     });
-    opts.log.info({ apps, subscribeAll }, 'event websocket connected');
+    opts.log.info({ apps, subscribeAll, readOnly }, 'event websocket connected');
   }
 
   return {
@@ -124,8 +138,13 @@ export function createEventsWs(opts: EventsWsOptions) {
         return true;
       }
       const subscribeAll = TRUE.has((q.get('subscribeAll') ?? '').toLowerCase());
+      // subscribeAll changes what the applications receive: a write, which read-only users may not make.
+      if (subscribeAll && user.readOnly) {
+        refuse(socket, 403, 'Forbidden', 'Write access denied');
+        return true;
+      }
       opts.log.debug({ url: safeUrl(url) }, 'event websocket upgrade');
-      wss.handleUpgrade(req, socket, head, (ws) => attach(ws, apps, subscribeAll));
+      wss.handleUpgrade(req, socket, head, (ws) => attach(ws, apps, subscribeAll, user.readOnly));
       return true;
     },
 

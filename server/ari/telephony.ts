@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { AriLimits } from '../config.js';
 import type { ChannelRepo } from '../db/repos/channel-repo.js';
 import type { BridgeRepo, RecordingRepo } from '../db/repos/recording-repo.js';
 import { MediaClock } from './media/clock.js';
@@ -45,6 +46,7 @@ export interface TelephonyOptions extends EngineOptions {
   bindHost: string;
   /** Networks (CIDRs) external media may send to or connect to. */
   externalMediaNetworks: string[];
+  limits: AriLimits;
 }
 
 /** Wires the simulated telephony engine and its media, and restores what was live at the last stop. */
@@ -60,9 +62,9 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const clock = new MediaClock(opts.timeScale);
   const codecs = new Codecs(opts.fixtures.formats);
   const router = new AudioRouter(engine, clock, join(opts.dataDir, 'sim-audio'));
-  const farEnd = new FarEnd(engine, calls, control, router, join(opts.dataDir, 'sim-audio'));
+  const farEnd = new FarEnd(engine, calls, control, router, join(opts.dataDir, 'sim-audio'), opts.limits.simAudioMaxSeconds);
   const playbacks = new Playbacks(engine, router);
-  const recordings = new Recordings(engine, clock, codecs, opts.recordingRepo, opts.dataDir);
+  const recordings = new Recordings(engine, clock, codecs, opts.recordingRepo, opts.dataDir, opts.limits);
   const bridges = new Bridges(engine, router, opts.bridgeRepo);
   const snoops = new Snoops(engine, calls);
   const external = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost, createExternalHostPolicy(opts.externalMediaNetworks));
@@ -101,6 +103,8 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   bridges.playbacks = playbacks;
   bridges.endRecordings = (uri) => recordings.endTarget(uri);
   control.beforeContinue = (ch) => bridges.depart(ch);
+  control.maxChannelVariables = opts.limits.maxChannelVariables;
+  vars.maxGlobals = opts.limits.maxChannelVariables;
   engine.onHangup((ch) => router.forget(ch));
   await external.restore();
   engine.resumeRestored();
