@@ -47,9 +47,11 @@ test.before.each(() => void (seen.length = 0));
 
 const runner = (resolve: (host: string) => Promise<string[]>, limits = LIMITS, policy = LOCAL) =>
   createRemoteGit({ dataDir: dir, policy, limits, log: createLogger('silent'), resolve });
-const failure = (p: Promise<unknown>) =>
+const failure = (p: Promise<unknown>): Promise<RemoteGitError> =>
   p.then(
-    () => assert.unreachable('it worked'),
+    () => {
+      throw new assert.Assertion({ message: 'it worked', generated: false, operator: 'unreachable', expects: 'a failure', actual: 'success' });
+    },
     (err: unknown) => {
       assert.instance(err, RemoteGitError);
       return err as RemoteGitError;
