@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -132,6 +132,30 @@ test('git://: the proxy connects to the approved address and passes the name on;
     for (const s of sockets) s.destroy();
     await new Promise((r) => daemon.close(r));
   }
+});
+
+test('ssh: connect and keep-alive timeouts, batch mode, and the approved address as HostName with the host key kept under the name', async () => {
+  // A stand-in ssh on PATH that writes down how it was called and fails.
+  const bin = join(dir, 'bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'ssh'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${join(dir, 'ssh-args')}'\necho 'Permission denied (publickey).' >&2\nexit 255\n`, { mode: 0o755 });
+  const path = process.env.PATH;
+  process.env.PATH = `${bin}:${path}`;
+  try {
+    const git = runner(async () => ['127.0.0.1']);
+    const err = await failure(git.run(['ls-remote', 'ssh://git@mirror.invalid:2222/o/r.git'], { gitDir, address: 'ssh://git@mirror.invalid:2222/o/r.git', kind: 'push', sshKeyFile: join(dir, 'key'), knownHostsFile: join(dir, 'known_hosts') }));
+    assert.is(err.message, 'authentication failed');
+  } finally {
+    process.env.PATH = path;
+  }
+  const args = readFileSync(join(dir, 'ssh-args'), 'utf8').trim().split('\n');
+  const options = args.filter((_, i) => args[i - 1] === '-o');
+  for (const o of ['BatchMode=yes', 'ConnectTimeout=30', 'ServerAliveInterval=10', 'ServerAliveCountMax=3', 'HostKeyAlias=[mirror.invalid]:2222', 'HostName=127.0.0.1', 'CheckHostIP=no', 'IdentitiesOnly=yes', 'StrictHostKeyChecking=accept-new', `UserKnownHostsFile=${join(dir, 'known_hosts')}`]) {
+    assert.ok(options.includes(o), `${o} in ${args.join(' ')}`);
+  }
+  assert.is(args[args.indexOf('-i') + 1], join(dir, 'key'));
+  // git still names the host it was given (ssh then connects to HostName).
+  assert.ok(args.includes('git@mirror.invalid'), args.join(' '));
 });
 
 test('close(): running operations end as interrupted, new ones are refused as interrupted', async () => {

@@ -107,7 +107,9 @@ export function createRemoteGit(deps: RemoteGitDeps) {
     if (scheme === 'ssh') {
       const alive = Math.max(1, Math.ceil(limits.lowSpeedTimeS / 3));
       const ssh = ['ssh', '-o', 'BatchMode=yes', '-o', `ConnectTimeout=${limits.lowSpeedTimeS}`, '-o', `ServerAliveInterval=${alive}`, '-o', 'ServerAliveCountMax=3'];
-      if (pinned) ssh.push('-o', `HostKeyAlias=${shq(target.host)}`, '-o', `HostName=${shq(pinned[0]!)}`, '-o', 'CheckHostIP=no');
+      // Connect to the approved address, and keep the host key filed under the name (and port) as before.
+      const alias = target.port === 22 ? target.host : `[${target.host}]:${target.port}`;
+      if (pinned) ssh.push('-o', `HostKeyAlias=${shq(alias)}`, '-o', `HostName=${shq(pinned[0]!)}`, '-o', 'CheckHostIP=no');
       if (opts.sshKeyFile) ssh.push('-i', shq(opts.sshKeyFile), '-o', 'IdentitiesOnly=yes', '-o', 'StrictHostKeyChecking=accept-new');
       if (opts.knownHostsFile) ssh.push('-o', `UserKnownHostsFile=${shq(opts.knownHostsFile)}`);
       env.GIT_SSH_COMMAND = ssh.join(' ');
