@@ -170,6 +170,11 @@ const Env = v.object({
   MIRROR_BLOCKED_DOMAINS: v.optional(v.string(), ''),
   MIRROR_QUEUE_CONCURRENCY: v.optional(int('MIRROR_QUEUE_CONCURRENCY', 1, 64), '4'),
   MIRROR_LFS_IDLE_TIMEOUT: v.optional(goDuration('MIRROR_LFS_IDLE_TIMEOUT'), '1m'),
+  // Limits of a mirror's or migration's git network operation, and of waiting for them at shutdown.
+  MIRROR_TIMEOUT: v.optional(goDuration('MIRROR_TIMEOUT'), '10m'),
+  MIRROR_LOW_SPEED_LIMIT: v.optional(int('MIRROR_LOW_SPEED_LIMIT', 1, 2 ** 31), '1000'),
+  MIRROR_LOW_SPEED_TIME: v.optional(goDuration('MIRROR_LOW_SPEED_TIME'), '30s'),
+  MIRROR_SHUTDOWN_GRACE: v.optional(goDuration('MIRROR_SHUTDOWN_GRACE'), '10s'),
   SECRET_KEY: v.optional(v.pipe(v.string(), v.minLength(16, 'SECRET_KEY must be at least 16 characters'))),
   NODE_ENV: v.optional(v.string(), 'production'),
 });
@@ -231,6 +236,11 @@ export type Config = {
   mirrorQueueConcurrency: number;
   /** Milliseconds without a byte after which a mirror's LFS request is given up. */
   mirrorLfsIdleMs: number;
+  /** Hard limit (ms) of one git network operation of a mirror or migration; HTTP low-speed limit (bytes/s over whole seconds); shutdown's wait for running syncs (ms). */
+  mirrorTimeoutMs: number;
+  mirrorLowSpeedLimit: number;
+  mirrorLowSpeedTimeS: number;
+  mirrorShutdownGraceMs: number;
   /** Seals mirror credentials at rest; without it a key is generated once and kept in DATA_DIR/secret.key. */
   secretKey: string | undefined;
   /** Production answers hide internal error texts and let raw files be cached longer. */
@@ -312,6 +322,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     mirrorBlockedDomains: domainList(e.MIRROR_BLOCKED_DOMAINS),
     mirrorQueueConcurrency: e.MIRROR_QUEUE_CONCURRENCY,
     mirrorLfsIdleMs: Math.max(1, Number(e.MIRROR_LFS_IDLE_TIMEOUT / 1_000_000n)),
+    mirrorTimeoutMs: Math.max(1, Number(e.MIRROR_TIMEOUT / 1_000_000n)),
+    mirrorLowSpeedLimit: e.MIRROR_LOW_SPEED_LIMIT,
+    mirrorLowSpeedTimeS: Math.max(1, Math.ceil(Number(e.MIRROR_LOW_SPEED_TIME / 1_000_000n) / 1000)),
+    mirrorShutdownGraceMs: Number(e.MIRROR_SHUTDOWN_GRACE / 1_000_000n),
     secretKey: e.SECRET_KEY,
     production: e.NODE_ENV === 'production',
   };

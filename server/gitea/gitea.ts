@@ -23,6 +23,7 @@ import { createPullMirrors } from './services/pull-mirrors.js';
 import { createPushMirrors } from './services/push-mirrors.js';
 import { openSecretBox } from '../util/secret-box.js';
 import { pushLfsObjects } from './mirrors/lfs-push.js';
+import { createRemoteGit } from './mirrors/remote-git.js';
 import { RepoEvents } from './repo-events.js';
 import { Site } from './site.js';
 
@@ -81,14 +82,21 @@ export async function createGitea(deps: GiteaDeps) {
   const scheduleMirror = (kind: 'push' | 'pull', id: number, intervalNs: bigint) => {
     if (intervalNs > 0n) mirrorQueue.enqueue(kind, id, 'schedule', dueAfter(intervalNs));
   };
+  const remoteGit = createRemoteGit({
+    dataDir: config.dataDir,
+    policy,
+    log,
+    limits: { timeoutMs: config.mirrorTimeoutMs, lowSpeedLimit: config.mirrorLowSpeedLimit, lowSpeedTimeS: config.mirrorLowSpeedTimeS },
+  });
   const pushMirrors = createPushMirrors({
     rows: mirrorRows,
+    remoteGit,
     box,
     events,
-    async pushLfs(repo, remote, username, password) {
+    async pushLfs(repo, remote, username, password, signal) {
       if (!config.lfsEnabled) return;
       const objects = lfsRepo.linkedAll(repo.row.id);
-      if (objects.length) await pushLfsObjects({ remote, username, password, objects, store: lfsStore, policy, idleMs: config.mirrorLfsIdleMs });
+      if (objects.length) await pushLfsObjects({ remote, username, password, objects, store: lfsStore, policy, idleMs: config.mirrorLfsIdleMs, ...(signal ? { signal } : {}) });
     },
     dataDir: config.dataDir,
     log,
@@ -97,6 +105,7 @@ export async function createGitea(deps: GiteaDeps) {
   });
   const pullMirrors = createPullMirrors({
     rows: createPullMirrorRepo(db),
+    remoteGit,
     box,
     events,
     repos,
@@ -115,12 +124,12 @@ export async function createGitea(deps: GiteaDeps) {
     rows: mirrorRows,
     log,
     concurrency: config.mirrorQueueConcurrency,
-    async run(job) {
-      if (job.kind === 'pull') return pullMirrors.sync(job.target_id);
+    async run(job, signal) {
+      if (job.kind === 'pull') return pullMirrors.sync(job.target_id, signal);
       const row = mirrorRows.byId(job.target_id);
       const repo = row && repos.byId(row.repo_id, null);
       if (!row || !repo) return true; // deleted since: nothing to do
-      return (await pushMirrors.sync(repo, row)).ok;
+      return (await pushMirrors.sync(repo, row, signal)).ok;
     },
     afterJob(job) {
       const intervalNs = job.kind === 'pull' ? pullMirrors.get(job.target_id)?.interval_ns : mirrorRows.byId(job.target_id)?.interval_ns;
@@ -197,8 +206,25 @@ export async function createGitea(deps: GiteaDeps) {
           mirrorRows.enqueue('pull', pull.repo_id, dueAfter(pull.interval_ns, pull.last_update * 1000), 'schedule');
       mirrorQueue.start();
     },
-    /** Stops claiming mirror jobs; resolves when the running syncs are done (their jobs stay queued until then). */
-    stopMirrors: () => mirrorQueue.stop(),
+    /**
+     * Stops claiming mirror jobs and waits for the running syncs, migrations
+     * and API syncs included, for MIRROR_SHUTDOWN_GRACE at most; then kills
+     * what is left. An interrupted job stays queued, as it was, and runs after
+     * the restart.
+     */
+    async stopMirrors(): Promise<void> {
+      const settled = Promise.all([mirrorQueue.stop(), remoteGit.idle()]).then(() => true);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), config.mirrorShutdownGraceMs)));
+      const inTime = await Promise.race([settled, late]);
+      clearTimeout(timer);
+      if (inTime) return;
+      log.warn({ running: remoteGit.running }, 'mirror operations still running at shutdown: stopping them');
+      // The queue's own jobs first, so they know the kill is an interruption, then everything else.
+      const interrupted = mirrorQueue.interrupt();
+      remoteGit.close();
+      await Promise.all([interrupted, remoteGit.idle()]);
+    },
 
     close(): void {
       git.close();

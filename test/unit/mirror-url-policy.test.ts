@@ -7,6 +7,7 @@ import {
   checkMirrorAddress,
   maskCredentials,
   normaliseScpAddress,
+  resolveMirrorTarget,
 } from '../../server/gitea/mirrors/url-policy.js';
 
 const test = suite('mirror url policy');
@@ -19,10 +20,13 @@ const DNS = new Map<string, string[]>([
   ['example.com', ['93.184.216.34']],
   ['a.example.com', ['93.184.216.40']],
   ['b.a.example.com', ['93.184.216.41']],
-  ['git.example.org', ['198.51.100.7', '2001:db8::7']],
+  ['git.example.org', ['151.101.1.7', '2606:4700::7']],
   ['intranet.example.com', ['10.1.2.3']],
   ['mixed.example.com', ['93.184.216.34', '192.168.1.10']],
-  ['mixed6.example.com', ['2001:db8::1', 'fd12::1']],
+  ['mixed6.example.com', ['2606:4700::1', 'fd12::1']],
+  ['metadata.example.com', ['169.254.169.254']],
+  ['azure.example.com', ['93.184.216.34', '168.63.129.16']],
+  ['nat64-metadata.example.com', ['64:ff9b::a9fe:a9fe']],
   ['empty.example.com', []],
   ['evil.test', ['93.184.216.99']],
 ]);
@@ -204,9 +208,12 @@ test('IPv4 literals in a refused range: 401 (every range), public ones pass with
     '0.0.0.0', '0.1.2.3', // unspecified / this network
     '224.0.0.1', '239.255.255.255', // multicast
     '240.0.0.1', '255.255.255.255', // reserved, broadcast
+    '168.63.129.16', '100.100.100.200', // cloud metadata outside link-local (Azure, Alibaba)
+    // Gitea's reserved ranges: protocol assignments, documentation, 6to4 relay, benchmarking.
+    '192.0.0.1', '192.0.2.1', '198.51.100.7', '203.0.113.9', '192.88.99.1', '198.18.0.1', '198.19.255.255',
   ];
   for (const ip of refused) assert.equal(await check(`https://${ip}/r.git`), DENIED, ip);
-  for (const ip of ['8.8.8.8', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.1', '169.253.0.1', '223.255.255.255', '11.0.0.1', '192.167.1.1']) {
+  for (const ip of ['8.8.8.8', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.1', '169.253.0.1', '223.255.255.255', '11.0.0.1', '192.167.1.1', '192.0.1.1', '198.17.0.1', '198.20.0.1', '168.63.129.17']) {
     assert.equal(await check(`https://${ip}/r.git`), okHttps(`https://${ip}/r.git`, `https://${ip}/r.git`), ip);
   }
   // Other spellings of 127.0.0.1 are the same address.
@@ -226,9 +233,11 @@ test('IPv6 literals in a refused range: 401, including IPv4-mapped ones', async 
     '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '::ffff:100.64.0.1', '::ffff:0.0.0.0', // mapped
     '::127.0.0.1', // IPv4-compatible
     '64:ff9b::a00:1', '2002:7f00:1::1', // NAT64 / 6to4 of 10.0.0.1 / 127.0.0.1
+    // Gitea's reserved ranges: NAT64 and 6to4 of anything, local NAT64, discard, Teredo, ORCHID, documentation.
+    '64:ff9b::808:808', '2002:808:808::1', '64:ff9b:1::1', '100::1', '2001::1', '2001:10::1', '2001:2f::1', '2001:db8::1',
   ];
   for (const ip of refused) assert.equal(await check(`https://[${ip}]/r.git`), DENIED, ip);
-  for (const ip of ['2001:db8::1', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', 'fe7f::1', 'fbff::1']) {
+  for (const ip of ['2606:4700::1111', '::ffff:8.8.8.8', 'fe7f::1', 'fbff::1', '2001:4860::8888', '2001:30::1', '64:ff9c::1']) {
     const r = await check(`https://[${ip}]/r.git`);
     assert.is(r.ok, true, ip);
   }
@@ -257,12 +266,54 @@ test('allowLocalNetworks: loopback, private and CGNAT pass; metadata, link-local
   for (const host of ['127.0.0.1', '10.0.0.1', '192.168.0.5', '172.20.0.1', '100.64.0.1', '[::1]', '[fd12::1]', '[::ffff:127.0.0.1]']) {
     assert.equal(await check(`http://${host}/r`, {}, LOCAL), { ok: true, url: `http://${host}/r`, stripped: `http://${host}/r`, scheme: 'http', username: '', password: '' }, host);
   }
-  for (const host of ['169.254.169.254', '[fd00:ec2::254]', '[::ffff:169.254.169.254]', '169.254.0.1', '[fe80::1]', '0.0.0.0', '[::]', '224.0.0.1', '[ff02::1]', '255.255.255.255']) {
+  for (const host of ['169.254.169.254', '[fd00:ec2::254]', '[::ffff:169.254.169.254]', '169.254.0.1', '[fe80::1]', '0.0.0.0', '[::]', '224.0.0.1', '[ff02::1]', '255.255.255.255', '168.63.129.16', '100.100.100.200', '[64:ff9b::a9fe:a9fe]', '[2002:a9fe:a9fe::1]']) {
     assert.equal(await check(`http://${host}/r`, {}, LOCAL), DENIED, host);
   }
+  // Gitea counts its reserved ranges as private: local networks admit them.
+  for (const host of ['198.51.100.7', '[2001:db8::1]', '[64:ff9b::808:808]']) assert.is((await check(`http://${host}/r`, {}, LOCAL)).ok, true, host);
+  assert.equal(await check('https://metadata.example.com/r', {}, LOCAL), DENIED);
+  assert.equal(await check('https://nat64-metadata.example.com/r', {}, LOCAL), DENIED);
 });
 
-test('allow list: glob patterns, case-insensitive; a match skips the address check, a miss is 401', async () => {
+test('never means never: a name the allow list admits is still refused when it resolves to a metadata, link-local or unspecified address', async () => {
+  const allow = (...allowedDomains: string[]): MirrorUrlPolicy => ({ ...OPEN, allowedDomains });
+  assert.equal(await check('https://metadata.example.com/r', {}, allow('metadata.example.com')), DENIED);
+  assert.equal(await check('https://metadata.example.com/r', {}, allow('*')), DENIED);
+  assert.equal(await check('https://metadata.example.com/r', {}, { ...LOCAL, allowedDomains: ['*.example.com'] }), DENIED);
+  assert.equal(await check('https://azure.example.com/r', {}, allow('*.example.com')), DENIED, 'one never address among public ones');
+  assert.equal(await check('https://nat64-metadata.example.com/r', {}, allow('*')), DENIED);
+  // Literals and address patterns too.
+  for (const host of ['169.254.169.254', '[fd00:ec2::254]', '[fe80::1]', '0.0.0.0', '[::]', '224.0.0.1', '255.255.255.255', '168.63.129.16']) {
+    assert.equal(await check(`http://${host}/r`, {}, allow('*')), DENIED, host);
+  }
+  assert.equal(await check('http://169.254.169.254/r', {}, allow('169.254.*')), DENIED);
+  assert.equal(await check('https://metadata.example.com/r', {}, allow('169.254.*')), DENIED);
+  // Ssh as well.
+  assert.equal(await check('git@metadata.example.com:o/r', {}, allow('*')), DENIED);
+});
+
+test('resolveMirrorTarget: checks the stored address again now and returns the approved addresses to connect to', async () => {
+  assert.equal(await resolveMirrorTarget('https://git.example.org/o/r.git', 'pull', OPEN, resolve), { ok: true, target: { scheme: 'https', host: 'git.example.org', port: 443, addresses: ['151.101.1.7', '2606:4700::7'] } });
+  assert.equal(await resolveMirrorTarget('http://Example.COM:8080/r', 'push', OPEN, resolve), { ok: true, target: { scheme: 'http', host: 'example.com', port: 8080, addresses: ['93.184.216.34'] } });
+  assert.equal(await resolveMirrorTarget('git://example.com/r', 'pull', OPEN, resolve), { ok: true, target: { scheme: 'git', host: 'example.com', port: 9418, addresses: ['93.184.216.34'] } });
+  assert.equal(await resolveMirrorTarget('ssh://git@example.com/r', 'push', OPEN, resolve), { ok: true, target: { scheme: 'ssh', host: 'example.com', port: 22, addresses: ['93.184.216.34'] } });
+  // IP literals need no lookup; IPv6 comes without brackets.
+  assert.equal(await resolveMirrorTarget('http://[::1]:3000/r', 'push', LOCAL, resolve), { ok: true, target: { scheme: 'http', host: '::1', port: 3000 } });
+  // A name that now resolves elsewhere (rebinding) is refused; one that no longer resolves too, even when the allow list names it.
+  let answer = ['93.184.216.34'];
+  const rebinding = async () => answer;
+  assert.is((await resolveMirrorTarget('https://rebind.example.com/r', 'pull', OPEN, rebinding)).ok, true);
+  answer = ['169.254.169.254'];
+  assert.equal(await resolveMirrorTarget('https://rebind.example.com/r', 'pull', OPEN, rebinding), { ok: false, reason: 'refused' });
+  assert.equal(await resolveMirrorTarget('https://rebind.example.com/r', 'pull', { ...LOCAL, allowedDomains: ['*'] }, rebinding), { ok: false, reason: 'refused' });
+  assert.equal(await resolveMirrorTarget('https://nowhere.example.com/r', 'pull', { ...OPEN, allowedDomains: ['*'] }, resolve), { ok: false, reason: 'unresolved' });
+  // The policy as it is now: local networks switched off since the mirror was added.
+  assert.equal(await resolveMirrorTarget('http://127.0.0.1:3000/r', 'push', OPEN, resolve), { ok: false, reason: 'refused' });
+  assert.equal(await resolveMirrorTarget('file:///srv/r.git', 'push', LOCAL, resolve), { ok: true });
+  assert.equal(await resolveMirrorTarget('file:///srv/r.git', 'push', OPEN, resolve), { ok: false, reason: 'refused' });
+});
+
+test('allow list: glob patterns, case-insensitive; a match skips the local-network check, a miss is 401', async () => {
   const allow = (...allowedDomains: string[]): MirrorUrlPolicy => ({ ...OPEN, allowedDomains });
   assert.equal((await check('https://a.example.com/r', {}, allow('*.example.com'))).ok, true);
   assert.equal((await check('https://b.a.example.com/r', {}, allow('*.example.com'))).ok, true);
@@ -270,10 +321,10 @@ test('allow list: glob patterns, case-insensitive; a match skips the address che
   assert.equal(await check('https://evil.test/r', {}, allow('*.example.com', 'git.example.org')), DENIED);
   assert.equal((await check('https://GIT.Example.ORG/r', {}, allow(' Git.Example.Org '))).ok, true);
   assert.equal((await check('https://git.example.org./r', {}, allow('git.example.org'))).ok, true, 'trailing root dot');
-  // Matched by name: no address check, even for a private one (as Gitea).
+  // Matched by name: a private address is fine (as Gitea); the name is looked up only for the never-allowed ranges.
   asked = [];
   assert.equal(await check('https://intranet.example.com/r', {}, allow('*.example.com')), okHttps('https://intranet.example.com/r', 'https://intranet.example.com/r'));
-  assert.equal(asked, []);
+  assert.equal(asked, ['intranet.example.com']);
   assert.equal((await check('https://nowhere.example.com/r', {}, allow('*'))).ok, true, '"*" allows everything, even an unresolvable name');
   assert.equal((await check('http://127.0.0.1/r', {}, allow('*'))).ok, true);
   // IPv6 hosts are compared without brackets.

@@ -51,6 +51,15 @@ export function createMirrorRepo(db: Db) {
        reason = CASE WHEN excluded.due_at < due_at THEN excluded.reason ELSE reason END`,
   );
   const dueJobs = db.prepare('SELECT * FROM mirror_jobs WHERE due_at <= ? ORDER BY due_at, id LIMIT ?');
+  // Due jobs with the owner of the repository each one serves (0 when that is gone), leaving out
+  // the jobs already running and the owners already at their share of the queue.
+  const dueJobsFor = db.prepare(
+    `SELECT j.*, coalesce(r.owner_id, 0) AS owner_id FROM mirror_jobs j
+       LEFT JOIN push_mirrors p ON j.kind = 'push' AND p.id = j.target_id
+       LEFT JOIN repositories r ON r.id = CASE j.kind WHEN 'push' THEN p.repo_id ELSE j.target_id END
+     WHERE j.due_at <= ? AND j.id NOT IN (SELECT value FROM json_each(?)) AND coalesce(r.owner_id, 0) NOT IN (SELECT value FROM json_each(?))
+     ORDER BY j.due_at, j.id LIMIT ?`,
+  );
   const nextDue = db.prepare('SELECT min(due_at) AS due FROM mirror_jobs');
   const jobById = db.prepare('SELECT * FROM mirror_jobs WHERE id = ?');
   const finishJob = db.prepare('DELETE FROM mirror_jobs WHERE id = ? AND requested = ?');
@@ -82,6 +91,9 @@ export function createMirrorRepo(db: Db) {
     enqueue: (kind: MirrorJobRow['kind'], targetId: number, dueAt: number, reason: string) =>
       void upsertJob.run({ kind, target_id: targetId, due_at: dueAt, reason, created_at: Date.now() }),
     dueJobs: (now: number, max: number) => dueJobs.all(now, max) as MirrorJobRow[],
+    /** Due jobs, oldest first, with their repository owner; `skipIds` and the owners in `skipOwners` left out. */
+    dueJobsFor: (now: number, max: number, skipIds: number[], skipOwners: number[]) =>
+      dueJobsFor.all(now, JSON.stringify(skipIds), JSON.stringify(skipOwners), max) as (MirrorJobRow & { owner_id: number })[],
     nextDue: () => (nextDue.get() as { due: number | null }).due,
     job: (id: number) => jobById.get(id) as MirrorJobRow | undefined,
     /** Removes a job that ran, unless it was asked for again while it ran (then it stays, to run again). */

@@ -41,6 +41,12 @@ export interface RunOptions {
   maxBuffer?: number;
   /** Exit codes that are answers, not failures (e.g. 1 for "not found"). */
   okCodes?: readonly number[];
+  /**
+   * Aborting kills git and every process it started (it runs in a process
+   * group of its own: a remote helper, ssh); the promise then rejects with a
+   * GitError whose code is null.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RunResult {
@@ -54,7 +60,17 @@ export function runGit(args: readonly string[], opts: RunOptions = {}): Promise<
   const full = opts.gitDir ? ['--git-dir', opts.gitDir, ...args] : [...args];
   const max = opts.maxBuffer ?? 64 * 1024 * 1024;
   return new Promise((resolve, reject) => {
-    const child = spawn('git', full, { env: gitEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] } satisfies SpawnOptions);
+    const signal = opts.signal;
+    if (signal?.aborted) return reject(new GitError(args, null, 'aborted before it started'));
+    const child = spawn('git', full, { env: gitEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'], detached: !!signal } satisfies SpawnOptions);
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    signal?.addEventListener('abort', killGroup, { once: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
@@ -69,8 +85,14 @@ export function runGit(args: readonly string[], opts: RunOptions = {}): Promise<
     child.stderr.on('data', (d: Buffer) => {
       if (err.length < 64) err.push(d);
     });
-    child.on('error', reject);
+    child.on('error', (err) => {
+      signal?.removeEventListener('abort', killGroup);
+      reject(err);
+    });
     child.on('close', (code) => {
+      signal?.removeEventListener('abort', killGroup);
+      // Whatever git left running in its group (a helper stuck on the network) goes with it.
+      if (signal && code !== 0) killGroup();
       const stderr = Buffer.concat(err).toString('utf8');
       if (overflow) return reject(new GitError(args, code, `output exceeds ${max} bytes`));
       if (code === 0 || (code !== null && opts.okCodes?.includes(code))) resolve({ stdout: Buffer.concat(out), stderr, code: code ?? 0 });

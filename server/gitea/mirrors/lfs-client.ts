@@ -42,6 +42,8 @@ export interface LfsClientOptions {
   idleMs?: number;
   /** Limit of one batch request, or of one object's whole transfer (default 1 h). */
   deadlineMs?: number;
+  /** Ends every request at once (a shutdown). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -105,10 +107,13 @@ export function createLfsClient(opts: LfsClientOptions) {
   async function withDeadline<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const ctl = new AbortController();
     const timer = setTimeout(() => ctl.abort(), deadlineMs);
+    const signal = opts.signal ? AbortSignal.any([ctl.signal, opts.signal]) : ctl.signal;
     try {
-      return await fn(ctl.signal);
+      if (opts.signal?.aborted) throw new OutboundError('interrupted by shutdown');
+      return await fn(signal);
     } catch (err) {
-      throw transportError(err, ctl.signal);
+      if (opts.signal?.aborted && !(err instanceof OutboundError && err.message === 'interrupted by shutdown')) throw new OutboundError('interrupted by shutdown');
+      throw transportError(err, signal);
     } finally {
       clearTimeout(timer);
     }

@@ -17,7 +17,7 @@ export async function pushLfsObjects(
     password: string;
     objects: readonly { oid: string; size: number }[];
     store: LfsStore;
-  } & Pick<LfsClientOptions, 'policy' | 'resolve' | 'idleMs' | 'deadlineMs'>,
+  } & Pick<LfsClientOptions, 'policy' | 'resolve' | 'idleMs' | 'deadlineMs' | 'signal'>,
 ): Promise<{ uploaded: number }> {
   const endpoint = lfsEndpointOf(opts.remote);
   if (!endpoint || opts.objects.length === 0) return { uploaded: 0 };

@@ -10,12 +10,14 @@
  *   401 `Permission denied`       a local path for a non-admin, or a host the
  *                                 allow/block lists or the address ranges refuse
  *
- * The check runs once, before anything is stored; git resolves the name again
- * when it connects, so a name whose answer changes in between (DNS rebinding)
- * is not caught here.
+ * The check runs when a mirror is added and again before every sync
+ * (resolveMirrorTarget), which also hands back the addresses it approved so
+ * that git connects to exactly those (remote-git.ts): a name whose DNS answer
+ * changes in between (rebinding) gains nothing.
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { addressAllowed, neverAllowed } from './address-ranges.js';
 
 export interface MirrorUrlPolicy {
   /** MIRROR_ALLOW_LOCAL_NETWORKS (default false). */
@@ -107,6 +109,48 @@ export async function checkMirrorAddress(
   policy: MirrorUrlPolicy,
   resolve: (host: string) => Promise<string[]> = dnsResolve,
 ): Promise<AddressCheck> {
+  const { target: _target, ...check } = await inspect(input, policy, resolve);
+  return check as AddressCheck;
+}
+
+/** Where a network address leads: the host as git and curl will name it, the port, and the addresses the policy approved. */
+export interface MirrorTarget {
+  scheme: NetworkScheme;
+  /** Lower case, IPv6 without brackets. */
+  host: string;
+  port: number;
+  /** What the name resolved to (all approved); undefined for an IP literal. */
+  addresses?: string[];
+}
+
+const DEFAULT_PORTS: Record<NetworkScheme, number> = { http: 80, https: 443, git: 9418, ssh: 22 };
+
+/**
+ * The check before a sync: the stored (credential-free) address passes the
+ * policy again, now, and the answer says which addresses git may connect
+ * to. A name that no longer resolves is refused here (git would otherwise
+ * resolve it on its own). Local paths (`file:`) pass when local networks are
+ * still allowed; only an admin could add them.
+ */
+export async function resolveMirrorTarget(
+  address: string,
+  kind: AddressKind,
+  policy: MirrorUrlPolicy,
+  resolve: (host: string) => Promise<string[]> = dnsResolve,
+): Promise<{ ok: true; target?: MirrorTarget } | { ok: false; reason: 'refused' | 'unresolved' }> {
+  const checked = await inspect({ address, kind, isAdmin: true }, policy, resolve);
+  if (!checked.ok) return { ok: false, reason: 'refused' };
+  if (checked.scheme === 'file') return { ok: true };
+  const target = checked.target!;
+  if (!isIP(target.host) && !target.addresses?.length) return { ok: false, reason: 'unresolved' };
+  return { ok: true, target };
+}
+
+async function inspect(
+  input: { address: string; username?: string; password?: string; kind: AddressKind; isAdmin: boolean },
+  policy: MirrorUrlPolicy,
+  resolve: (host: string) => Promise<string[]>,
+): Promise<AddressCheck & { target?: MirrorTarget }> {
   let address = input.address.trim();
   // Rule 1: scp-like addresses are ssh, for push mirrors only.
   if (input.kind === 'push') address = normaliseScpAddress(address);
@@ -139,7 +183,8 @@ export async function checkMirrorAddress(
   const atSign = authority.lastIndexOf('@');
   const userinfo = atSign < 0 ? undefined : authority.slice(0, atSign);
   const hostPort = authority.slice(atSign + 1);
-  const host = splitHost(hostPort);
+  const split = splitHost(hostPort);
+  const host = split?.host;
   // '%' would be decoded by one reader and not another; a leading '-' reaches ssh as an option.
   if (host === undefined || host === '' || host.includes('%') || host.startsWith('-')) return INVALID_URL;
   let canonical: string;
@@ -187,9 +232,12 @@ export async function checkMirrorAddress(
   }
 
   // Rule 5: the host policy.
-  const refusal = await checkHost(host, canonical, policy, resolve);
+  let seen: string[] | undefined;
+  const recording = async (name: string) => (seen = await resolve(name));
+  const refusal = await checkHost(host, canonical, policy, recording);
   if (refusal) return refusal;
-  return { ok: true, url, stripped, scheme: net, username, password };
+  const target: MirrorTarget = { scheme: net, host: unbracket(canonical), port: split!.port ? Number(split!.port) : DEFAULT_PORTS[net], ...(seen ? { addresses: seen } : {}) };
+  return { ok: true, url, stripped, scheme: net, username, password, target };
 }
 
 /** Rule 4, for `file:` and scheme-less addresses; `rest` is what follows `file:` (or the whole address). */
@@ -225,8 +273,8 @@ function parses(address: string): boolean {
   }
 }
 
-/** The host of `host[:port]` or `[v6][:port]`; undefined when malformed. */
-function splitHost(hostPort: string): string | undefined {
+/** The host and port of `host[:port]` or `[v6][:port]`; undefined when malformed. */
+function splitHost(hostPort: string): { host: string; port: string } | undefined {
   let host: string;
   let port: string;
   if (hostPort.startsWith('[')) {
@@ -242,7 +290,7 @@ function splitHost(hostPort: string): string | undefined {
     port = colon < 0 ? '' : hostPort.slice(colon + 1);
   }
   if (!/^\d*$/.test(port) || (port !== '' && Number(port) > 65535)) return undefined;
-  return host;
+  return { host, port };
 }
 
 /** The host as the WHATWG parser writes it for http: lower case, punycode, IPv4 dotted, IPv6 compressed. Throws when invalid. */
@@ -293,98 +341,18 @@ async function checkHost(host: string, canonical: string, policy: MirrorUrlPolic
     if (list?.some((a) => matchesAny(blocked, [forMatch(a)]))) return DENIED;
   }
   if (allowed.length) {
-    if (matchesAny(allowed, names)) return undefined;
+    // A name the allow list admits is still looked up: an address in a range that is never
+    // allowed (the metadata service, link-local, ...) refuses it whatever the lists say.
+    // A name that does not resolve passes here, as in Gitea; a sync needs its addresses.
+    if (matchesAny(allowed, names)) return (await addressesOf())?.some(neverAllowed) ? DENIED : undefined;
     // ... and allowed patterns matching all of them allow.
     const list = await addressesOf();
-    if (list?.length && list.every((a) => matchesAny(allowed, [forMatch(a)]))) return undefined;
+    if (list?.length && list.every((a) => matchesAny(allowed, [forMatch(a)]) && !neverAllowed(a))) return undefined;
     return DENIED;
   }
   const list = await addressesOf();
   if (!list?.length) return DENIED;
   return list.every((a) => addressAllowed(a, policy.allowLocalNetworks)) ? undefined : DENIED;
-}
-
-export type AddressRange = 'unspecified' | 'loopback' | 'private' | 'link-local' | 'metadata' | 'cgnat' | 'multicast' | 'reserved' | 'broadcast';
-
-/**
- * Refused even with local networks allowed: Gitea then adds only private and
- * loopback addresses to the allowed ones, so link-local (the cloud metadata
- * service), unspecified, multicast and broadcast addresses stay refused.
- */
-const ALWAYS_REFUSED: ReadonlySet<AddressRange> = new Set<AddressRange>(['unspecified', 'link-local', 'metadata', 'multicast', 'broadcast']);
-
-function addressAllowed(address: string, allowLocalNetworks: boolean): boolean {
-  const bytes = parseIp(address);
-  if (!bytes) return false;
-  const range = classifyAddress(bytes);
-  if (range === undefined) return true;
-  return allowLocalNetworks && !ALWAYS_REFUSED.has(range);
-}
-
-/** The special range an address (4 or 16 bytes) is in; undefined for a public one. */
-export function classifyAddress(bytes: number[]): AddressRange | undefined {
-  if (bytes.length === 4) {
-    const [a, b, c, d] = bytes as [number, number, number, number];
-    if (a === 0) return 'unspecified'; // 0.0.0.0/8
-    if (a === 10) return 'private';
-    if (a === 100 && (b & 0xc0) === 64) return 'cgnat'; // 100.64.0.0/10
-    if (a === 127) return 'loopback';
-    if (a === 169 && b === 254) return c === 169 && d === 254 ? 'metadata' : 'link-local';
-    if (a === 172 && (b & 0xf0) === 16) return 'private'; // 172.16.0.0/12
-    if (a === 192 && b === 168) return 'private';
-    if (a >= 224 && a < 240) return 'multicast';
-    if (a === 255 && b === 255 && c === 255 && d === 255) return 'broadcast';
-    if (a >= 240) return 'reserved';
-    return undefined;
-  }
-  const zeroUntil = (n: number) => bytes.slice(0, n).every((x) => x === 0);
-  const v4At = (at: number) => bytes.slice(at, at + 4);
-  if (zeroUntil(16)) return 'unspecified';
-  if (zeroUntil(15) && bytes[15] === 1) return 'loopback';
-  if (zeroUntil(10) && bytes[10] === 0xff && bytes[11] === 0xff) return classifyAddress(v4At(12)); // ::ffff:a.b.c.d
-  if (zeroUntil(12)) return 'reserved'; // ::a.b.c.d, the deprecated IPv4-compatible form
-  // 64:ff9b::/96 (NAT64) and 2002::/16 (6to4) carry an IPv4 address that a gateway would reach.
-  if (bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && bytes.slice(4, 12).every((x) => x === 0)) return classifyAddress(v4At(12));
-  if (bytes[0] === 0x20 && bytes[1] === 0x02) return classifyAddress(v4At(2));
-  if (bytes.map((x) => x.toString(16).padStart(2, '0')).join('') === 'fd000ec2000000000000000000000254') return 'metadata'; // fd00:ec2::254
-  const [b0, b1] = bytes as [number, number];
-  if ((b0 & 0xfe) === 0xfc) return 'private'; // fc00::/7
-  if (b0 === 0xfe && (b1 & 0xc0) === 0x80) return 'link-local'; // fe80::/10
-  if (b0 === 0xfe && (b1 & 0xc0) === 0xc0) return 'private'; // fec0::/10, the deprecated site-local
-  if (b0 === 0xff) return 'multicast';
-  return undefined;
-}
-
-/** 4 or 16 bytes, or undefined when the text is not an IP address. */
-export function parseIp(text: string): number[] | undefined {
-  const address = unbracket(text).replace(/%.*$/s, ''); // an IPv6 zone does not matter here
-  const kind = isIP(address);
-  if (kind === 4) return address.split('.').map(Number);
-  if (kind !== 6) return undefined;
-  let head = address;
-  let v4: number[] = [];
-  const lastColon = address.lastIndexOf(':');
-  if (address.slice(lastColon + 1).includes('.')) {
-    // A trailing dotted IPv4 part (::ffff:1.2.3.4) stands for the last two groups.
-    v4 = address.slice(lastColon + 1).split('.').map(Number);
-    head = address.slice(0, lastColon);
-    if (head.endsWith(':')) head += ':';
-  }
-  const groups = (s: string) => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
-  const wanted = 8 - v4.length / 2;
-  const double = head.indexOf('::');
-  let words: number[];
-  if (double >= 0) {
-    const left = groups(head.slice(0, double));
-    const right = groups(head.slice(double + 2));
-    words = [...left, ...new Array<number>(wanted - left.length - right.length).fill(0), ...right];
-  } else {
-    words = groups(head);
-  }
-  const bytes: number[] = [];
-  for (const w of words) bytes.push(w >> 8, w & 0xff);
-  bytes.push(...v4);
-  return bytes.length === 16 ? bytes : undefined;
 }
 
 /** Go's escaping of userinfo (encodeUserPassword): unreserved and `$&+,;=` stay, everything else is %XX of its UTF-8 bytes. */

@@ -90,7 +90,7 @@ export function createLfsMirroring(deps: LfsMirroringDeps) {
   const { git, store, links, log } = deps;
 
   return {
-    async pass(repo: { id: number; gitDir: string }, source: LfsSource, since: readonly string[], pending: readonly LfsPointer[]): Promise<LfsPass> {
+    async pass(repo: { id: number; gitDir: string }, source: LfsSource, since: readonly string[], pending: readonly LfsPointer[], signal?: AbortSignal): Promise<LfsPass> {
       const tips = await refTips(repo.gitDir);
       const found = new Map((await scanLfsPointers(git, repo.gitDir, tips, since)).map((p) => [p.oid, p]));
       for (const p of pending) if (!found.has(p.oid)) found.set(p.oid, p);
@@ -99,7 +99,7 @@ export function createLfsMirroring(deps: LfsMirroringDeps) {
       let stored = 0;
       if (!wanted.length) return { tips, stored, missing };
 
-      const client = createLfsClient({ ...source, policy: deps.policy, ...(deps.resolveHost ? { resolve: deps.resolveHost } : {}), ...(deps.idleMs ? { idleMs: deps.idleMs } : {}) });
+      const client = createLfsClient({ ...source, policy: deps.policy, ...(deps.resolveHost ? { resolve: deps.resolveHost } : {}), ...(deps.idleMs ? { idleMs: deps.idleMs } : {}), ...(signal ? { signal } : {}) });
       for (let i = 0; i < wanted.length; i += LFS_BATCH_OBJECTS) {
         const chunk = wanted.slice(i, i + LFS_BATCH_OBJECTS);
         const answer = await client.batch('download', chunk);

@@ -9,22 +9,34 @@ export interface MirrorQueueDeps {
   rows: MirrorRepo;
   log: Logger;
   concurrency: number;
-  /** Runs one job; resolves whether it worked (a throw counts as a failure). */
-  run(job: MirrorJobRow): Promise<boolean>;
+  /** Runs one job; resolves whether it worked (a throw counts as a failure). `signal` aborts when a shutdown interrupts it. */
+  run(job: MirrorJobRow, signal: AbortSignal): Promise<boolean>;
   /** Called after a job is done for good (succeeded, or out of attempts). */
   afterJob?(job: MirrorJobRow, ok: boolean): void;
+}
+
+/** How many of the queue's slots one owner's mirrors may hold: half, at least one, so others' jobs still run. */
+export const perOwnerSlots = (concurrency: number) => Math.max(1, Math.floor(concurrency / 2));
+
+interface Running {
+  owner: number;
+  done: Promise<void>;
+  ctrl: AbortController;
 }
 
 /**
  * The sync queue: jobs live in SQLite (one per mirror; asking again only moves
  * it earlier), so a restart loses none, and a job leaves the table only after
- * its sync has run. Bounded concurrency; two jobs of one mirror never run at
- * once (there is only one row per mirror, and a running row is not claimed
- * again until it settles).
+ * its sync has run. Bounded concurrency, and a share per repository owner
+ * (perOwnerSlots), so one owner's slow or hanging mirrors cannot hold every
+ * slot; two jobs of one mirror never run at once (there is only one row per
+ * mirror, and a running row is not claimed again until it settles). A job a
+ * shutdown interrupts stays as it was, to run after the restart.
  */
 export function createMirrorQueue(deps: MirrorQueueDeps) {
   const { rows } = deps;
-  const running = new Map<number, Promise<void>>();
+  const perOwner = perOwnerSlots(deps.concurrency);
+  const running = new Map<number, Running>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let pass: Promise<void> | undefined;
@@ -49,23 +61,39 @@ export function createMirrorQueue(deps: MirrorQueueDeps) {
     return pass;
   }
 
+  const ownerLoad = (owner: number) => [...running.values()].filter((r) => r.owner === owner).length;
+
   function claim(): void {
     if (stopped) return;
-    const free = deps.concurrency - running.size;
-    if (free <= 0) return;
-    for (const job of rows.dueJobs(Date.now(), free + running.size)) {
-      if (running.size >= deps.concurrency) break;
-      if (running.has(job.id)) continue;
-      running.set(job.id, execute(job));
+    // Owners at their share are left out of the query; each round starts a job or fills an owner's share.
+    const full = new Set<number>();
+    for (const r of running.values()) if (ownerLoad(r.owner) >= perOwner) full.add(r.owner);
+    while (running.size < deps.concurrency) {
+      const free = deps.concurrency - running.size;
+      const jobs = rows.dueJobsFor(Date.now(), free, [...running.keys()], [...full]);
+      if (!jobs.length) return;
+      for (const { owner_id: owner, ...job } of jobs) {
+        if (running.size >= deps.concurrency) return;
+        if (full.has(owner)) continue;
+        const ctrl = new AbortController();
+        running.set(job.id, { owner, ctrl, done: execute(job, ctrl.signal) });
+        if (ownerLoad(owner) >= perOwner) full.add(owner);
+      }
     }
   }
 
-  async function execute(job: MirrorJobRow): Promise<void> {
+  async function execute(job: MirrorJobRow, signal: AbortSignal): Promise<void> {
+    await Promise.resolve(); // registered in `running` before it can settle
     let ok = false;
     try {
-      ok = await deps.run(job);
+      ok = await deps.run(job, signal);
     } catch (err) {
       deps.log.warn({ err, job: job.id, kind: job.kind, target: job.target_id }, 'mirror job failed');
+    }
+    if (signal.aborted) {
+      // Interrupted by a shutdown: the row stays untouched (not acknowledged as done, no attempt spent).
+      running.delete(job.id);
+      return;
     }
     const done = ok || job.attempts + 1 >= MAX_ATTEMPTS;
     if (done) {
@@ -75,6 +103,8 @@ export function createMirrorQueue(deps: MirrorQueueDeps) {
     running.delete(job.id);
     if (!stopped) void kick();
   }
+
+  const settled = () => Promise.all([...running.values()].map((r) => r.done)).then(() => undefined);
 
   return {
     /** Asks for a sync of a mirror at `dueAt` (ms; default now). */
@@ -87,17 +117,22 @@ export function createMirrorQueue(deps: MirrorQueueDeps) {
       stopped = false;
       void kick();
     },
-    /** Stops claiming jobs and waits for the running ones (their rows stay until they finish). */
+    /** Stops claiming jobs; resolves when the running ones have settled (their rows stay until they finish). */
     async stop(): Promise<void> {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await Promise.all(running.values());
+      await settled();
+    },
+    /** Aborts the running jobs (shutdown); their rows stay queued as they were. Resolves once they have settled. */
+    async interrupt(): Promise<void> {
+      for (const r of running.values()) r.ctrl.abort();
+      await settled();
     },
     /** Resolves when nothing is running and nothing is due (tests). */
     async idle(): Promise<void> {
       for (;;) {
         await pass;
-        if (running.size) await Promise.all(running.values());
+        if (running.size) await settled();
         else {
           const next = rows.nextDue();
           if (next === null || next > Date.now()) return;

@@ -11,7 +11,8 @@ import { runGit } from '../git/run.js';
 import { OutboundError } from '../mirrors/outbound-http.js';
 import { checkMirrorAddress, type AddressCheck, type MirrorUrlPolicy } from '../mirrors/url-policy.js';
 import { lfsSourceOf, type LfsMirroring, type LfsSource } from './lfs-mirror.js';
-import { credentialEnv, mirrorGitError } from './push-mirrors.js';
+import { RemoteGitError, type RemoteGit } from '../mirrors/remote-git.js';
+import { mirrorSyncError } from './push-mirrors.js';
 import type { RepoEvents } from '../repo-events.js';
 import type { RepoContext, RepoService } from './repos.js';
 
@@ -48,6 +49,8 @@ export interface PullMirrorDeps {
   log: Logger;
   config: { mirrorEnabled: boolean; mirrorMinInterval: bigint; mirrorDefaultInterval: bigint; lfsEnabled: boolean };
   policy: MirrorUrlPolicy;
+  /** Runs git against the remote (policy checked again, limits, credentials for its host only). */
+  remoteGit: RemoteGit;
   resolveHost?: (host: string) => Promise<string[]>;
   /** Sync started/finished/failed events for /api/v1/events. */
   events?: RepoEvents;
@@ -63,7 +66,8 @@ const refusal = (check: Extract<AddressCheck, { ok: false }>) => (check.status =
  * Migration (a plain copy, or a pull mirror) by fetching every ref of the
  * remote into a new bare repository, and pull-mirror syncs by
  * `git fetch --prune`. The remote `origin` holds the address without
- * credentials; they reach git through the askpass helper at fetch time.
+ * credentials; they reach git through remote-git.ts at fetch time, which
+ * also checks the address again and bounds the fetch in time.
  * With `lfs: true` the LFS objects the fetched refs point to are copied
  * too, at migration and after every sync (lfs-mirror.ts says how, and
  * what Gitea does when the source has no LFS server).
@@ -72,22 +76,25 @@ export function createPullMirrors(deps: PullMirrorDeps) {
   const { rows, box, git } = deps;
   const aad = (repoId: number) => `pull_mirror:${repoId}:credentials`;
 
-  async function fetch(repo: RepoContext, username: string, password: string): Promise<string | null> {
+  /** Fetches from origin at `address`; null when it worked, else our words for why not (RemoteGitError's `interrupted` tells a shutdown). */
+  async function fetch(repo: RepoContext, address: string, username: string, password: string, signal?: AbortSignal): Promise<RemoteGitError | null> {
     try {
-      await runGit(['-c', 'credential.helper=', 'fetch', '--prune', '--tags', '--quiet', 'origin'], { gitDir: repo.gitDir, env: credentialEnv(deps.dataDir, username, password) });
+      await deps.remoteGit.run(['fetch', '--prune', '--tags', '--quiet', 'origin'], { gitDir: repo.gitDir, address, kind: 'pull', username, password, signal });
       return null;
     } catch (err) {
-      return mirrorGitError(err, username, password);
+      if (err instanceof RemoteGitError) return err;
+      deps.log.error({ err, repo: repo.row.id }, 'pull mirror fetch failed unexpectedly');
+      return new RemoteGitError(mirrorSyncError(err));
     } finally {
       git.invalidate(repo.gitDir);
     }
   }
 
   /** The remote's default branch (its HEAD), if it has one we now hold. */
-  async function adoptHead(repo: RepoContext): Promise<void> {
+  async function adoptHead(repo: RepoContext, address: string, username: string, password: string): Promise<void> {
     const refs = await git.refs(repo.gitDir);
     if (refs.branches.size === 0) return;
-    const head = await runGit(['ls-remote', '--symref', 'origin', 'HEAD'], { gitDir: repo.gitDir, env: { GIT_TERMINAL_PROMPT: '0' } }).catch(() => null);
+    const head = await deps.remoteGit.run(['ls-remote', '--symref', 'origin', 'HEAD'], { gitDir: repo.gitDir, address, kind: 'pull', username, password }).catch(() => null);
     const m = head && /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(head.stdout.toString('utf8'));
     const branch = m && refs.branches.has(m[1]!) ? m[1]! : refs.branches.has(repo.row.default_branch) ? repo.row.default_branch : [...refs.branches.keys()][0]!;
     if (branch !== repo.row.default_branch) await deps.repos.setDefaultBranch(repo, branch);
@@ -105,13 +112,13 @@ export function createPullMirrors(deps: PullMirrorDeps) {
   }
 
   /** A mirror sync's LFS pass: a failure is logged and tried again next time (Gitea logs it; the sync stands). */
-  async function syncLfs(repo: RepoContext, row: PullMirrorRow, creds: SealedCredentials): Promise<void> {
+  async function syncLfs(repo: RepoContext, row: PullMirrorRow, creds: SealedCredentials, signal?: AbortSignal): Promise<void> {
     const given = row.lfs_endpoint ? { endpoint: row.lfs_endpoint, username: creds.lfs_username ?? '', password: creds.lfs_password ?? '' } : undefined;
     const source = lfsSourceOf(row.remote_address, { username: creds.username, password: creds.password }, given);
     if (!source) return;
     const state = rows.lfsState(repo.row.id);
     try {
-      const pass = await deps.lfs!.pass({ id: repo.row.id, gitDir: repo.gitDir }, source, state.tips, state.pending);
+      const pass = await deps.lfs!.pass({ id: repo.row.id, gitDir: repo.gitDir }, source, state.tips, state.pending, signal);
       rows.saveLfsState(repo.row.id, { tips: pass.tips, pending: pass.missing });
     } catch (err) {
       const error = err instanceof OutboundError ? err.message : 'internal error';
@@ -161,9 +168,9 @@ export function createPullMirrors(deps: PullMirrorDeps) {
       try {
         await runGit(['remote', 'add', ...(opt.mirror ? ['--mirror=fetch'] : []), 'origin', address.stripped], { gitDir: repo.gitDir });
         if (!opt.mirror) await runGit(['config', 'remote.origin.fetch', '+refs/*:refs/*'], { gitDir: repo.gitDir });
-        const error = await fetch(repo, address.username, address.password);
-        if (error) throw unprocessable(`Migration failed: ${error}`);
-        await adoptHead(repo);
+        const error = await fetch(repo, address.stripped, address.username, address.password);
+        if (error) throw unprocessable(`Migration failed: ${error.message}`);
+        await adoptHead(repo, address.stripped, address.username, address.password);
         const lfsPass = lfsSource ? await copyLfs(repo, lfsSource) : undefined;
         if (opt.mirror) {
           const creds: SealedCredentials = { username: address.username, password: address.password };
@@ -187,18 +194,24 @@ export function createPullMirrors(deps: PullMirrorDeps) {
       return deps.repos.byId(repo.row.id, doer)!;
     },
 
-    /** One pull-mirror sync: fetch with prune, record the outcome, tell listeners which branches moved. */
-    async sync(repoId: number): Promise<boolean> {
+    /** One pull-mirror sync: fetch with prune, record the outcome, tell listeners which branches moved. A shutdown's interruption records nothing. */
+    async sync(repoId: number, signal?: AbortSignal): Promise<boolean> {
       const row = rows.get(repoId);
       const repo = deps.repos.byId(repoId, null);
       if (!row || !repo) return true; // gone since it was queued
+      if (signal?.aborted) return false;
       const ref = { kind: 'pull' as const, remote_name: 'origin', remote_address: row.remote_address };
       deps.events?.mirrorSync('started', repo, ref);
       const before = new Map((await git.refs(repo.gitDir)).branches);
       const creds = row.credentials ? (JSON.parse(box.open(row.credentials, aad(repoId))) as SealedCredentials) : { username: '', password: '' };
-      const error = await fetch(repo, creds.username, creds.password);
-      if (!error && row.lfs && deps.config.lfsEnabled && deps.lfs) await syncLfs(repo, row, creds);
-      rows.recordResult(repoId, Math.floor(Date.now() / 1000), error ?? '');
+      const failure = await fetch(repo, row.remote_address, creds.username, creds.password, signal);
+      if (failure?.interrupted) {
+        deps.log.info({ repo: repoId }, 'pull mirror sync interrupted by shutdown');
+        return false;
+      }
+      if (!failure && row.lfs && deps.config.lfsEnabled && deps.lfs) await syncLfs(repo, row, creds, signal);
+      const error = failure?.message ?? '';
+      rows.recordResult(repoId, Math.floor(Date.now() / 1000), error);
       if (error) {
         deps.log.warn({ repo: repoId, error }, 'pull mirror sync failed');
         deps.events?.mirrorSync('failed', repo, ref, error);

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { MirrorRepo, PushMirrorRow } from '../../db/repos/mirror-repo.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
@@ -11,7 +11,9 @@ import { goTime } from '../../util/go-format.js';
 import { KeyedMutex } from '../../util/keyed-mutex.js';
 import type { SecretBox } from '../../util/secret-box.js';
 import { runGit } from '../git/run.js';
-import { checkMirrorAddress, maskCredentials, type MirrorUrlPolicy } from '../mirrors/url-policy.js';
+import { OutboundError } from '../mirrors/outbound-http.js';
+import { RemoteGitError, type RemoteGit } from '../mirrors/remote-git.js';
+import { checkMirrorAddress, type MirrorUrlPolicy } from '../mirrors/url-policy.js';
 import { findSsh, generateMirrorKeyPair } from '../mirrors/ssh-keys.js';
 import type { RepoEvents } from '../repo-events.js';
 import type { RepoContext } from './repos.js';
@@ -19,25 +21,15 @@ import type { RepoContext } from './repos.js';
 const NAME_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const randomName = () => `remote_mirror_${Array.from({ length: 10 }, () => NAME_CHARS[randomInt(NAME_CHARS.length)]).join('')}`;
 
-/** Environment the askpass helper reads (never a command line: `ps` shows those to everyone). */
-const USER_ENV = 'TRUNKLINE_MIRROR_USERNAME';
-const PASSWORD_ENV = 'TRUNKLINE_MIRROR_PASSWORD';
-
-/** The askpass helper (written by createPushMirrors at start) under DATA_DIR. */
-export const askpassPath = (dataDir: string) => join(resolve(dataDir, 'hooks'), 'askpass');
-
-/** Git's reason a mirror sync failed, safe to store, log and return: credentials masked (short user names are not secrets). */
-export function mirrorGitError(err: unknown, username: string, password: string): string {
-  const raw = (err as { stderr?: string }).stderr?.trim() || String((err as Error).message ?? err);
-  return maskCredentials(raw.replace(/^exit status \d+ - /, ''), [password, username.length >= 3 ? username : ''].filter(Boolean));
+/**
+ * Why a sync failed, safe to store, log and return: our own words only (the
+ * remote's text never gets through, see git-failure.ts); anything unexpected
+ * is an internal error (logged by the caller).
+ */
+export function mirrorSyncError(err: unknown): string {
+  if (err instanceof RemoteGitError || err instanceof OutboundError) return err.message;
+  return 'internal error';
 }
-
-/** What git needs to answer a remote's credential prompt from memory (pull and push mirrors alike). */
-export const credentialEnv = (dataDir: string, username: string, password: string): Record<string, string> => ({
-  GIT_ASKPASS: askpassPath(dataDir),
-  [USER_ENV]: username,
-  [PASSWORD_ENV]: password,
-});
 
 export interface CreatePushMirror {
   remote_address?: string;
@@ -55,43 +47,31 @@ export interface PushMirrorDeps {
   log: Logger;
   config: { mirrorMinInterval: bigint; lfsEnabled: boolean };
   policy: MirrorUrlPolicy;
+  /** Runs git against the remote (policy checked again, limits, credentials for its host only). */
+  remoteGit: RemoteGit;
   /** DNS for the address policy (tests inject one). */
   resolveHost?: (host: string) => Promise<string[]>;
   /** Sync started/finished/failed events for /api/v1/events. */
   events?: RepoEvents;
   /** Uploads the repository's LFS objects to the mirror before the refs (as Gitea does). */
-  pushLfs?: (repo: RepoContext, remoteAddress: string, username: string, password: string) => Promise<void>;
+  pushLfs?: (repo: RepoContext, remoteAddress: string, username: string, password: string, signal?: AbortSignal) => Promise<void>;
 }
 
-/** What a sync did: nothing to report, or the (masked) reason it failed. */
-export type SyncOutcome = { ok: true } | { ok: false; error: string };
+/** What a sync did: nothing to report, or the reason it failed (`interrupted`: stopped by a shutdown, nothing recorded). */
+export type SyncOutcome = { ok: true } | { ok: false; error: string; interrupted?: boolean };
 
 /**
  * Push mirrors (spec: mirror operations; Gitea's services/mirror): records in
  * SQLite with credentials and keys sealed, a `--mirror=push` remote in the
  * bare repository holding only the credential-free address, and syncs by
- * `git push --mirror` with credentials handed to git through an askpass
- * helper reading its environment. One sync of a mirror at a time.
+ * `git push --mirror` through remote-git.ts (the address checked again,
+ * credentials handed over by a helper for the mirror's host only, time
+ * limits). One sync of a mirror at a time.
  */
 export function createPushMirrors(deps: PushMirrorDeps) {
   const { rows, box } = deps;
   const syncing = new KeyedMutex();
-  const hooksDir = resolve(deps.dataDir, 'hooks');
-  const askpass = askpassPath(deps.dataDir);
   const sshDir = resolve(deps.dataDir, 'ssh');
-  installAskpass();
-
-  function installAskpass(): void {
-    const content = `#!/bin/sh\n# Written by Trunkline: answers git's credential prompts for a mirror sync from the environment.\ncase "$1" in\n  Username*) printf '%s\\n' "$${USER_ENV}" ;;\n  *) printf '%s\\n' "$${PASSWORD_ENV}" ;;\nesac\n`;
-    try {
-      if (readFileSync(askpass, 'utf8') === content) return;
-    } catch {}
-    mkdirSync(hooksDir, { recursive: true });
-    const tmp = `${askpass}.${process.pid}.tmp`;
-    writeFileSync(tmp, content, { mode: 0o700 });
-    chmodSync(tmp, 0o700);
-    renameSync(tmp, askpass);
-  }
 
   const aad = (row: Pick<PushMirrorRow, 'id'>, what: 'credentials' | 'private_key') => `push_mirror:${row.id}:${what}`;
 
@@ -114,32 +94,44 @@ export function createPushMirrors(deps: PushMirrorDeps) {
     };
   }
 
-  /** Runs one sync of `row` now (waiting for one already running); records the outcome on the row. */
-  async function sync(repo: RepoContext, row: PushMirrorRow): Promise<SyncOutcome> {
+  /** Runs one sync of `row` now (waiting for one already running); records the outcome on the row unless a shutdown interrupted it. */
+  async function sync(repo: RepoContext, row: PushMirrorRow, signal?: AbortSignal): Promise<SyncOutcome> {
     return syncing.run(String(row.id), async () => {
       const current = rows.byId(row.id);
       if (!current) return { ok: true }; // deleted meanwhile: nothing to do
+      if (signal?.aborted) return { ok: false, error: 'interrupted by shutdown', interrupted: true };
       const ref = { kind: 'push' as const, remote_name: current.remote_name, remote_address: current.remote_address };
       deps.events?.mirrorSync('started', repo, ref);
       const { username, password } = credentialsOf(current);
-      const env = credentialEnv(deps.dataDir, username, password);
       let keyFile: string | undefined;
-      if (current.private_key) {
-        mkdirSync(sshDir, { recursive: true, mode: 0o700 });
-        keyFile = join(sshDir, `key-${current.id}-${process.pid}-${Date.now()}`);
-        writeFileSync(keyFile, box.open(current.private_key, aad(current, 'private_key')), { mode: 0o600 });
-        const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-        env.GIT_SSH_COMMAND = `ssh -i ${q(keyFile)} -o IdentitiesOnly=yes -o BatchMode=yes -o StrictHostKeyChecking=accept-new -o UserKnownHostsFile=${q(join(sshDir, 'known_hosts'))}`;
-      }
       let error = '';
+      let interrupted = false;
       try {
-        if (deps.pushLfs) await deps.pushLfs(repo, current.remote_address, username, password);
-        // No credential helper may store what askpass hands over.
-        await runGit(['-c', 'credential.helper=', 'push', '--mirror', '--force', '--', current.remote_name], { gitDir: repo.gitDir, env });
+        if (current.private_key) {
+          mkdirSync(sshDir, { recursive: true, mode: 0o700 });
+          keyFile = join(sshDir, `key-${current.id}-${process.pid}-${Date.now()}`);
+          writeFileSync(keyFile, box.open(current.private_key, aad(current, 'private_key')), { mode: 0o600 });
+        }
+        if (deps.pushLfs) await deps.pushLfs(repo, current.remote_address, username, password, signal);
+        await deps.remoteGit.run(['push', '--mirror', '--force', '--', current.remote_name], {
+          gitDir: repo.gitDir,
+          address: current.remote_address,
+          kind: 'push',
+          username,
+          password,
+          signal,
+          ...(keyFile ? { sshKeyFile: keyFile, knownHostsFile: join(sshDir, 'known_hosts') } : {}),
+        });
       } catch (err) {
-        error = mirrorGitError(err, username, password);
+        interrupted = (err instanceof RemoteGitError && err.interrupted) || !!signal?.aborted;
+        error = mirrorSyncError(err);
+        if (error === 'internal error') deps.log.error({ err, repo: repo.row.id, mirror: current.remote_name }, 'push mirror sync failed unexpectedly');
       } finally {
         if (keyFile) rmSync(keyFile, { force: true });
+      }
+      if (interrupted) {
+        deps.log.info({ repo: repo.row.id, mirror: current.remote_name }, 'push mirror sync interrupted by shutdown');
+        return { ok: false, error, interrupted: true };
       }
       rows.recordResult(current.id, Math.floor(Date.now() / 1000), error);
       if (error) deps.log.warn({ repo: repo.row.id, mirror: current.remote_name, error }, 'push mirror sync failed');
