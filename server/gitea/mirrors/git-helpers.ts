@@ -90,7 +90,7 @@ export function installMirrorGitHelpers(dataDir: string): MirrorGitHelpers {
   const gitProxy = join(dir, 'mirror-git-proxy');
   writeIfChanged(credentialHelper, CREDENTIAL_HELPER, 0o700);
   writeIfChanged(gitProxy, GIT_PROXY, 0o700);
-  writeIfChanged(`${gitProxy}.mjs`, GIT_PROXY_MJS, 0o644);
+  writeIfChanged(`${gitProxy}.mjs`, GIT_PROXY_MJS, 0o600);
   // The askpass helper of earlier versions answered any host's prompt: gone.
   rmSync(join(dir, 'askpass'), { force: true });
   return { credentialHelper, gitProxy };
