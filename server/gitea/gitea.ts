@@ -10,6 +10,7 @@ import type { Logger } from '../log.js';
 import { GitStore } from './git/store.js';
 import { closeRefUpdaters } from './git/ref-updater.js';
 import { createAccounts } from './services/accounts.js';
+import { ArchiveSlots } from './services/archive-slots.js';
 import { createContentsReader } from './services/contents.js';
 import { createFiles } from './services/files.js';
 import { createLfsStore } from './services/lfs-store.js';
@@ -132,6 +133,8 @@ export async function createGitea(deps: GiteaDeps) {
 
   const gitea = {
     config,
+    /** Admission of archive downloads (one git process each). */
+    archiveSlots: new ArchiveSlots(config.archive),
     site,
     git,
     accounts,
