@@ -202,6 +202,13 @@ test('pathological patterns: the steps stay within 2 × program size × (text le
     assert.is(got, false, `${pattern} does not match`);
     assert.ok(steps <= 2 * glob.size * (n + 1) + 20 * n, `${pattern} on ${n} characters: ${steps} steps, program ${glob.size}`);
   }
+  // A large class costs its ranges on every character it is tried against: counted too.
+  const members = Array.from({ length: 400 }, (_, i) => String.fromCodePoint(0x100 + i)).join('');
+  const klass = compileGlob(`*[${members}]*b`, 'gobwas');
+  const text = 'a'.repeat(2000);
+  const steps = stepsOf(() => klass.test(text, { steps: Number.MAX_SAFE_INTEGER }));
+  assert.ok(steps >= 200 * text.length, `the class's comparisons are counted (${steps} steps)`);
+  assert.ok(steps <= (2 * klass.size + 400) * (text.length + 1), `${steps} steps`);
   // The attack itself, in absolute terms: a few thousand steps.
   const attack = compileGlob('**a**a**a**a**a**a**a**a**a**a**b', 'editorconfig');
   assert.ok(stepsOf(() => attack.test(`/${'a'.repeat(40)}`)) < 5000);

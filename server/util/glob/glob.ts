@@ -21,7 +21,7 @@ export type GlobDialect = 'gobwas' | 'editorconfig' | 'wildmatch';
 export const DEFAULT_MATCH_STEPS = 100_000;
 
 export interface Glob {
-  /** Program size: a match takes at most about 2 × size × (text length + 1) steps. */
+  /** Program size: a match takes at most about 2 × size × (text length + 1) steps (classes add their ranges). */
   readonly size: number;
   /**
    * Whether the whole of `text` matches. Spends steps from `budget` (a fresh

@@ -120,8 +120,9 @@ function formatNum(v: number, width: number): string {
 /**
  * Runs the program over `text` (whole-text match). Spends at most
  * `budget.steps` steps (deducted), else throws GlobBudgetError. The steps of
- * one position are at most the program's size plus, for brace ranges, the
- * digits they read, so a match costs O(program × text).
+ * one position are at most twice the program's size plus the ranges of the
+ * classes tried and the digits brace ranges read, so a match costs
+ * O(program × text).
  */
 export function runProgram(prog: Program, text: string, budget: GlobBudget): boolean {
   const { ops, separators, code, arg } = prog;
@@ -188,7 +189,7 @@ export function runProgram(prog: Program, text: string, budget: GlobBudget): boo
         case ONE: if (!isSep) add(pc + 1, at); break;
         case CLASS: {
           const op = ops[pc] as Op & { op: typeof CLASS };
-          steps += op.ranges.length >> 3;
+          steps += op.ranges.length >> 1; // one comparison per range
           if (inClass(op, c, isSep)) add(pc + 1, at);
           break;
         }
