@@ -16,6 +16,7 @@ import type { Config } from './config.js';
 import type { ChannelRepo } from './db/repos/channel-repo.js';
 import { apiKeyOf, type AriAuth } from './http/ari-auth.js';
 import { createCrashPoint } from './http/crash-point.js';
+import type { OriginPolicy } from './http/origin-policy.js';
 import { createAriBinder } from './http/ari-bind.js';
 import type { Logger } from './log.js';
 import { mountSim } from './sim/routes.js';
@@ -31,6 +32,13 @@ export interface AppDeps {
   gitea: Gitea;
   /** Contract violations found in test mode (responses and events that do not match protocol/). */
   violations: string[];
+  origins: OriginPolicy;
+}
+
+/** The refusal of a cross-site request, in the dialect of its path. */
+export function crossOriginRefusal(path: string, swaggerUrl: string): { message: string; url?: string } {
+  const message = 'Cross-origin request refused';
+  return path.startsWith('/ari/') || path.startsWith('/sim/') ? { message } : { message, url: swaggerUrl };
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -52,6 +60,15 @@ function routingPath(req: Request): string {
 export function createApp(deps: AppDeps) {
   const { config, log, telephony, ariAuth } = deps;
   const app = new Hono<{ Variables: { ariUser: unknown; giteaAuth: unknown; giteaBasic: boolean } }>({ getPath: routingPath });
+
+  // A page on another site may make the browser send our credentials (cached Basic auth): state changes
+  // from a foreign Origin are refused before anything else runs (reads are kept from it by the browser itself).
+  app.use('*', async (c, next) => {
+    if (!READ_METHODS.has(c.req.method) && !deps.origins.allows(c.req.header('origin'), c.req.header('host'))) {
+      return c.json(crossOriginRefusal(c.req.path, deps.gitea.site.swaggerUrl), 403);
+    }
+    await next();
+  });
 
   app.get('/', (c) =>
     c.json({
@@ -77,8 +94,11 @@ export function createApp(deps: AppDeps) {
     });
   }
 
+  // MAX_BODY_BYTES caps everything; ARI and /sim answer far smaller bodies (SECURITY.md, "Hostile input").
   const common = {
-    maxBodyBytes: config.maxBodyBytes,
+    maxBodyBytes: Math.min(config.maxBodyBytes, config.ariLimits.maxBodyBytes),
+    maxUploadBytes: Math.min(config.maxBodyBytes, config.ariLimits.simAudioMaxBytes),
+    limits: config.ariLimits,
     maxJsonDepth: config.maxJsonDepth,
     checkResponses: config.checkResponses,
     violations: deps.violations,
@@ -99,7 +119,7 @@ export function createApp(deps: AppDeps) {
   mountSounds(ari, telephony);
   mountPlaybacks(ari, telephony);
   mountApplications(ari, telephony);
-  mountSim(sim, telephony, deps.channelRepo);
+  mountSim(sim, telephony, deps.channelRepo, config.ariLimits.simHistoryMaxBytes);
   ari.finish();
   sim.finish();
   // The event socket is an upgrade; a plain GET gets Asterisk's answer for a non-upgrade request.

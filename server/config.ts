@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isIPv4, isIPv6 } from 'node:net';
 import { parseEnv } from 'node:util';
 import * as v from 'valibot';
+import { parseCidr } from './ari/media/external-host-policy.js';
 import { parseGoDuration } from './util/go-duration.js';
 
 const int = (name: string, min: number, max: number) =>
@@ -27,6 +29,28 @@ export interface AriUser {
   readOnly: boolean;
 }
 
+/** Bounds on what ARI and /sim clients may send and keep (README, "Configuration"; SECURITY.md). */
+export interface AriLimits {
+  /** Request bodies of ARI and /sim operations (MAX_BODY_BYTES still caps them). */
+  maxBodyBytes: number;
+  /** Any one string parameter, and any channel variable's value. */
+  maxValueBytes: number;
+  maxVariableNameBytes: number;
+  /** Variables in one request's `variables` container. */
+  maxVariables: number;
+  /** Variables setChannelVar may leave on one channel; also the most global variables. */
+  maxChannelVariables: number;
+  /** Far-end audio uploads: bytes of the body, seconds once decoded. */
+  simAudioMaxBytes: number;
+  simAudioMaxSeconds: number;
+  /** One /sim/history answer. */
+  simHistoryMaxBytes: number;
+  /** Disk used by all recordings together. */
+  recordingsMaxBytes: number;
+  /** Longest recording, whatever maxDurationSeconds asks. */
+  recordingMaxSeconds: number;
+}
+
 /** `name:password[:ro]`, comma separated. Passwords may contain `:` (the last `:ro` is the flag). */
 const ariUsers = v.pipe(
   v.string(),
@@ -44,9 +68,26 @@ const ariUsers = v.pipe(
   ),
 );
 
+/**
+ * What HOST may be: an IPv4 literal (`127.0.0.1`, `0.0.0.0`), an IPv6
+ * literal without brackets or zone (`::1`, `::`), `localhost`, or a host name
+ * (RFC 1123 labels: letters, digits and inner hyphens, at most 63 characters
+ * each, 253 in all, no trailing dot). A name whose last label is all digits is
+ * a mistyped IPv4 address (`999.1.1.1`, `10.0.0`), not a name. Whether a name
+ * resolves to an address of this machine is for listen() to find out.
+ */
+export function isListenHost(host: string): boolean {
+  if (isIPv4(host)) return true;
+  if (isIPv6(host)) return !host.includes('%');
+  if (host.length > 253) return false;
+  const labels = host.split('.');
+  if (!labels.every((l) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(l))) return false;
+  return !/^\d+$/.test(labels[labels.length - 1]!);
+}
+
 /** Every key the server reads; `.env.example` documents the same list. */
 const Env = v.object({
-  HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'HOST must not be empty')), '127.0.0.1'),
+  HOST: v.optional(v.pipe(v.string(), v.check(isListenHost, 'HOST must be an IP address (such as 127.0.0.1, 0.0.0.0 or ::1), localhost or a host name')), '127.0.0.1'),
   PORT: v.optional(int('PORT', 0, 65535), '8088'),
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'DATA_DIR must not be empty')), './data'),
   FIXTURES_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './fixtures'),
@@ -72,9 +113,37 @@ const Env = v.object({
   MAX_JSON_DEPTH: v.optional(int('MAX_JSON_DEPTH', 2, 1000), '64'),
   WS_MAX_PAYLOAD: v.optional(int('WS_MAX_PAYLOAD', 1024, 16 * 1024 * 1024), '65536'),
   WS_MAX_BUFFERED_BYTES: v.optional(int('WS_MAX_BUFFERED_BYTES', 64 * 1024, 2 ** 31), String(8 * 1024 * 1024)),
+  HEADERS_TIMEOUT_MS: v.optional(int('HEADERS_TIMEOUT_MS', 100, 600_000), '30000'),
   WS_PING_INTERVAL_MS: v.optional(int('WS_PING_INTERVAL_MS', 100, 3_600_000), '30000'),
   CHANNEL_HISTORY_LIMIT: v.optional(int('CHANNEL_HISTORY_LIMIT', 0, 100_000_000), '100000'),
+  TRUSTED_ORIGINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+      v.check((list) => list.every((o) => /^https?:\/\/[^/?#\s]+$/i.test(o)), 'TRUSTED_ORIGINS entries must be origins such as https://console.example.com'),
+    ),
+    '',
+  ),
+  EXTERNAL_MEDIA_ALLOWED_NETWORKS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+      v.check((list) => list.every((c) => parseCidr(c) !== undefined), 'EXTERNAL_MEDIA_ALLOWED_NETWORKS entries must be CIDRs such as 10.0.0.0/8 or ::1/128'),
+    ),
+    '0.0.0.0/0,::/0',
+  ),
   APP_RECONNECT_GRACE_MS: v.optional(int('APP_RECONNECT_GRACE_MS', 0, 3_600_000), '10000'),
+  // ---- ARI and simulation input/disk limits (ariLimits below) ----
+  ARI_MAX_BODY_BYTES: v.optional(int('ARI_MAX_BODY_BYTES', 1024, 2 ** 31), String(1024 * 1024)),
+  ARI_MAX_VALUE_BYTES: v.optional(int('ARI_MAX_VALUE_BYTES', 64, 16 * 1024 * 1024), '8192'),
+  ARI_MAX_VARIABLE_NAME_BYTES: v.optional(int('ARI_MAX_VARIABLE_NAME_BYTES', 8, 4096), '80'),
+  ARI_MAX_VARIABLES: v.optional(int('ARI_MAX_VARIABLES', 1, 10_000), '128'),
+  ARI_MAX_CHANNEL_VARIABLES: v.optional(int('ARI_MAX_CHANNEL_VARIABLES', 1, 100_000), '512'),
+  SIM_AUDIO_MAX_BYTES: v.optional(int('SIM_AUDIO_MAX_BYTES', 1024, 2 ** 31), String(4 * 1024 * 1024)),
+  SIM_AUDIO_MAX_SECONDS: v.optional(int('SIM_AUDIO_MAX_SECONDS', 1, 86_400), '300'),
+  SIM_HISTORY_MAX_BYTES: v.optional(int('SIM_HISTORY_MAX_BYTES', 64 * 1024, 2 ** 31), String(4 * 1024 * 1024)),
+  RECORDINGS_MAX_BYTES: v.optional(int('RECORDINGS_MAX_BYTES', 1, Number.MAX_SAFE_INTEGER), String(4 * 1024 ** 3)),
+  RECORDING_MAX_SECONDS: v.optional(int('RECORDING_MAX_SECONDS', 1, 7 * 86_400), '14400'),
   CRASH_AFTER: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z]+(#\d{1,6})?$/, 'CRASH_AFTER must be an operation nickname, optionally #N'))),
   CHECK_RESPONSES: v.optional(bool('CHECK_RESPONSES')),
   ADMIN_USERNAME: v.optional(v.pipe(v.string(), v.regex(/^[\w.-]{1,40}$/, 'ADMIN_USERNAME may hold letters, digits, "_", "-" and "." (at most 40)'))),
@@ -84,6 +153,15 @@ const Env = v.object({
   LFS_MAX_BATCH_SIZE: v.optional(int('LFS_MAX_BATCH_SIZE', 0, 1_000_000), '0'),
   API_MAX_BLOB_SIZE: v.optional(int('API_MAX_BLOB_SIZE', 0, 2 ** 31), String(10 * 1024 * 1024)),
   DISABLE_QUERY_AUTH_TOKEN: v.optional(bool('DISABLE_QUERY_AUTH_TOKEN'), 'false'),
+  // Failed password checks allowed per client address in a window (`10/15m`); `0` turns the limit off.
+  LOGIN_THROTTLE: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((s) => s === '0' || (/^[1-9]\d{0,5}\/.+$/.test(s) && 'ns' in parseGoDuration(s.split('/')[1]!) && (parseGoDuration(s.split('/')[1]!) as { ns: bigint }).ns >= 1_000_000_000n), 'LOGIN_THROTTLE must be 0 or failures/window, such as 10/15m'),
+      v.transform((s) => (s === '0' ? { failures: 0, windowMs: 0 } : { failures: Number(s.split('/')[0]), windowMs: Number((parseGoDuration(s.split('/')[1]!) as { ns: bigint }).ns / 1_000_000n) })),
+    ),
+    '10/15m',
+  ),
   MIRROR_ENABLED: v.optional(bool('MIRROR_ENABLED'), 'true'),
   MIRROR_MIN_INTERVAL: v.optional(goDuration('MIRROR_MIN_INTERVAL'), '10m'),
   MIRROR_DEFAULT_INTERVAL: v.optional(goDuration('MIRROR_DEFAULT_INTERVAL'), '8h'),
@@ -91,6 +169,7 @@ const Env = v.object({
   MIRROR_ALLOWED_DOMAINS: v.optional(v.string(), ''),
   MIRROR_BLOCKED_DOMAINS: v.optional(v.string(), ''),
   MIRROR_QUEUE_CONCURRENCY: v.optional(int('MIRROR_QUEUE_CONCURRENCY', 1, 64), '4'),
+  MIRROR_LFS_IDLE_TIMEOUT: v.optional(goDuration('MIRROR_LFS_IDLE_TIMEOUT'), '1m'),
   SECRET_KEY: v.optional(v.pipe(v.string(), v.minLength(16, 'SECRET_KEY must be at least 16 characters'))),
   // Repository archives (git archive / git bundle processes): at once in all, per client, waiting.
   ARCHIVE_MAX_CONCURRENT: v.optional(int('ARCHIVE_MAX_CONCURRENT', 1, 256), '2'),
@@ -115,9 +194,16 @@ export type Config = {
   wsMaxPayload: number;
   wsMaxBufferedBytes: number;
   wsPingIntervalMs: number;
+  /** A connection that has not sent its request headers in this time gets 408 and is closed. */
+  headersTimeoutMs: number;
   channelHistoryLimit: number;
+  /** Browser origins besides our own that may change state and open event sockets. */
+  trustedOrigins: string[];
+  /** Networks external media may reach (link-local, multicast and the like never). */
+  externalMediaNetworks: string[];
   /** After a restart, how long restored channels wait for their Stasis applications to reconnect. */
   appReconnectGraceMs: number;
+  ariLimits: AriLimits;
   /**
    * Test mode only (NODE_ENV=test): after answering the Nth request (default
    * the first) to this ARI or simulation operation, commit nothing more and
@@ -136,6 +222,8 @@ export type Config = {
   /** Files above this size are listed by the contents API without their content (Gitea's DEFAULT_MAX_BLOB_SIZE). */
   apiMaxBlobSize: number;
   disableQueryAuthToken: boolean;
+  /** Failed password checks allowed per client address in a window (0: no limit); an account allows five times as many from unfamiliar addresses. */
+  loginThrottle: { failures: number; windowMs: number };
   mirrorEnabled: boolean;
   /** Nanoseconds (Go durations); a non-zero push mirror interval below the minimum is refused. */
   mirrorMinInterval: bigint;
@@ -145,6 +233,8 @@ export type Config = {
   mirrorBlockedDomains: string[];
   /** Mirror syncs running at once. */
   mirrorQueueConcurrency: number;
+  /** Milliseconds without a byte after which a mirror's LFS request is given up. */
+  mirrorLfsIdleMs: number;
   /** Seals mirror credentials at rest; without it a key is generated once and kept in DATA_DIR/secret.key. */
   secretKey: string | undefined;
   /** Production answers hide internal error texts and let raw files be cached longer. */
@@ -200,8 +290,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     wsMaxPayload: e.WS_MAX_PAYLOAD,
     wsMaxBufferedBytes: e.WS_MAX_BUFFERED_BYTES,
     wsPingIntervalMs: e.WS_PING_INTERVAL_MS,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     channelHistoryLimit: e.CHANNEL_HISTORY_LIMIT,
+    trustedOrigins: e.TRUSTED_ORIGINS,
+    externalMediaNetworks: e.EXTERNAL_MEDIA_ALLOWED_NETWORKS,
     appReconnectGraceMs: e.APP_RECONNECT_GRACE_MS,
+    ariLimits: {
+      maxBodyBytes: e.ARI_MAX_BODY_BYTES, maxValueBytes: e.ARI_MAX_VALUE_BYTES, maxVariableNameBytes: e.ARI_MAX_VARIABLE_NAME_BYTES,
+      maxVariables: e.ARI_MAX_VARIABLES, maxChannelVariables: e.ARI_MAX_CHANNEL_VARIABLES, simAudioMaxBytes: e.SIM_AUDIO_MAX_BYTES, simAudioMaxSeconds: e.SIM_AUDIO_MAX_SECONDS,
+      simHistoryMaxBytes: e.SIM_HISTORY_MAX_BYTES, recordingsMaxBytes: e.RECORDINGS_MAX_BYTES, recordingMaxSeconds: e.RECORDING_MAX_SECONDS,
+    },
     crashAfter: e.CRASH_AFTER && e.NODE_ENV === 'test' ? { nickname: e.CRASH_AFTER.split('#')[0]!, nth: Number(e.CRASH_AFTER.split('#')[1] ?? 1) } : undefined,
     checkResponses: e.CHECK_RESPONSES ?? e.NODE_ENV === 'test',
     adminUsername: e.ADMIN_USERNAME,
@@ -211,6 +309,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     lfsMaxBatchSize: e.LFS_MAX_BATCH_SIZE,
     apiMaxBlobSize: e.API_MAX_BLOB_SIZE,
     disableQueryAuthToken: e.DISABLE_QUERY_AUTH_TOKEN,
+    loginThrottle: e.LOGIN_THROTTLE,
     mirrorEnabled: e.MIRROR_ENABLED,
     mirrorMinInterval: e.MIRROR_MIN_INTERVAL,
     mirrorDefaultInterval: e.MIRROR_DEFAULT_INTERVAL,
@@ -218,6 +317,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     mirrorAllowedDomains: domainList(e.MIRROR_ALLOWED_DOMAINS),
     mirrorBlockedDomains: domainList(e.MIRROR_BLOCKED_DOMAINS),
     mirrorQueueConcurrency: e.MIRROR_QUEUE_CONCURRENCY,
+    mirrorLfsIdleMs: Math.max(1, Number(e.MIRROR_LFS_IDLE_TIMEOUT / 1_000_000n)),
     secretKey: e.SECRET_KEY,
     production: e.NODE_ENV === 'production',
     archive: { maxConcurrent: e.ARCHIVE_MAX_CONCURRENT, maxPerClient: e.ARCHIVE_MAX_PER_CLIENT, queueLength: e.ARCHIVE_QUEUE_LENGTH },

@@ -1,10 +1,15 @@
 import { ConfigError, loadConfig, readEnvironment } from './config.js';
 import { FixtureError } from './ari/fixtures.js';
+import { DataDirLockError } from './db/data-dir-lock.js';
+import { ListenError } from './http/early-server.js';
 import { createLogger } from './log.js';
 import { startServer } from './start.js';
 
 /** Entry point: configuration from the environment (and .env), one line with the URL, graceful stop on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
+  // Everything the server writes (database and WAL, secret key, recordings, repositories, LFS objects)
+  // is its user's alone: no group or world access, whatever umask it was started with.
+  process.umask(0o077);
   let config;
   try {
     config = loadConfig(readEnvironment());
@@ -20,7 +25,9 @@ async function main(): Promise<void> {
   try {
     server = await startServer(config, log);
   } catch (err) {
-    const msg = err instanceof FixtureError || (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? (err as Error).message : String((err as Error).stack ?? err);
+    // Problems the operator can fix get one line; anything else, its stack.
+    const known = err instanceof FixtureError || err instanceof ListenError || err instanceof DataDirLockError;
+    const msg = known ? (err as Error).message : String((err as Error).stack ?? err);
     process.stderr.write(`trunkline: ${msg}\n`);
     process.exit(1);
   }

@@ -1,18 +1,20 @@
-import { createAdaptorServer } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createApp } from './app.js';
+import { createApp, crossOriginRefusal } from './app.js';
+import { answerSocket } from './http/answer-socket.js';
+import { createOriginPolicy, type OriginPolicy } from './http/origin-policy.js';
 import { createEventsWs } from './ari/events-ws.js';
 import { loadFixtures } from './ari/fixtures.js';
 import { createTelephony, type Telephony } from './ari/telephony.js';
 import type { Config } from './config.js';
+import { lockDataDir, type DataDirLock } from './db/data-dir-lock.js';
 import { openDatabase, type Db } from './db/open.js';
 import { createChannelRepo } from './db/repos/channel-repo.js';
 import { createBridgeRepo, createRecordingRepo } from './db/repos/recording-repo.js';
 import { createMetaRepo } from './db/repos/meta-repo.js';
 import { createAriAuth } from './http/ari-auth.js';
+import { createEarlyServer } from './http/early-server.js';
 import { createLogger, type Logger } from './log.js';
 import { createGitea, type Gitea } from './gitea/gitea.js';
 import { createRepoEventsWs } from './gitea/web/events-ws.js';
@@ -61,6 +63,7 @@ function gracefulIdleClose(server: Server): { forget(s: Duplex): void } {
 const CLIENT_ERRORS: Record<string, [number, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
   HPE_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
 };
 
 /**
@@ -79,85 +82,140 @@ function answerClientErrors(server: Server, swaggerUrl: () => string): void {
     const requestLine = err.rawPacket?.toString('latin1', 0, Math.min(err.rawPacket.length, 8192)).split('\r\n', 1)[0] ?? '';
     const path = requestLine.split(' ')[1] ?? '';
     const body = JSON.stringify(path.startsWith('/api/') ? { message, url: swaggerUrl() } : { message });
-    socket.end(`HTTP/1.1 ${status} ${message}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    answerSocket(socket, status, message, body);
   });
 }
 
-/** Opens the database and fixtures, builds the app, and listens. Tests and main.ts both start the server here. */
-export async function startServer(config: Config, log: Logger = createLogger(config.logLevel), opts: { announce?: (line: string) => void } = {}): Promise<RunningServer> {
-  const db = openDatabase(join(config.dataDir, 'trunkline.db'), config.dbSynchronous);
-  const fixtures = loadFixtures(config.fixturesDir);
-  const channelRepo = createChannelRepo(db);
-  const meta = createMetaRepo(db);
-  const violations: string[] = [];
-  const telephony = await createTelephony({
-    recordingRepo: createRecordingRepo(db),
-    bridgeRepo: createBridgeRepo(db),
-    dataDir: config.dataDir,
-    bindHost: config.host,
-    fixtures,
-    repo: channelRepo,
-    meta,
-    log,
-    timeScale: config.simTimeScale,
-    channelVars: config.ariChannelVars,
-    historyLimit: config.channelHistoryLimit,
-    appReconnectGraceMs: config.appReconnectGraceMs,
-    checkEvents: config.checkResponses,
-  });
-  telephony.engine.violations.length = 0;
-  const ariAuth = createAriAuth(config.ariUsers);
-  const gitea = await createGitea({ db, config, log, violations, ...(opts.announce ? { announce: opts.announce } : {}) });
-  await gitea.bootstrapAdmin();
-  const app = createApp({ config, log, telephony, channelRepo, ariAuth, gitea, violations });
-  const events = createEventsWs({
-    engine: telephony.engine,
-    auth: ariAuth,
-    log,
-    maxPayload: config.wsMaxPayload,
-    maxBufferedBytes: config.wsMaxBufferedBytes,
-    pingIntervalMs: config.wsPingIntervalMs,
-  });
+/** What start-up may be asked to do for tests, besides sending the one-time admin password elsewhere. */
+export interface StartOptions {
+  announce?: (line: string) => void;
+  /**
+   * Test hook: runs once the port is bound and before DATA_DIR is touched;
+   * `held()` counts the requests waiting for the app meanwhile.
+   */
+  beforeReady?: (early: { url: string; held(): number }) => Promise<void>;
+}
 
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+type Sockets = { events: ReturnType<typeof createEventsWs>; repoEvents: ReturnType<typeof createRepoEventsWs> };
+
+/**
+ * Loads the fixtures, binds the port, locks DATA_DIR, opens the database,
+ * builds the app and hands it the requests that arrived meanwhile. Tests and
+ * main.ts both start the server here. The order matters: a port that cannot
+ * be had, or a DATA_DIR another server owns, stops the start before anything
+ * is written to DATA_DIR (database, secret key, admin password, repositories).
+ */
+export async function startServer(config: Config, log: Logger = createLogger(config.logLevel), opts: StartOptions = {}): Promise<RunningServer> {
+  const fixtures = loadFixtures(config.fixturesDir);
+  const early = createEarlyServer({ headersTimeoutMs: config.headersTimeoutMs });
+  const server = early.server;
   const connections = gracefulIdleClose(server);
-  answerClientErrors(server, () => gitea.site.swaggerUrl);
-  const repoEvents = createRepoEventsWs(gitea, { log, maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes, pingIntervalMs: config.wsPingIntervalMs });
+  let url = '';
+  let gitea: Gitea | undefined;
+  let sockets: Sockets | undefined;
+  let origins: OriginPolicy | undefined;
+  answerClientErrors(server, () => gitea?.site.swaggerUrl ?? `${config.rootUrl ?? `${url}/`}api/swagger`);
   server.on('upgrade', async (req, socket, head) => {
     connections.forget(socket);
     socket.on('error', () => socket.destroy());
-    if (events.handleUpgrade(req, socket, head)) return;
+    // An upgrade that came before the app waits for it, as plain requests do.
+    if (!(await early.waitReady()) || !sockets || !origins || !gitea || socket.destroyed) {
+      socket.destroy();
+      return;
+    }
+    if (!origins.allows(req.headers.origin, req.headers.host)) {
+      // A page on another site opening our event sockets with the browser's credentials.
+      answerSocket(socket, 403, 'Forbidden', JSON.stringify(crossOriginRefusal(req.url ?? '/', gitea.site.swaggerUrl)));
+      return;
+    }
+    if (sockets.events.handleUpgrade(req, socket, head)) return;
     try {
-      if (await repoEvents.handleUpgrade(req, socket, head)) return;
+      if (await sockets.repoEvents.handleUpgrade(req, socket, head)) return;
     } catch (err) {
       log.error({ err }, 'repository event websocket upgrade failed');
       socket.destroy();
       return;
     }
-    socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: 27\r\nConnection: close\r\n\r\n{"message":"Not a WebSocket"}'.replace('27', String('{"message":"Not a WebSocket"}'.length)));
+    answerSocket(socket, 404, 'Not Found', '{"message":"Not a WebSocket"}');
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await early.listen(config.port, config.host);
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${shownHost}:${port}`;
-  if (!config.rootUrl) gitea.site.rootUrl = `${url}/`;
-  gitea.startMirrors();
+  url = `http://${shownHost}:${port}`;
 
+  const opened: { lock?: DataDirLock; db?: Db; telephony?: Telephony } = {};
+  try {
+    await opts.beforeReady?.({ url, held: early.held });
+    opened.lock = lockDataDir(config.dataDir);
+    const db = (opened.db = openDatabase(join(config.dataDir, 'trunkline.db'), config.dbSynchronous));
+    const channelRepo = createChannelRepo(db);
+    const violations: string[] = [];
+    const telephony = (opened.telephony = await createTelephony({
+      recordingRepo: createRecordingRepo(db),
+      bridgeRepo: createBridgeRepo(db),
+      dataDir: config.dataDir,
+      bindHost: config.host,
+      externalMediaNetworks: config.externalMediaNetworks,
+      limits: config.ariLimits,
+      fixtures,
+      repo: channelRepo,
+      meta: createMetaRepo(db),
+      log,
+      timeScale: config.simTimeScale,
+      channelVars: config.ariChannelVars,
+      historyLimit: config.channelHistoryLimit,
+      appReconnectGraceMs: config.appReconnectGraceMs,
+      checkEvents: config.checkResponses,
+    }));
+    telephony.engine.violations.length = 0;
+    const ariAuth = createAriAuth(config.ariUsers);
+    gitea = await createGitea({ db, config, log, violations, ...(opts.announce ? { announce: opts.announce } : {}) });
+    if (!config.rootUrl) gitea.site.rootUrl = `${url}/`;
+    await gitea.bootstrapAdmin();
+    const site = gitea.site;
+    origins = createOriginPolicy({ rootUrl: () => site.rootUrl, trusted: config.trustedOrigins });
+    const app = createApp({ config, log, telephony, channelRepo, ariAuth, gitea, violations, origins });
+    const wsLimits = { log, maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes, pingIntervalMs: config.wsPingIntervalMs };
+    sockets = { events: createEventsWs({ engine: telephony.engine, auth: ariAuth, ...wsLimits }), repoEvents: createRepoEventsWs(gitea, wsLimits) };
+    early.ready(app);
+    gitea.startMirrors();
+    return running({ url, port, config, log, server, app, db, telephony, gitea, sockets, violations, lock: opened.lock });
+  } catch (err) {
+    await early.abort();
+    opened.telephony?.stop();
+    gitea?.close();
+    opened.db?.close();
+    opened.lock?.release();
+    throw err;
+  }
+}
+
+function running(s: {
+  url: string;
+  port: number;
+  config: Config;
+  log: Logger;
+  server: Server;
+  app: RunningServer['app'];
+  db: Db;
+  telephony: Telephony;
+  gitea: Gitea;
+  sockets: Sockets;
+  violations: string[];
+  lock: DataDirLock;
+}): RunningServer {
+  const { server, telephony, gitea, db, sockets } = s;
   let closing: Promise<void> | undefined;
   return {
-    url,
-    port,
-    host: config.host,
+    url: s.url,
+    port: s.port,
+    host: s.config.host,
     telephony,
     gitea,
-    app,
+    app: s.app,
     db,
-    log,
+    log: s.log,
     get violations() {
-      return [...violations, ...telephony.engine.violations];
+      return [...s.violations, ...telephony.engine.violations];
     },
     close() {
       closing ??= (async () => {
@@ -165,8 +223,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         const mirrorsStopped = gitea.stopMirrors();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        events.close();
-        repoEvents.close();
+        sockets.events.close();
+        sockets.repoEvents.close();
         // In-flight requests get this long to finish (a slow reader of a large download included).
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         force.unref();
@@ -176,6 +234,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         telephony.stop();
         gitea.close();
         db.close();
+        // Last: DATA_DIR is free for another server only once everything here is flushed and closed.
+        s.lock.release();
       })();
       return closing;
     },

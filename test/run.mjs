@@ -6,7 +6,7 @@
 //   npm test                 every file
 //   npm test -- channels     only files whose path contains "channels"
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,9 +56,16 @@ const env = {
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+// A file that needs longer than the per-file limit says so in a line of its own:
+//   // test-file-timeout-minutes: 30
+function fileTimeout(file) {
+  const m = /^\/\/ test-file-timeout-minutes: (\d+)$/m.exec(readFileSync(file, 'utf8'));
+  return m ? Math.max(FILE_TIMEOUT_MS, Number(m[1]) * 60_000) : FILE_TIMEOUT_MS;
+}
+
 function runFile(file) {
   const rel = relative(testDir, file).split(sep).join('/');
-  const budget = Math.min(FILE_TIMEOUT_MS, TOTAL_TIMEOUT_MS - (Date.now() - started));
+  const budget = Math.min(fileTimeout(file), TOTAL_TIMEOUT_MS - (Date.now() - started));
   return new Promise((resolve) => {
     if (budget <= 0) return resolve({ rel, total: 0, ok: 0, skip: 0, crashed: 'not run: overall time limit reached' });
     const child = spawn(tsx, [uvu, 'test', `^${escape(rel)}$`, '--no-color'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

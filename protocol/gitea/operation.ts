@@ -45,7 +45,7 @@ export type Guard =
   | 'contextUser'
   /** The caller is that user or a site admin (403). */
   | 'selfOrAdmin'
-  /** Basic credentials were used (token endpoints; 401 "auth required"). */
+  /** Basic credentials with the account password (token endpoints): other credentials 401 "auth required", a token as the Basic password 401 "auth method not allowed". */
   | 'basicAuth';
 
 export interface GError {
@@ -88,10 +88,11 @@ export type GArgs<O extends GOperation> = { [K in keyof O['params']]: O['params'
 
 export type GResult<O extends GOperation> = O['response'] extends v.GenericSchema ? v.InferOutput<O['response']> : void;
 
-/** Every Gitea operation can answer these, whatever it declares: credentials (401) and request limits (413). */
+/** Every Gitea operation can answer these, whatever it declares: credentials (401), request limits (413), too many failed passwords (429). */
 export const GLOBAL_ERRORS: readonly GError[] = [
   { code: 401, reason: 'invalid username, password or token' },
   { code: 413, reason: 'request body too large' },
+  { code: 429, reason: 'too many failed password checks from this address or for this account (Retry-After says when to try again)' },
 ];
 
 export function defineGiteaOperation<const P extends Record<string, GParam<any>>, B extends v.GenericSchema | null, R extends v.GenericSchema | null>(

@@ -42,5 +42,6 @@ export const CallRecord = defineModel('CallRecord', 'A channel that has ended, a
   cause_txt: f.string('Hangup cause text.'),
   app: optional(f.string('Last Stasis application the channel was in.')),
   dialplan: f.object('Last dialplan location.'),
-  variables: f.object('Channel variables at the end.'),
+  variables: f.object('Channel variables at the end (within the answer\'s size bound: see variables_truncated).'),
+  variables_truncated: optional(f.boolean('Present and true when some variables were left out to keep the answer within its size bound.')),
 });

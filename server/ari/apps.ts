@@ -19,9 +19,13 @@ export interface StasisApp {
 /**
  * Stasis applications by name. An app is active while a WebSocket serves it;
  * it is remembered while channels still reference it, and forgotten after.
+ * Read-only users' sockets only watch: they receive an app's events beside
+ * its sink and never register, serve or replace it.
  */
 export class AppRegistry {
   private readonly apps = new Map<string, StasisApp>();
+  /** Watching sockets by app name (kept apart from the apps: watching registers nothing). */
+  private readonly watchers = new Map<string, Set<EventSink>>();
   /** Active apps registered with subscribeAll, kept apart because every channel event consults it. */
   readonly subscribedToAll = new Set<string>();
   /** After a restart: apps the restored channels belong to, and until when (wall ms) we wait for them to reconnect. */
@@ -90,6 +94,22 @@ export class AppRegistry {
     app.subscribeAll = false;
     this.subscribedToAll.delete(name);
     this.forgetIfIdle(app);
+  }
+
+  /** A read-only socket watches `name`: it gets the events addressed to the app, whoever serves it. */
+  watch(name: string, sink: EventSink): void {
+    let set = this.watchers.get(name);
+    if (!set) this.watchers.set(name, (set = new Set()));
+    set.add(sink);
+  }
+
+  unwatch(name: string, sink: EventSink): void {
+    const set = this.watchers.get(name);
+    if (set?.delete(sink) && set.size === 0) this.watchers.delete(name);
+  }
+
+  watchersOf(name: string): ReadonlySet<EventSink> | undefined {
+    return this.watchers.get(name);
   }
 
   forgetIfIdle(app: StasisApp): void {

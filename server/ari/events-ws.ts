@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
+import { answerSocket } from '../http/answer-socket.js';
 import { apiKeyOf, type AriAuth } from '../http/ari-auth.js';
 import { safeUrl, type Logger } from '../log.js';
 import type { EventSink } from './apps.js';
@@ -22,15 +23,7 @@ const TRUE = new Set(['true', 'yes', 'y', 't', '1', 'on']);
 
 /** Writes a plain HTTP answer on a socket that will not be upgraded. */
 function refuse(socket: Duplex, status: number, reason: string, message: string, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify({ message });
-  const lines = [
-    `HTTP/1.1 ${status} ${reason}`,
-    'Content-Type: application/json',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Connection: close',
-    ...Object.entries(headers).map(([k, val]) => `${k}: ${val}`),
-  ];
-  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+  answerSocket(socket, status, reason, JSON.stringify({ message }), 'application/json', headers);
 }
 
 /** One event WebSocket, serving one or more applications. */
@@ -89,23 +82,37 @@ export function createEventsWs(opts: EventsWsOptions) {
   }, opts.pingIntervalMs);
   heartbeat.unref();
 
-  function attach(ws: WebSocket, apps: string[], subscribeAll: boolean): void {
+  /**
+   * A read-write user's socket serves its apps (replacing whichever socket
+   * served them, which is told ApplicationReplaced). A read-only user's
+   * socket only watches: it gets the apps' events and changes nothing —
+   * no registration, no replacement, no subscription, no resumption of
+   * restored channels (README, "Read-only users and the event socket").
+   */
+  function attach(ws: WebSocket, apps: string[], subscribeAll: boolean, readOnly: boolean): void {
     const session = new EventSession(ws, apps, opts);
     sessions.add(session);
     ws.on('pong', () => {
       session.alive = true;
     });
     ws.on('error', () => ws.terminate());
-    // Clients send nothing we act on; frames over maxPayload close the socket (1009) inside ws.
+    // Clients send nothing we act on (no listener for their messages); frames over maxPayload close the socket (1009) inside ws.
     for (const app of apps) {
+      if (readOnly) {
+        opts.engine.apps.watch(app, session);
+        continue;
+      }
       const previous = opts.engine.apps.activate(app, session, subscribeAll);
       previous?.deliver(opts.engine.frame('ApplicationReplaced', {}, app));
     }
     ws.on('close', () => {
       sessions.delete(session);
-      for (const app of apps) opts.engine.apps.deactivate(app, session);
+      for (const app of apps) {
+        if (readOnly) opts.engine.apps.unwatch(app, session);
+        else opts.engine.apps.deactivate(app, session);
+      }
     });
-    opts.log.info({ apps, subscribeAll }, 'event websocket connected');
+    opts.log.info({ apps, subscribeAll, readOnly }, 'event websocket connected');
   }
 
   return {
@@ -131,8 +138,13 @@ export function createEventsWs(opts: EventsWsOptions) {
         return true;
       }
       const subscribeAll = TRUE.has((q.get('subscribeAll') ?? '').toLowerCase());
+      // subscribeAll changes what the applications receive: a write, which read-only users may not make.
+      if (subscribeAll && user.readOnly) {
+        refuse(socket, 403, 'Forbidden', 'Write access denied');
+        return true;
+      }
       opts.log.debug({ url: safeUrl(url) }, 'event websocket upgrade');
-      wss.handleUpgrade(req, socket, head, (ws) => attach(ws, apps, subscribeAll));
+      wss.handleUpgrade(req, socket, head, (ws) => attach(ws, apps, subscribeAll, user.readOnly));
       return true;
     },
 

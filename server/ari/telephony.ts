@@ -1,7 +1,9 @@
 import { join } from 'node:path';
+import type { AriLimits } from '../config.js';
 import type { ChannelRepo } from '../db/repos/channel-repo.js';
 import type { BridgeRepo, RecordingRepo } from '../db/repos/recording-repo.js';
 import { MediaClock } from './media/clock.js';
+import { createExternalHostPolicy } from './media/external-host-policy.js';
 import { Codecs } from './media/codec.js';
 import { AudioRouter } from './engine/audio.js';
 import { Bridges } from './engine/bridges.js';
@@ -42,6 +44,9 @@ export interface TelephonyOptions extends EngineOptions {
   dataDir: string;
   /** Address external media sockets bind to. */
   bindHost: string;
+  /** Networks (CIDRs) external media may send to or connect to. */
+  externalMediaNetworks: string[];
+  limits: AriLimits;
 }
 
 /** Wires the simulated telephony engine and its media, and restores what was live at the last stop. */
@@ -57,12 +62,12 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const clock = new MediaClock(opts.timeScale);
   const codecs = new Codecs(opts.fixtures.formats);
   const router = new AudioRouter(engine, clock, join(opts.dataDir, 'sim-audio'));
-  const farEnd = new FarEnd(engine, calls, control, router, join(opts.dataDir, 'sim-audio'));
+  const farEnd = new FarEnd(engine, calls, control, router, join(opts.dataDir, 'sim-audio'), opts.limits.simAudioMaxSeconds);
   const playbacks = new Playbacks(engine, router);
-  const recordings = new Recordings(engine, clock, codecs, opts.recordingRepo, opts.dataDir);
+  const recordings = new Recordings(engine, clock, codecs, opts.recordingRepo, opts.dataDir, opts.limits);
   const bridges = new Bridges(engine, router, opts.bridgeRepo);
   const snoops = new Snoops(engine, calls);
-  const external = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost);
+  const external = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost, createExternalHostPolicy(opts.externalMediaNetworks));
 
   const target = (t: string) => {
     const i = t.indexOf(':');
@@ -98,6 +103,8 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   bridges.playbacks = playbacks;
   bridges.endRecordings = (uri) => recordings.endTarget(uri);
   control.beforeContinue = (ch) => bridges.depart(ch);
+  control.maxChannelVariables = opts.limits.maxChannelVariables;
+  vars.maxGlobals = opts.limits.maxChannelVariables;
   engine.onHangup((ch) => router.forget(ch));
   await external.restore();
   engine.resumeRestored();

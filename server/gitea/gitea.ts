@@ -11,6 +11,7 @@ import { GitStore } from './git/store.js';
 import { closeRefUpdaters } from './git/ref-updater.js';
 import { createAccounts } from './services/accounts.js';
 import { ArchiveSlots } from './services/archive-slots.js';
+import { LoginThrottle } from './services/login-throttle.js';
 import { createContentsReader } from './services/contents.js';
 import { createFiles } from './services/files.js';
 import { createLfsStore } from './services/lfs-store.js';
@@ -18,6 +19,7 @@ import { newPassword } from './services/passwords.js';
 import { createProtections } from './services/protections.js';
 import { createRepoService, type RepoContext } from './services/repos.js';
 import { createMirrorQueue } from './services/mirror-queue.js';
+import { createLfsMirroring } from './services/lfs-mirror.js';
 import { createPullMirrors } from './services/pull-mirrors.js';
 import { createPushMirrors } from './services/push-mirrors.js';
 import { openSecretBox } from '../util/secret-box.js';
@@ -41,7 +43,7 @@ export async function createGitea(deps: GiteaDeps) {
   const site = new Site(config.rootUrl ?? 'http://127.0.0.1/');
   const git = new GitStore();
   const users = createUserRepo(db);
-  const accounts = createAccounts(users, createTokenRepo(db));
+  const accounts = createAccounts(users, createTokenRepo(db), undefined, new LoginThrottle(config.loginThrottle));
   const repoRows = createRepositoryRepo(db);
   const repos = createRepoService({ repos: repoRows, accounts, git, dataDir: config.dataDir });
   const protections = createProtections(createProtectionRepo(db), accounts);
@@ -87,7 +89,7 @@ export async function createGitea(deps: GiteaDeps) {
     async pushLfs(repo, remote, username, password) {
       if (!config.lfsEnabled) return;
       const objects = lfsRepo.linkedAll(repo.row.id);
-      if (objects.length) await pushLfsObjects({ remote, username, password, objects, store: lfsStore });
+      if (objects.length) await pushLfsObjects({ remote, username, password, objects, store: lfsStore, policy, idleMs: config.mirrorLfsIdleMs });
     },
     dataDir: config.dataDir,
     log,
@@ -105,6 +107,7 @@ export async function createGitea(deps: GiteaDeps) {
     log,
     config,
     policy,
+    lfs: createLfsMirroring({ git, store: lfsStore, links: lfsRepo, policy, log, idleMs: config.mirrorLfsIdleMs }),
     notifyCommit: (repo, branch, sha) => {
       for (const l of commitListeners) l(repo, branch, sha);
     },

@@ -3,7 +3,8 @@ import { GITEA_MODELS } from '../../protocol/gitea/index.js';
 import { giteaSwagger } from '../../protocol/gitea/swagger.js';
 import type { Logger } from '../log.js';
 import type { Gitea } from './gitea.js';
-import { authenticate, readCredentials } from './http/gitea-auth.js';
+import { authenticate, clientAddress, readCredentials, TOO_MANY_FAILURES } from './http/gitea-auth.js';
+import { Throttled } from './services/login-throttle.js';
 import { createGiteaBinder } from './http/gitea-bind.js';
 import { mountBranches } from './routes/branches.js';
 import { mountContents } from './routes/contents.js';
@@ -29,13 +30,15 @@ export interface GiteaMountOptions {
 /**
  * Gitea's credential middleware: sets `giteaAuth` (null when anonymous) and
  * `giteaBasic`; wrong credentials get `onFail` (each surface answers 401 in
- * its own dialect).
+ * its own dialect), and so does a password check refused for too many
+ * failures (429, with how long to wait).
  */
-export function giteaAuth(g: Gitea, onFail: (c: Context) => Response): MiddlewareHandler {
+export function giteaAuth(g: Gitea, onFail: (c: Context, throttled?: Throttled) => Response): MiddlewareHandler {
   return async (c, next) => {
     const creds = readCredentials(c.req.header('authorization'), c.req.url, !g.config.disableQueryAuthToken);
-    const auth = await authenticate(g.accounts, creds);
+    const auth = await authenticate(g.accounts, creds, clientAddress(c.env));
     if (auth === false) return onFail(c);
+    if (auth instanceof Throttled) return onFail(c, auth);
     c.set('giteaAuth', auth);
     c.set('giteaBasic', creds.kind === 'basic');
     await next();
@@ -69,7 +72,12 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
     if (raw && hasDotSegment(raw)) return b.errorResponse(404, 'not found');
     await next();
   });
-  app.use('/api/v1/*', giteaAuth(g, () => b.errorResponse(401, 'invalid username, password or token')));
+  app.use(
+    '/api/v1/*',
+    giteaAuth(g, (_c, throttled) =>
+      throttled ? b.errorResponse(429, TOO_MANY_FAILURES, { 'retry-after': String(throttled.retryAfter) }) : b.errorResponse(401, 'invalid username, password or token'),
+    ),
+  );
 
   mountUsers(b, g);
   mountRepos(b, g);

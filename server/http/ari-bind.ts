@@ -35,7 +35,11 @@ export interface BinderOptions {
   /** Where the API is mounted: `/ari` or `/sim`. */
   prefix: string;
   maxBodyBytes: number;
+  /** Bodies of operations that take raw data (far-end audio uploads). */
+  maxUploadBytes: number;
   maxJsonDepth: number;
+  /** Bounds on parameter values and on the variables one request may set (AriLimits). */
+  limits: { maxValueBytes: number; maxVariableNameBytes: number; maxVariables: number };
   /** Test mode: every response is checked against the operation's declaration. */
   checkResponses: boolean;
   violations: string[];
@@ -92,12 +96,31 @@ function coerceOne(name: string, p: ParamDef, raw: Raw): string | number | boole
   return out;
 }
 
-/** The `variables` container: `{"variables": {"NAME": "value" | {"value", "report_events"}}}`. */
-function bindVariables(container: unknown): VariableInput[] {
+type Limits = BinderOptions['limits'];
+
+/** A variable name someone asks us to set: at most maxVariableNameBytes (Asterisk's extension length by default). */
+function checkVariableName(name: string, limits: Limits): void {
+  if (Buffer.byteLength(name) > limits.maxVariableNameBytes) throw badRequest(`Variable name longer than ${limits.maxVariableNameBytes} bytes`);
+}
+
+/** A string parameter's values (a list counts as its items joined by commas) fit in maxValueBytes. */
+function checkStringSize(name: string, vals: Raw[], limits: Limits): void {
+  let size = vals.length - 1;
+  for (const x of vals) size += typeof x === 'string' ? Buffer.byteLength(x) : String(x).length;
+  if (size > limits.maxValueBytes) throw badRequest(`Parameter '${name}' is longer than ${limits.maxValueBytes} bytes`);
+}
+
+/** The `variables` container: `{"variables": {"NAME": "value" | {"value", "report_events"}}}`, within the limits. */
+function bindVariables(container: unknown, limits: Limits): VariableInput[] {
   if (container === undefined || container === null) return [];
   if (typeof container !== 'object' || Array.isArray(container)) throw badRequest('The \'variables\' body parameter must be a JSON object');
+  const entries = Object.entries(container as Record<string, unknown>);
+  if (entries.length > limits.maxVariables) throw badRequest(`At most ${limits.maxVariables} variables may be set in one request`);
   const out: VariableInput[] = [];
-  for (const [name, val] of Object.entries(container as Record<string, unknown>)) {
+  for (const [name, val] of entries) {
+    checkVariableName(name, limits);
+    const value = typeof val === 'string' ? val : val && typeof val === 'object' ? (val as { value?: unknown }).value : undefined;
+    if (typeof value === 'string' && Buffer.byteLength(value) > limits.maxValueBytes) throw badRequest(`Value of variable '${name}' is longer than ${limits.maxValueBytes} bytes`);
     if (typeof val === 'string') out.push({ name, value: val, reportEvents: false });
     else if (val && typeof val === 'object' && !Array.isArray(val) && typeof (val as { value?: unknown }).value === 'string') {
       const re = (val as { report_events?: unknown }).report_events;
@@ -121,7 +144,7 @@ async function gather(c: Context, opts: BinderOptions, rawUpload: boolean): Prom
   const hasBody = c.req.method !== 'GET' && c.req.method !== 'HEAD' && ((length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined);
   if (rawUpload) {
     // An upload: the body is data, not parameters.
-    bytes = hasBody ? await readBodyBytes(c.req.raw, opts.maxBodyBytes) : Buffer.alloc(0);
+    bytes = hasBody ? await readBodyBytes(c.req.raw, opts.maxUploadBytes) : Buffer.alloc(0);
   } else if (hasBody) {
     const text = await readBody(c.req.raw, opts.maxBodyBytes);
     if (isJson(ct)) {
@@ -162,12 +185,17 @@ async function bindArgs(c: Context, op: Operation, opts: BinderOptions): Promise
     if (p.in === 'body') {
       // A variables container is a JSON object; any other JSON body cannot carry one (nor parameters).
       if (json !== undefined && (json === null || typeof json !== 'object' || Array.isArray(json))) throw badRequest('The request body must be a JSON object');
-      args[name] = json && typeof json === 'object' && !Array.isArray(json) ? bindVariables((json as { variables?: unknown }).variables) : [];
+      args[name] = json && typeof json === 'object' && !Array.isArray(json) ? bindVariables((json as { variables?: unknown }).variables, opts.limits) : [];
       continue;
     }
     let vals = raw.get(name);
     // An empty string for a typed parameter means "not given", as Asterisk's parsers treat it.
     if (vals && p.dataType !== 'string' && vals.every((x) => x === '')) vals = undefined;
+    if (vals !== undefined && p.dataType === 'string') {
+      checkStringSize(name, vals, opts.limits);
+      // `variable` names a channel or global variable; on a write it is one we are asked to keep.
+      if (name === 'variable' && op.method !== 'GET') for (const x of vals) checkVariableName(String(x), opts.limits);
+    }
     if (vals === undefined || vals.length === 0) {
       if (p.defaultValue !== undefined) args[name] = p.allowMultiple ? [p.defaultValue] : p.defaultValue;
       else if (p.required && !p.handlerValidates) throw badRequest(p.missingMessage ?? `Required parameter '${name}' not provided`);

@@ -1,17 +1,15 @@
 import type { ModelOf } from '../../protocol/model.js';
 import type { Channel as ChannelModel } from '../../protocol/ari/models/channel.js';
-import type { CallRecord, SimChannel } from '../../protocol/sim/models.js';
+import type { SimChannel } from '../../protocol/sim/models.js';
 import * as op from '../../protocol/sim/operations.js';
 import { notFound } from '../errors.js';
 import type { AriBinder } from '../http/ari-bind.js';
-import type { ChannelData } from '../ari/engine/channel.js';
 import type { ChannelRepo } from '../db/repos/channel-repo.js';
-import { causeText } from '../ari/engine/causes.js';
 import type { Telephony } from '../ari/telephony.js';
-import { ariTimestamp } from '../util/timestamp.js';
+import { boundedHistory } from './history.js';
 
 /** The simulation API: the far end's side of calls. */
-export function mountSim(b: AriBinder, t: Telephony, repo: ChannelRepo): void {
+export function mountSim(b: AriBinder, t: Telephony, repo: ChannelRepo, historyMaxBytes: number): void {
   const { engine, farEnd } = t;
 
   b.mount(op.placeCall, (a) => engine.snapshot(farEnd.call(a)) as ModelOf<typeof ChannelModel>);
@@ -27,27 +25,8 @@ export function mountSim(b: AriBinder, t: Telephony, repo: ChannelRepo): void {
   b.mount(op.uploadFarAudio, (a) => farEnd.uploadAudio(a.channelId, a.audio, a.loop));
   b.mount(op.history, (a) => {
     engine.flush(); // channels that just ended are written before we read them back
-    const rows = repo.history(a.limit, a.before);
+    const rows = repo.historyRows(a.limit, a.before);
     if (!rows) throw notFound('Channel not found in history');
-    return rows.map((r): ModelOf<typeof CallRecord> => {
-      const d = JSON.parse(r.data) as ChannelData;
-      const cause = d.hangupCause ?? 0;
-      return {
-        id: d.id,
-        name: d.name,
-        endpoint: d.endpoint,
-        direction: d.direction,
-        caller: d.caller,
-        connected: d.connected,
-        creationtime: ariTimestamp(d.created),
-        ...(d.answered !== null ? { answertime: ariTimestamp(d.answered) } : {}),
-        endtime: ariTimestamp(d.ended ?? d.created),
-        cause,
-        cause_txt: causeText(cause),
-        ...(d.lastApp ? { app: d.lastApp } : {}),
-        dialplan: { context: d.dialplan.context, exten: d.dialplan.exten, priority: d.dialplan.priority, app_name: d.dialplan.appName, app_data: d.dialplan.appData },
-        variables: d.vars,
-      };
-    });
+    return boundedHistory(rows, historyMaxBytes);
   });
 }

@@ -48,3 +48,37 @@ export function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Pr
     });
   });
 }
+
+export interface ServerRun {
+  /** Exit code, or the signal's name. */
+  code: number | string;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `server/main.ts` like spawnServer, for a start that is expected to be
+ * refused: resolves when the process exits. One that starts after all is
+ * killed (code 'SIGKILL', its output kept), so the caller's assertion fails.
+ */
+export function runServerToExit(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerRun> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts')], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', CHECK_RESPONSES: 'true', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout!.on('data', (d) => {
+    stdout += d;
+    if (/listening on/.test(stdout)) proc.kill('SIGKILL');
+  });
+  proc.stderr!.on('data', (d) => (stderr += d));
+  const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve) =>
+    proc.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? signal ?? -1, stdout, stderr });
+    }),
+  );
+}

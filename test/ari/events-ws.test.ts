@@ -114,10 +114,13 @@ test('a Basic Authorization header works as well as api_key', async () => {
   await hangupAndWait(t, log, 'ws-basic');
 });
 
-test('a read-only user (viewer) may connect and receives events', async () => {
+test('a read-only user (viewer) may connect and receives the events of an app a read-write socket serves', async () => {
+  // Read-only sockets only watch (app-takeover.test.ts has the rest): the app needs a read-write socket to exist.
+  const owner = await connect('ro-app');
   const log = await connect('ro-app', { auth: 'viewer:secret-viewer' });
   await createInApp(t, log, { app: 'ro-app', id: 'ws-ro' });
   await hangupAndWait(t, log, 'ws-ro');
+  assert.equal(log.types('ws-ro'), owner.types('ws-ro'));
 });
 
 test('missing app is HTTP 400 before the upgrade', async () => {
@@ -265,7 +268,8 @@ test('heartbeat: a client that never answers pings is terminated and its app dea
 });
 
 test('slow consumer: a socket that stops reading is closed once WS_MAX_BUFFERED_BYTES is exceeded; other consumers keep receiving', async () => {
-  const sc = await startTestServer({ WS_MAX_BUFFERED_BYTES: '65536' });
+  // 1 MiB variable values make the backlog quickly: above the default ARI body and value limits, so raised here.
+  const sc = await startTestServer({ WS_MAX_BUFFERED_BYTES: '65536', ARI_MAX_BODY_BYTES: String(2 * 1024 * 1024), ARI_MAX_VALUE_BYTES: String(1024 * 1024 + 64) });
   try {
     const slowWs = await open(eventsUrl(sc.url, { app: 'slow', api_key: 'asterisk:asterisk' }));
     const slow = new EventLog(slowWs);

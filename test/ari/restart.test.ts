@@ -138,7 +138,7 @@ test('SIGTERM: event sockets get 1001, the process exits 0', async () => {
 });
 
 test('a bad configuration value stops the server with one line naming it', async () => {
-  for (const [key, val] of [['PORT', 'eighty'], ['SIM_TIME_SCALE', '0'], ['LOG_LEVEL', 'loud'], ['ARI_USERS', 'nopassword']]) {
+  for (const [key, val] of [['PORT', 'eighty'], ['HOST', '0.0.0.0:8088'], ['SIM_TIME_SCALE', '0'], ['LOG_LEVEL', 'loud'], ['ARI_USERS', 'nopassword']]) {
     const err = await spawnServer({ DATA_DIR: dataDir, [key!]: val! }, 15_000).then(
       (s) => {
         s.proc.kill('SIGKILL');

@@ -412,15 +412,11 @@ function longMustFail(model: RModel, key: string): boolean {
   return (r.maxSize !== undefined && r.maxSize < 100 * 1024) || !!r.in || !!r.email || hasRequired(model, key);
 }
 
-/** A form body that must fail binding, when the model allows one. */
-function failingForm(model: RModel): string | null {
-  for (const [key, fl] of Object.entries(model.rfields)) {
-    const r = fl.rules;
-    if (fl.kind.t === 'int64') return `${key}=abc`;
-    if (fl.kind.t === 'datetime') return `${key}=yesterday`;
-    if (fl.kind.t === 'string' && (r.alphaDashDot || r.in || r.email || r.username || r.gitRefName)) return `${key}=${encodeURIComponent('not valid ~^: [x]')}`;
-  }
-  return hasRequired(model) ? 'unknown=1' : null;
+/** The plausible body's scalar fields as a form: it would bind as JSON, and must not as a form. */
+function plausibleForm(model: RModel, values: Record<string, unknown>): string {
+  const form = new URLSearchParams();
+  for (const [k, val] of Object.entries(plausibleBody(model, values))) if (typeof val !== 'object') form.set(k, String(val));
+  return form.toString() || 'x=1';
 }
 
 function bodyCases(w: World, op: GOperation): Case[] {
@@ -450,9 +446,9 @@ function bodyCases(w: World, op: GOperation): Case[] {
   add('Content-Type: text/plain', '{}', true, { 'content-type': 'text/plain' });
   add('no Content-Type', '{}', true, {});
   add('Content-Type: application/xml', '<a/>', true, { 'content-type': 'application/xml' });
-  const form = failingForm(model);
-  add(`form-encoded ${form ?? 'x=1'}`, form ?? 'x=1', form !== null, { 'content-type': 'application/x-www-form-urlencoded' });
-  add('form-encoded %zz garbage', '%zz=%&&=&a=%ff', hasRequired(model), { 'content-type': 'application/x-www-form-urlencoded' });
+  // Forms are what a page on another site can make a browser send: never accepted, JSON only.
+  add(`form-encoded ${plausibleForm(model, w.bodyValues)}`, plausibleForm(model, w.bodyValues), true, { 'content-type': 'application/x-www-form-urlencoded' });
+  add('multipart form', '--b\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n--b--\r\n', true, { 'content-type': 'multipart/form-data; boundary=b' });
   return out;
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigError, loadConfig, readEnvironment } from '../../server/config.js';
+import { ConfigError, isListenHost, loadConfig, readEnvironment } from '../../server/config.js';
 
 const test = suite('config');
 
@@ -50,6 +50,46 @@ test('a bad value throws a ConfigError naming the key (and never echoing ARI_USE
       assert.instance(err, ConfigError);
       assert.match((err as Error).message, re);
       assert.not.match((err as Error).message, /secretpass/);
+    }
+  }
+});
+
+test('HOST: IP literals, localhost and host names; anything else is refused naming HOST', () => {
+  const good = ['127.0.0.1', '0.0.0.0', '10.1.2.3', '::1', '::', 'fe80::1', '2001:db8::8a2e:370:7334', '::ffff:127.0.0.1', 'localhost', 'LocalHost', 'a', 'my-host', 'trunk1.example.com', 'xn--bcher-kva.example', `${'a'.repeat(63)}.example`];
+  for (const host of good) {
+    assert.ok(isListenHost(host), host);
+    assert.is(loadConfig({ HOST: host }).host, host);
+  }
+  const bad = [
+    '0.0.0.0:8088', // a port belongs in PORT
+    'http://127.0.0.1', // a URL belongs in ROOT_URL
+    '127.0.0.1/8',
+    '[::1]', // brackets belong in URLs, not in a listen address
+    'fe80::1%eth0', // zones are not accepted
+    '999.1.1.1', // looks like IPv4, is not
+    '10.0.0',
+    '1.2.3.4.5',
+    'host name',
+    ' localhost',
+    'localhost.', // no trailing dot
+    '-lead.example',
+    'trail-.example',
+    'a..b',
+    '.example',
+    'under_score.example',
+    'h\u00f4te.example',
+    `${'a'.repeat(64)}.example`,
+    `${'a.'.repeat(126)}abc`, // 255 characters
+    'localhost\n',
+  ];
+  for (const host of bad) {
+    assert.not.ok(isListenHost(host), JSON.stringify(host));
+    try {
+      loadConfig({ HOST: host });
+      assert.unreachable(`HOST=${JSON.stringify(host)} accepted`);
+    } catch (err) {
+      assert.instance(err, ConfigError);
+      assert.is((err as Error).message, `invalid HOST: HOST must be an IP address (such as 127.0.0.1, 0.0.0.0 or ::1), localhost or a host name (got ${JSON.stringify(host)})`);
     }
   }
 });

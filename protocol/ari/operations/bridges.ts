@@ -129,7 +129,7 @@ export const recordBridge = defineOperation({
   responseClass: 'LiveRecording', response: LiveRecording.schema, success: 201,
   errors: [
     { code: 400, reason: 'Invalid parameters' }, e404,
-    { code: 409, reason: 'Bridge is not in a Stasis application; A recording with the same name already exists on the system and can not be overwritten because it is in progress or ifExists=fail' },
+    { code: 409, reason: 'Bridge is not in a Stasis application; A recording with the same name already exists on the system and can not be overwritten because it is in progress or ifExists=fail; the recordings quota (RECORDINGS_MAX_BYTES) has no room for another recording' },
     { code: 422, reason: 'The format specified is unknown on this system' },
   ],
 });

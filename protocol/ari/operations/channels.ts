@@ -222,7 +222,7 @@ export const record = defineOperation({
   responseClass: 'LiveRecording', response: LiveRecording.schema, success: 201,
   errors: [
     { code: 400, reason: 'Invalid parameters' }, e404,
-    { code: 409, reason: 'Channel is not in a Stasis application; the channel is currently bridged with other channels; A recording with the same name already exists on the system and can not be overwritten because it is in progress or ifExists=fail' },
+    { code: 409, reason: 'Channel is not in a Stasis application; the channel is currently bridged with other channels; A recording with the same name already exists on the system and can not be overwritten because it is in progress or ifExists=fail; the recordings quota (RECORDINGS_MAX_BYTES) has no room for another recording' },
     { code: 422, reason: 'The format specified is unknown on this system' },
   ],
 });

@@ -43,7 +43,7 @@ export const copyStored = defineOperation({
     { code: 400, reason: 'Invalid destination recording name' },
     { code: 403, reason: 'Destination file path is forbidden' },
     e404,
-    { code: 409, reason: 'A recording with the same name already exists on the system' },
+    { code: 409, reason: 'A recording with the same name already exists on the system; the recordings quota (RECORDINGS_MAX_BYTES) has no room for the copy' },
   ],
 });
 

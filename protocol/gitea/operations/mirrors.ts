@@ -120,7 +120,7 @@ export const repoMigrate = defineGiteaOperation({
   method: 'POST',
   path: '/repos/migrate',
   tags: ['repository'],
-  summary: 'Migrate a remote git repository (a plain copy, or with mirror: a pull mirror kept in sync)',
+  summary: 'Migrate a remote git repository (a plain copy, or with mirror: a pull mirror kept in sync; with lfs: its LFS objects too)',
   params: {},
   body: MigrateRepoOptions.schema,
   bodyModel: MigrateRepoOptions,
@@ -130,10 +130,10 @@ export const repoMigrate = defineGiteaOperation({
   scopes: ['repository'],
   guards: ['signedIn'],
   errors: [
-    { code: 400, reason: 'invalid protocol, URL or mirror interval' },
-    { code: 401, reason: 'Permission denied: the address is not allowed' },
+    { code: 400, reason: 'invalid protocol, URL (clone_addr, or lfs_endpoint with lfs) or mirror interval' },
+    { code: 401, reason: 'Permission denied: the address (clone_addr, or lfs_endpoint with lfs) is not allowed' },
     { code: 403, reason: 'another owner without being an admin, or pull mirrors disabled' },
     { code: 409, reason: 'The repository with the same name already exists.' },
-    { code: 422, reason: 'bad options, or the remote could not be cloned (credentials masked)' },
+    { code: 422, reason: 'bad options, or the remote (with lfs: its LFS objects) could not be copied; masked, nothing is kept' },
   ],
 });

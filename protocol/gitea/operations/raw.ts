@@ -61,7 +61,7 @@ export const repoGetArchive = defineGiteaOperation({
     { code: 400, reason: 'unknown format' },
     { code: 403, reason: 'token scope' },
     { code: 404, reason: 'unrecognized repository reference' },
-    { code: 429, reason: 'this client already has its share of archives being made and waiting (Retry-After)' },
+    { code: 429, reason: 'this client already has its share of archives being made and waiting, or too many failed password checks (Retry-After)' },
     { code: 503, reason: 'the archive queue is full (Retry-After)' },
   ],
 });

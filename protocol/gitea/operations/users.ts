@@ -34,8 +34,8 @@ export const userGet = defineGiteaOperation({
   scopes: ['user'],
   guards: ['contextUser'],
   errors: [
-    { code: 403, reason: 'token lacks the read:user scope' },
-    { code: 404, reason: 'no such user' },
+    { code: 403, reason: 'token lacks the read:user scope, or a public-only token asks for a user who is not public' },
+    { code: 404, reason: 'no such user, or one the caller may not see (limited: anonymous callers; private: everyone but the user and site admins)' },
   ],
 });
 
@@ -71,7 +71,7 @@ export const userGetTokens = defineGiteaOperation({
   method: 'GET',
   path: '/users/{username}/tokens',
   tags: ['user'],
-  summary: 'List the authenticated user\'s access tokens (Basic authentication only)',
+  summary: 'List the authenticated user\'s access tokens (Basic authentication with the account password only)',
   params: { username: gp.path('username of to user whose access tokens are to be listed'), ...page },
   body: null,
   success: 200,
@@ -87,7 +87,7 @@ export const userCreateToken = defineGiteaOperation({
   method: 'POST',
   path: '/users/{username}/tokens',
   tags: ['user'],
-  summary: 'Create an access token (Basic authentication only); the token is shown once, in `sha1`',
+  summary: 'Create an access token (Basic authentication with the account password only); the token is shown once, in `sha1`',
   params: { username: gp.path('username of the user whose token is to be created') },
   body: CreateAccessTokenOption.schema,
   bodyModel: CreateAccessTokenOption,
@@ -104,7 +104,7 @@ export const userDeleteAccessToken = defineGiteaOperation({
   method: 'DELETE',
   path: '/users/{username}/tokens/{token}',
   tags: ['user'],
-  summary: 'Delete an access token (Basic authentication only)',
+  summary: 'Delete an access token (Basic authentication with the account password only)',
   params: { username: gp.path('username of the user whose token is to be deleted'), token: gp.path('token to be deleted, identified by ID and if not available by name') },
   body: null,
   success: 204,

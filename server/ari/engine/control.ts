@@ -29,6 +29,8 @@ export function checkDtmf(dtmf: string, pauses: boolean): void {
 export class Control {
   /** Runs before a channel goes back to the dialplan (it leaves its bridge first, as Asterisk's continue departs it). */
   beforeContinue: (ch: Channel) => void = () => {};
+  /** Most variables setChannelVar may leave on one channel (ARI_MAX_CHANNEL_VARIABLES); replacing one is always allowed. */
+  maxChannelVariables = Infinity;
 
   constructor(
     private readonly eng: Engine,
@@ -305,6 +307,10 @@ export class Control {
     if (!variable) throw badRequest('Variable name is required');
     const ch = this.controlled(id);
     return this.eng.enqueue(ch, () => {
+      const vars = ch.d.vars;
+      if (value !== undefined && !variable.endsWith(')') && !Object.hasOwn(vars, variable) && Object.keys(vars).length >= this.maxChannelVariables) {
+        throw badRequest(`The channel already holds ${this.maxChannelVariables} variables`);
+      }
       try {
         this.vars.write(ch, variable, value, reportEvents);
       } catch (err) {

@@ -286,13 +286,17 @@ export class Engine {
     let obj: Record<string, unknown> | undefined;
     for (const app of to) {
       const sink = this.apps.get(app)?.sink;
-      if (!sink) continue;
+      const watchers = this.apps.watchersOf(app);
+      if (!sink && !watchers) continue;
       if (base === undefined) {
         obj = { type, timestamp: ariTimestamp(Date.now()), ...props };
         base = JSON.stringify(obj).slice(0, -1);
       }
       if (this.opts.checkEvents) this.checkEvent(type, { ...obj, asterisk_id: this.entityId, application: app });
-      this.outbox.push({ sink, json: `${base},"asterisk_id":${JSON.stringify(this.entityId)},"application":${JSON.stringify(app)}}` });
+      const json = `${base},"asterisk_id":${JSON.stringify(this.entityId)},"application":${JSON.stringify(app)}}`;
+      if (sink) this.outbox.push({ sink, json });
+      // Read-only sockets watching the app get the same frames, in the same flush.
+      if (watchers) for (const w of watchers) this.outbox.push({ sink: w, json });
     }
     if (base !== undefined) this.queueFlush();
   }

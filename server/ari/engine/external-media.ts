@@ -1,3 +1,4 @@
+import type { ExternalHostPolicy } from '../media/external-host-policy.js';
 import { createHash } from 'node:crypto';
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { isIP } from 'node:net';
@@ -105,6 +106,7 @@ export class ExternalMedia {
     private readonly clock: MediaClock,
     private readonly codecs: Codecs,
     private readonly bindHost: string,
+    private readonly hostPolicy: ExternalHostPolicy,
   ) {
     eng.onHangup((ch) => this.close(ch));
   }
@@ -146,6 +148,8 @@ export class ExternalMedia {
       if (codec.name !== 'slin') throw badRequest('AudioSocket carries slin (8 kHz signed linear) only');
     }
     if (isIP(host) === 0 && host !== 'localhost') throw badRequest('external_host must be an IP address and port');
+    const refused = this.hostPolicy.refusal(host === 'localhost' ? '127.0.0.1' : host);
+    if (refused) throw badRequest(refused);
     const tech = req.encapsulation === 'rtp' ? 'UnicastRTP' : 'AudioSocket';
     const ch = this.calls.createInternal({
       id: req.channelId,

@@ -26,6 +26,8 @@ export class FarEnd {
     private readonly control: Control,
     private readonly router: AudioRouter,
     private readonly uploadDir: string,
+    /** Longest uploaded audio accepted (SIM_AUDIO_MAX_SECONDS). */
+    private readonly maxUploadSeconds: number,
   ) {
     eng.onTimer('farDtmf', (ch, data) => this.dtmfStep(ch, data as FarDtmfStep[]));
     mkdirSync(uploadDir, { recursive: true });
@@ -65,7 +67,7 @@ export class FarEnd {
     this.eng.touch(ch);
   }
 
-  /** The far end speaks uploaded audio: WAV (any rate, PCM or G.711) or raw 8 kHz slin. */
+  /** The far end speaks uploaded audio: WAV (a standard rate, 8 to 48 kHz; PCM or G.711) or raw 8 kHz slin, at most maxUploadSeconds long. */
   uploadAudio(id: string, body: RawBody, loop: boolean): void {
     const ch = this.channel(id);
     if (!body.data.length) throw badRequest('The request body holds no audio');
@@ -73,13 +75,15 @@ export class FarEnd {
     let pcm: Int16Array;
     if (type === 'audio/wav' || type === 'audio/x-wav' || type === 'audio/wave' || body.data.subarray(0, 4).toString('ascii') === 'RIFF') {
       try {
-        pcm = wavToSlin(body.data, RATE);
+        pcm = wavToSlin(body.data, RATE, { maxSeconds: this.maxUploadSeconds });
       } catch (err) {
         if (err instanceof WavError) throw badRequest(`Invalid WAV: ${err.message}`);
         throw err;
       }
     } else if (type === 'audio/x-sln' || type === 'audio/sln' || type === 'application/octet-stream') {
       if (body.data.length % 2) throw badRequest('Raw 16-bit audio must have an even number of bytes');
+      const seconds = body.data.length / 2 / RATE;
+      if (seconds > this.maxUploadSeconds) throw badRequest(`Audio is ${Math.ceil(seconds)} s long; at most ${this.maxUploadSeconds} s is accepted`);
       pcm = slinFromBytes(body.data);
     } else throw badRequest(`Unsupported audio type '${type}' (send audio/wav, audio/x-sln or application/octet-stream)`);
     this.dropUpload(ch);

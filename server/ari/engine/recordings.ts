@@ -1,15 +1,16 @@
 import { closeSync, copyFileSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { RECORDING_STATES } from '../../../protocol/ari/models/media.js';
 import type { RecordingRepo, RecordingRow } from '../../db/repos/recording-repo.js';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../errors.js';
-import type { FrameConsumer, MediaClock } from '../media/clock.js';
+import type { MediaClock } from '../media/clock.js';
 import type { Codec, Codecs } from '../media/codec.js';
-import { FRAME_MS, FRAME_SAMPLES, level, RATE, SILENCE_THRESHOLD } from '../media/pcm.js';
+import { WavError } from '../media/wav.js';
+import { FRAME_MS, RATE } from '../media/pcm.js';
 import type { Engine } from './engine.js';
-import type { Channel } from './channel.js';
+import { keepInterrupted, LiveRecording, WAV_HEADER, type RecordSource } from './live-recording.js';
+import { QUOTA_CAUSE, RecordingQuota } from './recording-quota.js';
 
-type RecordingState = (typeof RECORDING_STATES)[number];
+export type { RecordSource } from './live-recording.js';
 
 export interface RecordRequest {
   name: string;
@@ -21,24 +22,6 @@ export interface RecordRequest {
   terminateOn: string;
 }
 
-/** What a recording captures, frame by frame. */
-export interface RecordSource {
-  targetUri: string;
-  /** The channel recorded (its DTMF can end the recording; its hangup ends it). */
-  channel?: Channel;
-  frame(tick: number): Int16Array;
-  /** Plays the beep before capture starts (on the recorded channel). */
-  beep?: (samples: Int16Array) => void;
-  /** Runs when the recording starts; a returned text fails the recording with that cause (Asterisk answers the channel first). */
-  start?: () => string | undefined;
-}
-
-const WAV_HEADER = 44;
-/** Frames buffered before a write: one second of audio per recording per syscall. */
-const FLUSH_FRAMES = 50;
-/** Spreads first flushes over a second, so recordings started together do not all write in the same tick. */
-let flushPhase = 0;
-
 /**
  * Recording names may contain `/` (subdirectories) but never reach outside
  * the recordings directory: no empty, `.` or `..` segment, no backslash or
@@ -47,92 +30,6 @@ let flushPhase = 0;
 export function validRecordingName(name: string): boolean {
   if (!name || name.length > 255 || name.startsWith('/') || /[\\\u0000-\u001f\u007f]/.test(name)) return false;
   return name.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..');
-}
-
-/** A recording in progress: a frame consumer on the media clock writing a real file. */
-export class LiveRecording implements FrameConsumer {
-  state: RecordingState = 'queued';
-  frames = 0;
-  silentFrames = 0;
-  silenceRun = 0;
-  muted = false;
-  cause: string | undefined;
-  fd: number | null = null;
-  /** Encoded bytes already in the file before this recording (ifExists=append). */
-  priorBytes = 0;
-  dataBytes = 0;
-  /** Where the next write lands in the file. */
-  writePos = 0;
-  pending: Buffer[] = [];
-  pendingFrames = 0;
-  /** Frames to buffer before the next write (the first one is staggered). */
-  flushAfter = 1 + (flushPhase++ % FLUSH_FRAMES);
-  finish: (() => void) | null = null;
-  startedAt = 0;
-  /** Encodes the frames as one stream (resampling across frame edges). */
-  readonly encoder: ReturnType<Codec['encoder']>;
-  /** The beep is playing: the recording is `recording` (as RecordingStarted said) but captures nothing yet. */
-  beeping = false;
-  /** The last media tick captured (ticks are processed once, in order). */
-  lastTick = -1;
-  /** Ends the recording when maxDurationSeconds is up, on time rather than at the next 20 ms tick. */
-  endTimer: NodeJS.Timeout | null = null;
-
-  constructor(
-    readonly name: string,
-    readonly codec: Codec,
-    readonly file: string,
-    readonly source: RecordSource,
-    readonly opts: RecordRequest,
-    private readonly owner: Recordings,
-  ) {
-    this.encoder = codec.encoder();
-  }
-
-  json(): Record<string, unknown> {
-    const out: Record<string, unknown> = { name: this.name, format: this.codec.name, target_uri: this.source.targetUri, state: this.state };
-    if (this.state !== 'queued') out.duration = Math.floor((this.frames * FRAME_MS) / 1000);
-    if (this.opts.maxSilenceSeconds > 0 && this.state !== 'queued') {
-      out.talking_duration = Math.floor(((this.frames - this.silentFrames) * FRAME_MS) / 1000);
-      out.silence_duration = Math.floor((this.silentFrames * FRAME_MS) / 1000);
-    }
-    if (this.cause) out.cause = this.cause;
-    return out;
-  }
-
-  /** Frames in maxDurationSeconds (Infinity without a limit). */
-  get maxFrames(): number {
-    return this.opts.maxDurationSeconds > 0 ? (this.opts.maxDurationSeconds * 1000) / FRAME_MS : Infinity;
-  }
-
-  onFrame(tick: number): void {
-    if (tick <= this.lastTick) return;
-    this.lastTick = tick;
-    // Full length reached: the end timer ends it when this last frame's time is over.
-    if (this.state !== 'recording' || this.beeping || this.frames >= this.maxFrames) return;
-    const frame = this.muted ? new Int16Array(FRAME_SAMPLES) : this.source.frame(tick);
-    const bytes = this.encoder.push(frame);
-    if (bytes.length) this.pending.push(bytes);
-    this.pendingFrames++;
-    this.frames++;
-    if (level(frame) < SILENCE_THRESHOLD) {
-      this.silentFrames++;
-      this.silenceRun++;
-    } else this.silenceRun = 0;
-    if (this.pendingFrames >= this.flushAfter) this.flush();
-    if (this.opts.maxSilenceSeconds > 0 && this.silenceRun * FRAME_MS >= this.opts.maxSilenceSeconds * 1000) this.owner.end(this, 'done');
-  }
-
-  flush(): void {
-    if (this.fd === null || !this.pending.length) return;
-    const buf = Buffer.concat(this.pending);
-    writeSync(this.fd, buf, 0, buf.length, this.writePos);
-    this.writePos += buf.length;
-    this.dataBytes += buf.length;
-    this.pending = [];
-    this.pendingFrames = 0;
-    this.flushAfter = FLUSH_FRAMES;
-  }
 }
 
 /**
@@ -144,6 +41,8 @@ export class LiveRecording implements FrameConsumer {
 export class Recordings {
   private readonly live = new Map<string, LiveRecording>();
   readonly dir: string;
+  /** Disk used by recording files against RECORDINGS_MAX_BYTES. */
+  readonly quota: RecordingQuota;
 
   constructor(
     private readonly eng: Engine,
@@ -151,7 +50,9 @@ export class Recordings {
     private readonly codecs: Codecs,
     private readonly repo: RecordingRepo,
     dataDir: string,
+    private readonly limits: { recordingsMaxBytes: number; recordingMaxSeconds: number },
   ) {
+    this.quota = new RecordingQuota(limits.recordingsMaxBytes);
     this.dir = join(dataDir, 'recordings');
     mkdirSync(this.dir, { recursive: true });
     eng.onHangup((ch) => {
@@ -165,6 +66,17 @@ export class Recordings {
       }
     });
     this.recover();
+    for (const row of this.repo.stored()) this.quota.add(this.fileSize(row.file));
+  }
+
+  private fileSize(file: string): number {
+    const p = this.path(file);
+    return existsSync(p) ? statSync(p).size : 0;
+  }
+
+  /** Room for at least a second of `codec` audio (and a header): less, and a recording is refused or fails. */
+  private hasRoom(codec: Codec, freed = 0): boolean {
+    return this.quota.max - this.quota.usedBytes + freed >= codec.rate * codec.bytesPerSample + (codec.header ? WAV_HEADER : 0);
   }
 
   /** Absolute path of a recording file, checked to stay inside the recordings directory. */
@@ -174,25 +86,9 @@ export class Recordings {
     return p;
   }
 
-  /** Recordings cut off by a crash or kill: their files are finalised and kept as stored recordings. */
+  /** Recordings cut off by a crash or kill are kept as stored; no channel is recording any more. */
   private recover(): void {
-    for (const row of this.repo.live()) {
-      const path = this.path(row.file);
-      const codec = this.codecs.get(row.format);
-      let bytes = 0;
-      if (existsSync(path) && codec) {
-        const size = statSync(path).size;
-        bytes = codec.header ? Math.max(0, size - WAV_HEADER) : size;
-        if (codec.header && size >= WAV_HEADER) {
-          const fd = openSync(path, 'r+');
-          writeSync(fd, codec.header(bytes), 0, WAV_HEADER, 0);
-          closeSync(fd);
-        }
-      }
-      const ms = codec ? Math.floor((bytes / codec.bytesPerSample / codec.rate) * 1000) : 0;
-      this.repo.save({ ...row, state: 'stored', ended_at: Date.now(), duration_ms: ms });
-      this.eng.log.warn({ recording: row.name }, 'recording interrupted by a restart kept as stored');
-    }
+    keepInterrupted(this.repo, this.codecs, (file) => this.path(file), this.eng.log);
     for (const ch of this.eng.all()) {
       if (ch.d.recording) {
         ch.d.recording = null;
@@ -223,7 +119,11 @@ export class Recordings {
     const file = `${req.name}.${codec.extension}`;
     this.path(file);
     precheck?.();
-    const rec = new LiveRecording(req.name, codec, file, source, { ...req, ifExists, terminateOn }, this);
+    if (!this.hasRoom(codec)) throw conflict(QUOTA_CAUSE);
+    // RECORDING_MAX_SECONDS bounds every recording, one without maxDurationSeconds included.
+    const cap = this.limits.recordingMaxSeconds;
+    const maxDurationSeconds = req.maxDurationSeconds > 0 ? Math.min(req.maxDurationSeconds, cap) : cap;
+    const rec = new LiveRecording(req.name, codec, file, source, { ...req, ifExists, terminateOn, maxDurationSeconds }, this);
     this.live.set(req.name, rec);
     if (source.channel) {
       source.channel.d.recording = req.name;
@@ -248,8 +148,16 @@ export class Recordings {
     const path = this.path(rec.file);
     mkdirSync(dirname(path), { recursive: true });
     // ifExists: overwrite replaces whatever was there; append continues a same-format file.
-    if (existing && existing.file !== rec.file) rmSync(this.path(existing.file), { force: true });
     const append = rec.opts.ifExists === 'append' && existing?.file === rec.file && existsSync(path);
+    const other = existing && existing.file !== rec.file ? existing.file : undefined;
+    const freed = (other ? this.fileSize(other) : 0) + (append ? 0 : this.fileSize(rec.file));
+    if (!this.hasRoom(rec.codec, freed)) {
+      // The quota ran out while this one waited its turn: it fails as a recording that cannot start, and replaces nothing.
+      rec.state = 'recording';
+      return this.end(rec, 'failed', QUOTA_CAUSE);
+    }
+    if (other) this.removeFile(other);
+    if (!append) this.quota.releaseFile(path);
     rec.fd = openSync(path, append ? 'r+' : 'w');
     if (append) {
       // Appends go after the existing data; a WAV header is rewritten with the new size at the end.
@@ -258,6 +166,7 @@ export class Recordings {
       rec.writePos = size;
     } else if (rec.codec.header) {
       writeSync(rec.fd, rec.codec.header(0), 0, WAV_HEADER, 0);
+      this.quota.add(WAV_HEADER);
       rec.writePos = WAV_HEADER;
     }
     rec.startedAt = Date.now();
@@ -334,7 +243,11 @@ export class Recordings {
       const last = rec.encoder.end();
       if (last.length) rec.pending.push(last);
     }
-    rec.flush();
+    // The last frames may not fit either: a recording stopped then still fails for want of room.
+    if (!rec.flush() && state === 'done') {
+      state = 'failed';
+      cause = QUOTA_CAUSE;
+    }
     if (rec.fd !== null) {
       if (rec.codec.header) writeSync(rec.fd, rec.codec.header(rec.priorBytes + rec.dataBytes), 0, WAV_HEADER, 0);
       closeSync(rec.fd);
@@ -350,7 +263,7 @@ export class Recordings {
     // Rows change in the engine's group commit: committed before the event below leaves.
     if (state === 'canceled') {
       if (!wasQueued) {
-        rmSync(this.path(rec.file), { force: true });
+        this.removeFile(rec.file);
         this.eng.deferWrite(() => this.repo.remove(rec.name));
       }
     } else if (!wasQueued) {
@@ -415,8 +328,16 @@ export class Recordings {
 
   deleteStored(name: string): void {
     const r = this.stored(name);
+    this.quota.releaseFile(this.path(r.file));
     unlinkSync(this.path(r.file));
     this.repo.remove(name);
+  }
+
+  /** Removes a recording file (if there) and releases its bytes. */
+  private removeFile(file: string): void {
+    const p = this.path(file);
+    this.quota.releaseFile(p);
+    rmSync(p, { force: true });
   }
 
   file(name: string): { data: Uint8Array; contentType: string } {
@@ -437,6 +358,7 @@ export class Recordings {
     const codec = this.codecs.get(r.format)!;
     const file = `${destination}.${codec.extension}`;
     const to = this.path(file);
+    if (!this.quota.reserve(this.fileSize(r.file))) throw conflict(QUOTA_CAUSE);
     mkdirSync(dirname(to), { recursive: true });
     copyFileSync(this.path(r.file), to);
     this.repo.save({ ...r, name: destination, file, created_at: Date.now(), ended_at: Date.now() });
@@ -450,7 +372,13 @@ export class Recordings {
     const codec = this.codecs.get(row.format);
     const path = this.path(row.file);
     if (!codec || !existsSync(path)) return undefined;
-    return codec.decodeFile(readFileSync(path));
+    try {
+      return codec.decodeFile(readFileSync(path), { maxSeconds: this.limits.recordingMaxSeconds });
+    } catch (err) {
+      // A file changed behind our back (or one we cannot decode) fails the playback item, as a missing one does.
+      if (err instanceof WavError) return undefined;
+      throw err;
+    }
   }
 
   /** Ends every recording of a target (a bridge that goes away). */

@@ -1,3 +1,4 @@
+import { badRequest } from '../../errors.js';
 import { formatCallerId, parseCallerId, type Party } from './callerid.js';
 import { causeText } from './causes.js';
 import type { Channel } from './channel.js';
@@ -175,7 +176,12 @@ export class Variables {
     this.eng.emitChannel(ch, 'ChannelVarset', { variable: name, value: value ?? '' });
   }
 
+  /** Most global variables a client may add (ARI_MAX_CHANNEL_VARIABLES); replacing or unsetting one always works. */
+  maxGlobals = Infinity;
+
   setGlobal(name: string, value: string | undefined): void {
+    const globals = this.eng.globals;
+    if (value !== undefined && !globals.has(name) && globals.size >= this.maxGlobals) throw badRequest(`There are already ${this.maxGlobals} global variables`);
     this.eng.setGlobal(name, value ?? null);
     this.eng.emit('ChannelVarset', { variable: name, value: value ?? '' }, this.eng.apps.subscribedToAll);
   }

@@ -1,6 +1,6 @@
 import type { Fixtures } from '../fixtures.js';
 import { decodeAlaw, decodeUlaw, encodeAlaw, encodeUlaw, FRAME_SAMPLES, RATE, resample, slinBytes, slinFromBytes } from './pcm.js';
-import { wavHeader, wavToSlin } from './wav.js';
+import { wavHeader, wavToSlin, type WavLimits } from './wav.js';
 
 /**
  * A media format from the fixtures, turned into an encoder/decoder between
@@ -26,8 +26,8 @@ export interface Codec {
    * returns a frame one call late and `end()` returns the last one.
    */
   encoder(): { push(pcm: Int16Array): Buffer; end(): Buffer };
-  /** Decodes a whole file (header included) to 8 kHz slin. */
-  decodeFile(buf: Buffer): Int16Array;
+  /** Decodes a whole file (header included) to 8 kHz slin; a WAV is checked against `limits` (WavError). */
+  decodeFile(buf: Buffer, limits?: WavLimits): Int16Array;
   /** Decodes raw payload bytes (no header) to 8 kHz slin. */
   decode(buf: Uint8Array): Int16Array;
 }
@@ -91,7 +91,7 @@ export class Codecs {
         encode: (pcm) => raw.enc(to(pcm)),
         encoder: () => (f.sampleRate === RATE ? { push: (pcm) => raw.enc(pcm), end: () => Buffer.alloc(0) } : contextEncoder(RATE, f.sampleRate, raw.enc)),
         decode: (buf) => from(raw.dec(buf)),
-        decodeFile: (buf) => (f.container === 'riff' ? wavToSlin(buf, RATE) : from(raw.dec(buf))),
+        decodeFile: (buf, limits) => (f.container === 'riff' ? wavToSlin(buf, RATE, limits) : from(raw.dec(buf))),
       };
       this.byName.set(name, codec);
       this.byExtension.set(f.extension, codec);

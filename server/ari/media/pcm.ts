@@ -103,31 +103,107 @@ export function slinFromBytes(b: Uint8Array, bigEndian = false): Int16Array {
   return out;
 }
 
+/** Half-width of the resampling kernel, in zero crossings. */
+const HALF = 16;
+
+/** Interpolation work done so far (kernel taps summed): tests bound it for hostile input. */
+export const resampleWork = { taps: 0 };
+
+/** The kernel's weight at distance `x` (in output-rate samples, already scaled by the cutoff). */
+function weight(x: number): number {
+  if (Math.abs(x) >= HALF) return 0;
+  const sinc = x === 0 ? 1 : Math.sin(Math.PI * x) / (Math.PI * x);
+  return sinc * (0.42 + 0.5 * Math.cos((Math.PI * x) / HALF) + 0.08 * Math.cos((2 * Math.PI * x) / HALF));
+}
+
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
+/**
+ * Precomputed kernels for one integer rate pair: output sample n sits at
+ * input position n·from/to, whose fractional part takes only to/g values
+ * (g = gcd(from, to)), so each phase's weights are computed once.
+ */
+interface Kernel {
+  period: number;
+  step: number;
+  taps: number;
+  /** First input offset (relative to floor(position)) of each phase. */
+  first: Int32Array;
+  /** `taps` weights per phase, zero-padded. */
+  weights: Float64Array;
+}
+
+const KERNEL_CACHE_LIMIT = 16;
+/** Largest table (phases × taps, 2 MB) worth keeping; beyond it (odd rate pairs) weights are computed per sample. */
+const KERNEL_MAX_ENTRIES = 262_144;
+const kernels = new Map<string, Kernel | null>();
+
+function kernelFor(from: number, to: number): Kernel | null {
+  const key = `${from}/${to}`;
+  let k = kernels.get(key);
+  if (k !== undefined) return k;
+  k = null;
+  if (Number.isInteger(from) && Number.isInteger(to) && from > 0 && to > 0) {
+    const g = gcd(from, to);
+    const period = to / g;
+    const step = from / g;
+    const cutoff = Math.min(1, to / from) * 0.92;
+    const reach = HALF / cutoff;
+    const taps = Math.floor(2 * reach) + 2;
+    if (period * taps <= KERNEL_MAX_ENTRIES) {
+      const first = new Int32Array(period);
+      const weights = new Float64Array(period * taps);
+      for (let p = 0; p < period; p++) {
+        const frac = p / period;
+        const lo = Math.ceil(frac - reach);
+        first[p] = lo;
+        for (let t = 0; t < taps; t++) weights[p * taps + t] = weight((lo + t - frac) * cutoff);
+      }
+      k = { period, step, taps, first, weights };
+    }
+  }
+  if (kernels.size >= KERNEL_CACHE_LIMIT) kernels.delete(kernels.keys().next().value!);
+  kernels.set(key, k);
+  return k;
+}
+
 /**
  * Band-limited resampling (windowed-sinc interpolation, Blackman window).
- * Good enough for speech and tones between 8, 16, 22.05 and 48 kHz.
+ * Good enough for speech and tones between 8, 16, 22.05 and 48 kHz. The
+ * work is output length × kernel taps, the taps growing with from/to
+ * (about 210 from 48 to 8 kHz).
  */
 export function resample(input: Int16Array | Float32Array, from: number, to: number): Int16Array {
   if (from === to) return Int16Array.from(input);
-  const ratio = from / to;
   const outLen = Math.floor((input.length * to) / from);
   const out = new Int16Array(outLen);
   const cutoff = Math.min(1, to / from) * 0.92;
-  const half = 16;
+  const k = kernelFor(from, to);
+  const len = input.length;
+  let work = 0;
   for (let n = 0; n < outLen; n++) {
-    const center = n * ratio;
-    const lo = Math.max(0, Math.ceil(center - half / cutoff));
-    const hi = Math.min(input.length - 1, Math.floor(center + half / cutoff));
     let acc = 0;
-    for (let k = lo; k <= hi; k++) {
-      const x = (k - center) * cutoff;
-      const sinc = x === 0 ? 1 : Math.sin(Math.PI * x) / (Math.PI * x);
-      const w = 0.42 + 0.5 * Math.cos((Math.PI * x) / half) + 0.08 * Math.cos((2 * Math.PI * x) / half);
-      acc += input[k]! * sinc * (Math.abs(x) < half ? w : 0);
+    if (k) {
+      const num = n * k.step;
+      const base = Math.floor(num / k.period);
+      const p = num - base * k.period;
+      const start = base + k.first[p]!;
+      const t0 = Math.max(0, -start);
+      const t1 = Math.min(k.taps, len - start);
+      const w = p * k.taps;
+      for (let t = t0; t < t1; t++) acc += input[start + t]! * k.weights[w + t]!;
+      work += Math.max(0, t1 - t0);
+    } else {
+      const center = (n * from) / to;
+      const lo = Math.max(0, Math.ceil(center - HALF / cutoff));
+      const hi = Math.min(len - 1, Math.floor(center + HALF / cutoff));
+      for (let i = lo; i <= hi; i++) acc += input[i]! * weight((i - center) * cutoff);
+      work += Math.max(0, hi - lo + 1);
     }
     const v = Math.round(acc * cutoff);
     out[n] = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
   }
+  resampleWork.taps += work;
   return out;
 }
 

@@ -31,18 +31,29 @@ export function createChannelRepo(db: Db) {
   const getCounter = db.prepare('SELECT value FROM counters WHERE name = ?');
   const setCounter = db.prepare('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value');
 
+  /**
+   * Ended channels, newest first; `before` pages from an earlier answer's
+   * last id. Rows are read one at a time, so a caller that stops early
+   * (a size-bounded answer) never loads the rest.
+   */
+  function historyRows(limit: number, beforeId?: string): IterableIterator<ChannelRow> | undefined {
+    let anchor = { before: Number.MAX_SAFE_INTEGER, seq: Number.MAX_SAFE_INTEGER };
+    if (beforeId !== undefined) {
+      const a = historyAnchor.get(beforeId) as { ended_at: number; seq: number } | undefined;
+      if (!a) return undefined;
+      anchor = { before: a.ended_at, seq: a.seq };
+    }
+    return history.iterate({ ...anchor, limit }) as IterableIterator<ChannelRow>;
+  }
+
   return {
     save: (row: ChannelRow) => void upsert.run(row),
     live: () => live.all() as ChannelRow[],
-    /** Ended channels, newest first; `before` pages from an earlier answer's last id. */
+    historyRows,
+    /** historyRows, all read at once. */
     history(limit: number, beforeId?: string): ChannelRow[] | undefined {
-      let anchor = { before: Number.MAX_SAFE_INTEGER, seq: Number.MAX_SAFE_INTEGER };
-      if (beforeId !== undefined) {
-        const a = historyAnchor.get(beforeId) as { ended_at: number; seq: number } | undefined;
-        if (!a) return undefined;
-        anchor = { before: a.ended_at, seq: a.seq };
-      }
-      return history.all({ ...anchor, limit }) as ChannelRow[];
+      const rows = historyRows(limit, beforeId);
+      return rows && [...rows];
     },
     /** Keeps at most `keep` ended channels, dropping the oldest. */
     prune(keep: number): number {

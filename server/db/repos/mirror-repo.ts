@@ -103,24 +103,60 @@ export interface PullMirrorRow {
   interval_ns: bigint;
   last_update: number;
   last_error: string;
+  /** 1: LFS objects are fetched too. */
+  lfs: number;
+  /** Without credentials; '' for the endpoint derived from remote_address. */
+  lfs_endpoint: string;
+}
+
+export interface PullMirrorInsert {
+  repoId: number;
+  address: string;
+  credentials: string | null;
+  intervalNs: bigint;
+  lfs: boolean;
+  lfsEndpoint: string;
+}
+
+/** Where a mirror's LFS passes stand: the tips the last complete pass covered, and what its remote lacked. */
+export interface LfsMirrorState {
+  tips: string[];
+  pending: { oid: string; size: number }[];
 }
 
 /** SQL for pull mirrors. */
 export function createPullMirrorRepo(db: Db) {
-  const insert = db.prepare('INSERT INTO pull_mirrors (repo_id, remote_address, credentials, interval_ns) VALUES (?, ?, ?, ?)');
-  const get = db.prepare('SELECT * FROM pull_mirrors WHERE repo_id = ?').safeIntegers(true);
-  const all = db.prepare('SELECT * FROM pull_mirrors ORDER BY repo_id').safeIntegers(true);
+  const insert = db.prepare('INSERT INTO pull_mirrors (repo_id, remote_address, credentials, interval_ns, lfs, lfs_endpoint) VALUES (?, ?, ?, ?, ?, ?)');
+  const get = db.prepare('SELECT repo_id, remote_address, credentials, interval_ns, last_update, last_error, lfs, lfs_endpoint FROM pull_mirrors WHERE repo_id = ?').safeIntegers(true);
+  const all = db.prepare('SELECT repo_id, remote_address, credentials, interval_ns, last_update, last_error, lfs, lfs_endpoint FROM pull_mirrors ORDER BY repo_id').safeIntegers(true);
   const result = db.prepare('UPDATE pull_mirrors SET last_update = ?, last_error = ? WHERE repo_id = ?');
+  const tips = db.prepare('SELECT lfs_synced_tips FROM pull_mirrors WHERE repo_id = ?');
+  const pending = db.prepare('SELECT oid, size FROM lfs_mirror_pending WHERE repo_id = ? ORDER BY oid');
+  const setTips = db.prepare('UPDATE pull_mirrors SET lfs_synced_tips = ? WHERE repo_id = ?');
+  const clearPending = db.prepare('DELETE FROM lfs_mirror_pending WHERE repo_id = ?');
+  const addPending = db.prepare('INSERT INTO lfs_mirror_pending (repo_id, oid, size) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+  const saveLfs = db.transaction((repoId: number, state: LfsMirrorState) => {
+    setTips.run(JSON.stringify(state.tips), repoId);
+    clearPending.run(repoId);
+    for (const p of state.pending) addPending.run(repoId, p.oid, p.size);
+  });
   const row = (r: unknown): PullMirrorRow | undefined => {
     if (!r) return undefined;
     const x = r as Record<string, unknown>;
-    return { ...x, repo_id: Number(x.repo_id), last_update: Number(x.last_update) } as unknown as PullMirrorRow;
+    return { ...x, repo_id: Number(x.repo_id), last_update: Number(x.last_update), lfs: Number(x.lfs) } as unknown as PullMirrorRow;
   };
   return {
-    insert: (repoId: number, address: string, credentials: string | null, intervalNs: bigint) => void insert.run(repoId, address, credentials, intervalNs),
+    insert: (m: PullMirrorInsert) => void insert.run(m.repoId, m.address, m.credentials, m.intervalNs, m.lfs ? 1 : 0, m.lfsEndpoint),
     get: (repoId: number) => row(get.get(repoId)),
     all: () => all.all().map((r) => row(r)!),
     recordResult: (repoId: number, at: number, error: string) => void result.run(at, error, repoId),
+    lfsState(repoId: number): LfsMirrorState {
+      const t = tips.get(repoId) as { lfs_synced_tips: string } | undefined;
+      const list = t ? (JSON.parse(t.lfs_synced_tips) as unknown) : [];
+      return { tips: Array.isArray(list) ? list.filter((s): s is string => typeof s === 'string') : [], pending: pending.all(repoId) as LfsMirrorState['pending'] };
+    },
+    /** Records a completed LFS pass, in one transaction. */
+    saveLfsState: (repoId: number, state: LfsMirrorState) => saveLfs(repoId, state),
   };
 }
 

@@ -40,13 +40,13 @@ export class PushHooks {
       current = readFileSync(this.file, 'utf8');
     } catch {}
     if (current === this.content) {
-      chmodSync(this.file, 0o755);
+      chmodSync(this.file, 0o700);
       return;
     }
     mkdirSync(this.dir, { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, this.content, { mode: 0o755 });
-    chmodSync(tmp, 0o755);
+    writeFileSync(tmp, this.content, { mode: 0o700 });
+    chmodSync(tmp, 0o700);
     renameSync(tmp, this.file);
     this.probe = undefined;
   }

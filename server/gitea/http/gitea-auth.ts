@@ -1,4 +1,5 @@
 import type { Accounts, Authenticated } from '../services/accounts.js';
+import type { Throttled } from '../services/login-throttle.js';
 
 export type Credentials =
   | { kind: 'none' }
@@ -32,14 +33,24 @@ export function readCredentials(authorization: string | undefined, url: string, 
   return { kind: 'none' };
 }
 
-/** Resolves credentials to a user; `false` means credentials were given and are wrong (401). */
-export async function authenticate(accounts: Accounts, creds: Credentials): Promise<Authenticated | null | false> {
+/**
+ * Resolves credentials to a user; `false` means credentials were given and
+ * are wrong (401), Throttled that the password was not checked (429).
+ * `client` is the caller's address, for counting failed passwords.
+ */
+export async function authenticate(accounts: Accounts, creds: Credentials, client: string): Promise<Authenticated | Throttled | null | false> {
   switch (creds.kind) {
     case 'none':
       return null;
     case 'token':
       return accounts.checkToken(creds.token) ?? false;
     case 'basic':
-      return (await accounts.checkBasic(creds.name, creds.password)) ?? false;
+      return (await accounts.checkBasic(creds.name, creds.password, client)) ?? false;
   }
 }
+
+/** The text of a 429 for too many failed passwords (Retry-After tells when to try again). */
+export const TOO_MANY_FAILURES = 'too many failed authentication attempts, try again later';
+
+/** The client address of a request served by @hono/node-server. */
+export const clientAddress = (env: unknown): string => (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? '';

@@ -11,6 +11,7 @@ import type { Logger } from '../../log.js';
 import type { Authenticated } from '../services/accounts.js';
 import type { RepoContext, RepoService } from '../services/repos.js';
 import { scopeAllows, type ScopeCategoryName } from '../services/scopes.js';
+import { accountVisibleTo, isPublicOnly } from '../services/visibility.js';
 import type { Site } from '../site.js';
 import { giteaJsonError } from './go-json-error.js';
 
@@ -22,7 +23,7 @@ export interface GiteaContext {
   repo: RepoContext | undefined;
   req: Request;
   url: URL;
-  /** True when the caller authenticated with Basic credentials (token endpoints require it). */
+  /** True when the caller sent Basic credentials (the password, or a token in its place: `auth.token` tells). */
   basic: boolean;
   /** Set by the `contextUser` guard: the user named by `{username}`. */
   contextUser: UserRow | undefined;
@@ -94,22 +95,6 @@ function honoPath(op: GOperation): string {
   return `/api/v1${op.path.replace(/\{([^}]+)\}/g, (_, name: string) => (op.params[name]?.wildcard ? `:${name}{.+}` : `:${name}`))}`;
 }
 
-/** Form bodies (curl -d) bind like JSON: values coerced by the declared field kinds. */
-function formToObject(text: string, model: RModel): Record<string, unknown> {
-  const form = new URLSearchParams(text);
-  const out: Record<string, unknown> = {};
-  for (const [key, fl] of Object.entries(model.rfields)) {
-    const all = form.getAll(key);
-    if (!all.length) continue;
-    const last = all[all.length - 1]!;
-    if (fl.kind.t === 'bool') out[key] = ['true', 'on', '1'].includes(last.toLowerCase());
-    else if (fl.kind.t === 'int64') out[key] = /^-?\d+$/.test(last) ? Number(last) : last;
-    else if (fl.kind.t === 'strings') out[key] = all;
-    else if (fl.kind.t === 'string' || fl.kind.t === 'datetime') out[key] = last;
-  }
-  return out;
-}
-
 /**
  * Mounts Gitea operations with one uniform glue, in Gitea's order: token
  * scopes (403), the route's guards in their declared order (repo lookup 404,
@@ -174,15 +159,24 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
       case 'siteAdmin':
         if (!ctx.doer?.is_admin) throw forbidden('user should be the site admin');
         return;
-      case 'contextUser':
-        ctx.contextUser = opts.users.byName(params.username ?? '');
-        if (!ctx.contextUser) throw notFound(`user does not exist [uid: 0, name: ${params.username ?? ''}]`);
+      case 'contextUser': {
+        // A user the caller may not see is answered exactly as one that does not exist (Gitea's GetInfo).
+        const user = opts.users.byName(params.username ?? '');
+        if (!user || !accountVisibleTo(user, ctx.doer)) throw notFound(`user does not exist [uid: 0, name: ${params.username ?? ''}]`);
+        // Gitea's checkTokenPublicOnly for the user scope.
+        if (user.visibility !== 'public' && isPublicOnly(ctx.auth)) throw forbidden('token scope is limited to public users');
+        ctx.contextUser = user;
         return;
+      }
       case 'selfOrAdmin':
         if (!ctx.doer?.is_admin && ctx.doer?.id !== ctx.contextUser?.id) throw forbidden('doer should be the site admin or be same as the contextUser');
         return;
       case 'basicAuth':
+        // Gitea refuses anything but Basic ("auth required"); it lets a token sent as the Basic
+        // password through, so a token holding write:user could mint an `all` token. Like
+        // Forgejo, only the account password manages tokens.
         if (!ctx.basic) throw unauthorized('auth required');
+        if (ctx.auth?.token) throw unauthorized('auth method not allowed');
         return;
     }
   }
@@ -201,8 +195,10 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
         } catch (err) {
           throw unprocessable(`[]: ${giteaJsonError(text, err as Error)}`);
         }
-      } else if (ct.includes('form-urlencoded')) value = formToObject(text, model);
-      else throw unprocessable('[]: Unsupported Content-Type');
+      } else {
+        // JSON only: a form (the one body a page on another site can make a browser send) is refused.
+        throw unprocessable('[]: Unsupported Content-Type');
+      }
     }
     const r = v.safeParse(op.body!, value);
     if (!r.success) throw unprocessable(r.issues[0]!.message);

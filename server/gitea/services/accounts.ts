@@ -4,7 +4,8 @@ import type { UserRepo, UserRow } from '../../db/repos/user-repo.js';
 import { badRequest, notFound, unprocessable } from '../../errors.js';
 import { Lru } from '../../util/lru.js';
 import { validUsername } from '../../../protocol/gitea/request.js';
-import { hashPassword, newToken, tokenHash, verifyPassword } from './passwords.js';
+import { LoginThrottle, Throttled } from './login-throttle.js';
+import { hashPassword, newToken, NO_PASSWORD_HASH, tokenHash, verifyPassword } from './passwords.js';
 import { normaliseScopes } from './scopes.js';
 
 /** Gitea's reserved user names and patterns, plus our own top-level routes (decisions.md). */
@@ -44,7 +45,12 @@ export interface NewUserInput {
 }
 
 /** Users and access tokens: creation rules, password and token checks. */
-export function createAccounts(users: UserRepo, tokens: TokenRepo, now: () => number = () => Math.floor(Date.now() / 1000)) {
+export function createAccounts(
+  users: UserRepo,
+  tokens: TokenRepo,
+  now: () => number = () => Math.floor(Date.now() / 1000),
+  throttle: LoginThrottle = new LoginThrottle({ failures: 0, windowMs: 0 }),
+) {
   // Checking a password costs ~50 ms of scrypt; git over HTTP sends Basic credentials on every
   // request, so a verified pair is remembered briefly, keyed by a salted hash (never the password).
   const pepper = randomBytes(16);
@@ -93,20 +99,39 @@ export function createAccounts(users: UserRepo, tokens: TokenRepo, now: () => nu
       return users.byId(id)!;
     },
 
-    /** Basic credentials: the password may be a token (tried first, as Gitea does), or the account password. */
-    async checkBasic(name: string, password: string): Promise<Authenticated | null> {
+    /** Where failed password checks are counted (tests move its clock). */
+    throttle,
+
+    /**
+     * Basic credentials: the password may be a token (tried first, as Gitea
+     * does), or the account password, checked from `client` (its address).
+     * Every refused password costs one scrypt run, whether the user exists,
+     * may sign in, or neither, so timing does not tell which; too many
+     * failures and the check is not made at all (Throttled).
+     */
+    async checkBasic(name: string, password: string, client = ''): Promise<Authenticated | Throttled | null> {
       if (password === '' || password === 'x-oauth-basic') return this.checkToken(name);
       // As Gitea: a token in the password slot authenticates its owner, whatever user name is given.
       const asToken = this.checkToken(password);
       if (asToken) return asToken;
+      const wait = throttle.check(name, client);
+      if (wait) return new Throttled(wait);
       const user = users.byName(name);
-      if (!user || !user.is_active || user.prohibit_login) return null;
+      const usable = !!user && !!user.is_active && !user.prohibit_login;
       const key = pairKey(name, password);
-      const hit = verified.get(key);
-      if (hit && hit.userId === user.id && hit.until > Date.now()) return { user, token: null };
-      if (!(await verifyPassword(password, user.password_hash))) return null;
-      verified.set(key, { userId: user.id, until: Date.now() + 5 * 60_000 });
-      return { user, token: null };
+      const hit = usable ? verified.get(key) : undefined;
+      if (hit && hit.userId === user!.id && hit.until > Date.now()) {
+        throttle.succeeded(name, client);
+        return { user: user!, token: null };
+      }
+      const matches = await verifyPassword(password, user?.password_hash ?? NO_PASSWORD_HASH);
+      if (!matches || !usable) {
+        throttle.failed(name, client);
+        return null;
+      }
+      verified.set(key, { userId: user!.id, until: Date.now() + 5 * 60_000 });
+      throttle.succeeded(name, client);
+      return { user: user!, token: null };
     },
 
     /** A token (header, query, or Basic): looked up by its hash. */

@@ -14,7 +14,18 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
+/** How many password checks (scrypt runs) were made; tests compare it, rather than times, to see that every refusal costs the same. */
+export const passwordChecks = { count: 0 };
+
+/**
+ * A stored hash that no password matches (random bytes for the key), with the
+ * parameters of real ones: an unknown user's password is checked against it,
+ * so that refusing an unknown user costs what refusing a known one does.
+ */
+export const NO_PASSWORD_HASH = `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${randomBytes(16).toString('base64')}$${randomBytes(32).toString('base64')}`;
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  passwordChecks.count++;
   const [kind, n, r, p, salt, hash] = stored.split('$');
   if (kind !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');

@@ -1,4 +1,4 @@
-import type { PullMirrorRepo } from '../../db/repos/mirror-repo.js';
+import type { PullMirrorRepo, PullMirrorRow } from '../../db/repos/mirror-repo.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import { badRequest, DomainError, forbidden, notFound, unprocessable } from '../../errors.js';
 import { unauthorized } from '../../http/gitea-errors.js';
@@ -8,7 +8,9 @@ import type { SecretBox } from '../../util/secret-box.js';
 import type { Accounts } from './accounts.js';
 import type { GitStore } from '../git/store.js';
 import { runGit } from '../git/run.js';
-import { checkMirrorAddress, type MirrorUrlPolicy } from '../mirrors/url-policy.js';
+import { OutboundError } from '../mirrors/outbound-http.js';
+import { checkMirrorAddress, type AddressCheck, type MirrorUrlPolicy } from '../mirrors/url-policy.js';
+import { lfsSourceOf, type LfsMirroring, type LfsSource } from './lfs-mirror.js';
 import { credentialEnv, mirrorGitError } from './push-mirrors.js';
 import type { RepoEvents } from '../repo-events.js';
 import type { RepoContext, RepoService } from './repos.js';
@@ -24,6 +26,16 @@ export interface MigrateOptions {
   private?: boolean;
   description?: string;
   mirror_interval?: string;
+  lfs?: boolean;
+  lfs_endpoint?: string;
+}
+
+/** What is sealed in pull_mirrors.credentials (the lfs_* pair only when lfs_endpoint had its own). */
+interface SealedCredentials {
+  username: string;
+  password: string;
+  lfs_username?: string;
+  lfs_password?: string;
 }
 
 export interface PullMirrorDeps {
@@ -34,20 +46,27 @@ export interface PullMirrorDeps {
   git: GitStore;
   dataDir: string;
   log: Logger;
-  config: { mirrorEnabled: boolean; mirrorMinInterval: bigint; mirrorDefaultInterval: bigint };
+  config: { mirrorEnabled: boolean; mirrorMinInterval: bigint; mirrorDefaultInterval: bigint; lfsEnabled: boolean };
   policy: MirrorUrlPolicy;
   resolveHost?: (host: string) => Promise<string[]>;
   /** Sync started/finished/failed events for /api/v1/events. */
   events?: RepoEvents;
   /** Told about each branch a fetch moved (sync-on-commit of push mirrors, live events). */
   notifyCommit?: (repo: RepoContext, branch: string, sha: string) => void;
+  /** Fetches the LFS objects of migrations and mirrors asked to copy them (`lfs: true`). */
+  lfs?: LfsMirroring;
 }
+
+const refusal = (check: Extract<AddressCheck, { ok: false }>) => (check.status === 401 ? unauthorized(check.message) : badRequest(check.message));
 
 /**
  * Migration (a plain copy, or a pull mirror) by fetching every ref of the
  * remote into a new bare repository, and pull-mirror syncs by
  * `git fetch --prune`. The remote `origin` holds the address without
  * credentials; they reach git through the askpass helper at fetch time.
+ * With `lfs: true` the LFS objects the fetched refs point to are copied
+ * too, at migration and after every sync (lfs-mirror.ts says how, and
+ * what Gitea does when the source has no LFS server).
  */
 export function createPullMirrors(deps: PullMirrorDeps) {
   const { rows, box, git } = deps;
@@ -75,6 +94,32 @@ export function createPullMirrors(deps: PullMirrorDeps) {
     else await git.setHead(repo.gitDir, branch);
   }
 
+  /** The migration's LFS pass: any failure fails the migration (Gitea), in our words. */
+  async function copyLfs(repo: RepoContext, source: LfsSource) {
+    try {
+      return await deps.lfs!.pass({ id: repo.row.id, gitDir: repo.gitDir }, source, [], []);
+    } catch (err) {
+      if (err instanceof OutboundError) throw unprocessable(`Migration failed: ${err.message}`);
+      throw err;
+    }
+  }
+
+  /** A mirror sync's LFS pass: a failure is logged and tried again next time (Gitea logs it; the sync stands). */
+  async function syncLfs(repo: RepoContext, row: PullMirrorRow, creds: SealedCredentials): Promise<void> {
+    const given = row.lfs_endpoint ? { endpoint: row.lfs_endpoint, username: creds.lfs_username ?? '', password: creds.lfs_password ?? '' } : undefined;
+    const source = lfsSourceOf(row.remote_address, { username: creds.username, password: creds.password }, given);
+    if (!source) return;
+    const state = rows.lfsState(repo.row.id);
+    try {
+      const pass = await deps.lfs!.pass({ id: repo.row.id, gitDir: repo.gitDir }, source, state.tips, state.pending);
+      rows.saveLfsState(repo.row.id, { tips: pass.tips, pending: pass.missing });
+    } catch (err) {
+      const error = err instanceof OutboundError ? err.message : 'internal error';
+      if (!(err instanceof OutboundError)) deps.log.error({ err, repo: repo.row.id }, 'pull mirror LFS pass failed');
+      deps.log.warn({ repo: repo.row.id, error }, 'pull mirror LFS sync failed; the next sync tries again');
+    }
+  }
+
   return {
     get: (repoId: number) => rows.get(repoId),
     all: () => rows.all(),
@@ -99,7 +144,18 @@ export function createPullMirrors(deps: PullMirrorDeps) {
       const username = opt.auth_username ?? '';
       const password = opt.auth_token || opt.auth_password || '';
       const address = await checkMirrorAddress({ address: opt.clone_addr, username, password, kind: 'pull', isAdmin: !!doer.is_admin }, deps.policy, deps.resolveHost);
-      if (!address.ok) throw address.status === 401 ? unauthorized(address.message) : badRequest(address.message);
+      if (!address.ok) throw refusal(address);
+      // As Gitea: `lfs` means nothing while this server's LFS is off; a given lfs_endpoint passes the same address policy.
+      const lfs = !!opt.lfs && deps.config.lfsEnabled && !!deps.lfs;
+      let lfsGiven: { endpoint: string; username: string; password: string } | undefined;
+      if (lfs && opt.lfs_endpoint) {
+        const ep = await checkMirrorAddress({ address: opt.lfs_endpoint, kind: 'pull', isAdmin: !!doer.is_admin }, deps.policy, deps.resolveHost);
+        if (!ep.ok) throw refusal(ep);
+        lfsGiven = { endpoint: ep.stripped, username: ep.username, password: ep.password };
+      }
+      const lfsSource = lfs ? lfsSourceOf(address.stripped, { username: address.username, password: address.password }, lfsGiven) : null;
+      // Gitea reads a local path's objects from its disk; we fetch LFS over HTTP(S) only.
+      if (lfs && !lfsSource) deps.log.warn({ address: address.stripped }, 'LFS objects are not copied from a local path');
 
       const repo = await deps.repos.create(owner, { name: opt.repo_name, description: opt.description ?? '', private: !!opt.private });
       try {
@@ -108,9 +164,13 @@ export function createPullMirrors(deps: PullMirrorDeps) {
         const error = await fetch(repo, address.username, address.password);
         if (error) throw unprocessable(`Migration failed: ${error}`);
         await adoptHead(repo);
+        const lfsPass = lfsSource ? await copyLfs(repo, lfsSource) : undefined;
         if (opt.mirror) {
-          const sealed = address.username || address.password ? box.seal(JSON.stringify({ username: address.username, password: address.password }), aad(repo.row.id)) : null;
-          rows.insert(repo.row.id, address.stripped, sealed, interval);
+          const creds: SealedCredentials = { username: address.username, password: address.password };
+          if (lfsGiven?.username || lfsGiven?.password) Object.assign(creds, { lfs_username: lfsGiven.username, lfs_password: lfsGiven.password });
+          const sealed = Object.values(creds).some(Boolean) ? box.seal(JSON.stringify(creds), aad(repo.row.id)) : null;
+          rows.insert({ repoId: repo.row.id, address: address.stripped, credentials: sealed, intervalNs: interval, lfs, lfsEndpoint: lfsGiven?.endpoint ?? '' });
+          if (lfsPass) rows.saveLfsState(repo.row.id, { tips: lfsPass.tips, pending: lfsPass.missing });
           rows.recordResult(repo.row.id, Math.floor(Date.now() / 1000), '');
           await deps.repos.markMirror(repo, address.stripped);
         } else {
@@ -135,8 +195,9 @@ export function createPullMirrors(deps: PullMirrorDeps) {
       const ref = { kind: 'pull' as const, remote_name: 'origin', remote_address: row.remote_address };
       deps.events?.mirrorSync('started', repo, ref);
       const before = new Map((await git.refs(repo.gitDir)).branches);
-      const creds = row.credentials ? (JSON.parse(box.open(row.credentials, aad(repoId))) as { username: string; password: string }) : { username: '', password: '' };
+      const creds = row.credentials ? (JSON.parse(box.open(row.credentials, aad(repoId))) as SealedCredentials) : { username: '', password: '' };
       const error = await fetch(repo, creds.username, creds.password);
+      if (!error && row.lfs && deps.config.lfsEnabled && deps.lfs) await syncLfs(repo, row, creds);
       rows.recordResult(repoId, Math.floor(Date.now() / 1000), error ?? '');
       if (error) {
         deps.log.warn({ repo: repoId, error }, 'pull mirror sync failed');

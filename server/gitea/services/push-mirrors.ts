@@ -88,8 +88,8 @@ export function createPushMirrors(deps: PushMirrorDeps) {
     } catch {}
     mkdirSync(hooksDir, { recursive: true });
     const tmp = `${askpass}.${process.pid}.tmp`;
-    writeFileSync(tmp, content, { mode: 0o755 });
-    chmodSync(tmp, 0o755);
+    writeFileSync(tmp, content, { mode: 0o700 });
+    chmodSync(tmp, 0o700);
     renameSync(tmp, askpass);
   }
 

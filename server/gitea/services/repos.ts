@@ -10,6 +10,7 @@ import { runGit } from '../git/run.js';
 import { validRefName } from '../../../protocol/gitea/request.js';
 import type { Perm, RepoFacts } from '../convert.js';
 import type { Accounts, Authenticated } from './accounts.js';
+import { accountVisibleTo, publicOnlyRefuses } from './visibility.js';
 
 /** A repository as a request sees it: its row, owner, where it lives, and what the caller may do. */
 export interface RepoContext {
@@ -39,12 +40,18 @@ export function createRepoService(deps: RepoServiceDeps) {
   // Directories are named by id, so renaming a repository or its owner never moves files under a live reader.
   const gitDirOf = (id: number) => join(deps.dataDir, 'git', `${id}.git`);
 
-  function permission(row: RepositoryRow, doer: UserRow | null): Perm {
+  /**
+   * What `doer` may do with a repository of `owner`. A public repository is
+   * readable by whoever can see its owner (a limited or private owner hides
+   * even its public repositories, as Gitea's GetUserRepoPermission); a
+   * collaborator reads whatever the owner's visibility.
+   */
+  function permission(row: RepositoryRow, owner: UserRow, doer: UserRow | null): Perm {
     if (doer && (doer.is_admin || doer.id === row.owner_id)) return { read: true, write: true, admin: true, owner: true };
     const collab = doer ? repos.collaborator(row.id, doer.id) : undefined;
     const mode = collab?.mode;
     return {
-      read: !row.is_private || !!mode,
+      read: (!row.is_private && accountVisibleTo(owner, doer)) || !!mode,
       write: mode === 'write' || mode === 'admin',
       admin: mode === 'admin',
       owner: false,
@@ -62,7 +69,7 @@ export function createRepoService(deps: RepoServiceDeps) {
 
   function context(row: RepositoryRow, doer: UserRow | null): RepoContext {
     const owner = accounts.byId(row.owner_id)!;
-    return { row, owner, gitDir: gitDirOf(row.id), perm: permission(row, doer) };
+    return { row, owner, gitDir: gitDirOf(row.id), perm: permission(row, owner, doer) };
   }
 
   return {
@@ -71,8 +78,9 @@ export function createRepoService(deps: RepoServiceDeps) {
 
     /**
      * Finds a repository for a caller. One the caller cannot read does not
-     * exist for them (404, as Gitea hides private repositories); a public-only
-     * token may not reach a private one (403).
+     * exist for them (404, as Gitea hides private repositories and the
+     * repositories of owners the caller cannot see); a public-only token may
+     * not reach a private one, nor one whose owner is not public (403).
      */
     lookup(ownerName: string, repoName: string, auth: Authenticated | null): RepoContext {
       const owner = accounts.byName(ownerName);
@@ -80,7 +88,7 @@ export function createRepoService(deps: RepoServiceDeps) {
       if (!owner || !row) throw notFound('not found');
       const ctx = context(row, auth?.user ?? null);
       if (!ctx.perm.read) throw notFound('not found');
-      if (row.is_private && auth?.token?.scopes.split(',').includes('public-only')) throw forbidden('token scope is limited to public repos');
+      if (publicOnlyRefuses(auth, row, ctx.owner)) throw forbidden('token scope is limited to public repos');
       return ctx;
     },
 
@@ -225,7 +233,7 @@ export function createRepoService(deps: RepoServiceDeps) {
     accessMode(ctx: RepoContext, user: UserRow): 'owner' | 'admin' | 'write' | 'read' | 'none' {
       if (user.id === ctx.row.owner_id) return 'owner';
       if (user.is_admin) return 'admin';
-      const p = permission(ctx.row, user);
+      const p = permission(ctx.row, ctx.owner, user);
       return p.admin ? 'admin' : p.write ? 'write' : p.read ? 'read' : 'none';
     },
   };

@@ -3,6 +3,7 @@ import { DomainError } from '../../errors.js';
 import { giteaError } from '../../http/gitea-errors.js';
 import type { Gitea } from '../gitea.js';
 import { giteaAuth } from '../mount.js';
+import { tooMany } from './git-access.js';
 import type { Authenticated } from '../services/accounts.js';
 import { resolveLegacy, resolveTyped } from '../services/refs.js';
 import { scopeAllows } from '../services/scopes.js';
@@ -56,7 +57,7 @@ async function download(g: Gitea, c: Context, parts: string[]): Promise<Response
  * `{repo}.git` belong to other routes and pass through.
  */
 export function mountDownload(app: Hono<any>, g: Gitea): void {
-  const auth = giteaAuth(g, () => plain(401, 'Failed to authenticate user'));
+  const auth = giteaAuth(g, (_c, throttled) => (throttled ? tooMany(throttled) : plain(401, 'Failed to authenticate user')));
   app.get('/:owner/:repo/raw/*', async (c, next) => {
     const parts = segments(c);
     if (!parts) return next();

@@ -1,12 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { answerSocket } from '../../http/answer-socket.js';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { RepoEvent } from '../../../protocol/gitea/events.js';
 import type { Logger } from '../../log.js';
 import type { Gitea } from '../gitea.js';
-import { authenticate, readCredentials } from '../http/gitea-auth.js';
+import { authenticate, readCredentials, TOO_MANY_FAILURES } from '../http/gitea-auth.js';
+import { Throttled } from '../services/login-throttle.js';
 import type { Authenticated } from '../services/accounts.js';
 import { scopeAllows } from '../services/scopes.js';
+import { publicOnlyRefuses } from '../services/visibility.js';
 
 export interface RepoEventsWsOptions {
   log: Logger;
@@ -17,9 +20,8 @@ export interface RepoEventsWsOptions {
 }
 
 /** A plain HTTP answer with Gitea's error body, on a socket that will not be upgraded. */
-function refuse(socket: Duplex, status: number, reason: string, message: string, swaggerUrl: string): void {
-  const body = JSON.stringify({ message, url: swaggerUrl });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json;charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+function refuse(socket: Duplex, status: number, reason: string, message: string, swaggerUrl: string, headers: Record<string, string> = {}): void {
+  answerSocket(socket, status, reason, JSON.stringify({ message, url: swaggerUrl }), 'application/json;charset=utf-8', headers);
 }
 
 /**
@@ -47,7 +49,7 @@ export function createRepoEventsWs(g: Gitea, opts: RepoEventsWsOptions) {
   function readable(auth: Authenticated, event: RepoEvent): boolean {
     const repo = g.repos.byId(event.repository.id, auth.user);
     if (!repo?.perm.read) return false;
-    if (repo.row.is_private && auth.token?.scopes.split(',').includes('public-only')) return false;
+    if (publicOnlyRefuses(auth, repo.row, repo.owner)) return false;
     return true;
   }
 
@@ -82,9 +84,13 @@ export function createRepoEventsWs(g: Gitea, opts: RepoEventsWsOptions) {
       if (path !== '/api/v1/events') return false;
       const swagger = g.site.swaggerUrl;
       const creds = readCredentials(req.headers.authorization, `http://localhost${url}`, !g.config.disableQueryAuthToken);
-      const auth = await authenticate(g.accounts, creds);
+      const auth = await authenticate(g.accounts, creds, req.socket.remoteAddress ?? '');
       if (auth === false) {
         refuse(socket, 401, 'Unauthorized', 'invalid username, password or token', swagger);
+        return true;
+      }
+      if (auth instanceof Throttled) {
+        refuse(socket, 429, 'Too Many Requests', TOO_MANY_FAILURES, swagger, { 'Retry-After': String(auth.retryAfter) });
         return true;
       }
       if (!auth) {

@@ -1,10 +1,12 @@
 import type { Context } from 'hono';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import type { Gitea } from '../gitea.js';
-import { authenticate, readCredentials } from '../http/gitea-auth.js';
+import { authenticate, clientAddress, readCredentials, TOO_MANY_FAILURES } from '../http/gitea-auth.js';
+import { Throttled } from '../services/login-throttle.js';
 import type { Authenticated } from '../services/accounts.js';
 import type { RepoContext } from '../services/repos.js';
 import { scopeAllows } from '../services/scopes.js';
+import { publicOnlyRefuses } from '../services/visibility.js';
 
 /** `ctx.PlainText`: Gitea's plain answers on the git routes (no trailing newline). */
 export const plainText = (status: number, text: string, headers: Record<string, string> = {}) =>
@@ -22,10 +24,16 @@ export const bareStatus = (status: number) => new Response(null, { status });
 /** Gitea's web auth middleware: credentials that are sent but wrong end the request here. */
 export const failedAuth = () => httpError(401, 'Failed to authenticate user');
 
-/** The caller: null when anonymous, false when the credentials are wrong. */
-export async function webCaller(c: Context, g: Gitea): Promise<Authenticated | null | false> {
+/** Too many failed passwords from this client (or for this account): Go's http.Error style, with when to retry. */
+export const tooMany = (t: Throttled) => httpError(429, TOO_MANY_FAILURES, { 'retry-after': String(t.retryAfter) });
+
+/** The caller: null when anonymous; when the credentials are wrong (401) or the password was not checked (429), the answer to give. */
+export async function webCaller(c: Context, g: Gitea): Promise<Authenticated | null | Response> {
   const creds = readCredentials(c.req.header('authorization'), c.req.url, !g.config.disableQueryAuthToken);
-  return authenticate(g.accounts, creds);
+  const auth = await authenticate(g.accounts, creds, clientAddress(c.env));
+  if (auth === false) return failedAuth();
+  if (auth instanceof Throttled) return tooMany(auth);
+  return auth;
 }
 
 /** The repository name in a git URL: `name` or `name.git` (repository names never end in `.git`). */
@@ -53,7 +61,7 @@ export function locateRepo(g: Gitea, owner: string, name: string, doer: UserRow 
 /**
  * Gitea's CheckRepoScopedToken: a token must carry read:repository (pull) or
  * write:repository (push), and a public-only token cannot reach a private
- * repository. Gitea checks this only for tokens sent with Basic auth (a
+ * repository (nor one of an owner who is not public). Gitea checks this only for tokens sent with Basic auth (a
  * known hole: go-gitea advisory on Bearer tokens skipping scope checks on
  * git routes); we check every token.
  */
@@ -61,6 +69,6 @@ export function tokenAllows(auth: Authenticated | null, repo: RepoContext, level
   const token = auth?.token;
   if (!token) return true;
   const scopes = token.scopes ? token.scopes.split(',') : [];
-  if (scopes.includes('public-only') && repo.row.is_private) return false;
+  if (publicOnlyRefuses(auth, repo.row, repo.owner)) return false;
   return scopeAllows(scopes, 'repository', level);
 }

@@ -7,7 +7,7 @@ import { runService, type GitService, type ServiceProcess } from '../git/service
 import type { Authenticated } from '../services/accounts.js';
 import type { RepoContext } from '../services/repos.js';
 import type { GiteaMountOptions } from '../mount.js';
-import { bareStatus, failedAuth, httpError, locateRepo, plainText, repoNameOf, tokenAllows, webCaller } from './git-access.js';
+import { bareStatus, httpError, locateRepo, plainText, repoNameOf, tokenAllows, webCaller } from './git-access.js';
 import { nodeBody, requestInput, type InputProblem } from './request-input.js';
 import { createPushSessions, PRE_RECEIVE_PATH } from './push-sessions.js';
 
@@ -76,7 +76,7 @@ export function mountGitHttp(app: Hono<any>, g: Gitea, opts: GiteaMountOptions):
 
   app.get('/:owner/:repo/info/refs', async (c) => {
     const auth = await webCaller(c, g);
-    if (auth === false) return failedAuth();
+    if (auth instanceof Response) return auth;
     const service = c.req.query('service');
     let svc: GitService;
     if (service === 'git-upload-pack') svc = 'upload-pack';
@@ -102,7 +102,7 @@ export function mountGitHttp(app: Hono<any>, g: Gitea, opts: GiteaMountOptions):
   for (const svc of ['upload-pack', 'receive-pack'] as const) {
     app.post(`/:owner/:repo/git-${svc}`, async (c) => {
       const auth = await webCaller(c, g);
-      if (auth === false) return failedAuth();
+      if (auth instanceof Response) return auth;
       const a = await access(c.req.param('owner'), c.req.param('repo'), auth, svc === 'upload-pack');
       if (a instanceof Response) return a;
       if (c.req.header('content-type') !== `application/x-git-${svc}-request`) return bareStatus(400);

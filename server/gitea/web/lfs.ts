@@ -7,7 +7,7 @@ import type { Authenticated } from '../services/accounts.js';
 import { batchObjects, isValidPointer, type BatchObject } from '../services/lfs-batch.js';
 import type { RepoContext } from '../services/repos.js';
 import type { GiteaMountOptions } from '../mount.js';
-import { failedAuth, httpError, locateRepo, repoNameOf, tokenAllows, webCaller } from './git-access.js';
+import { httpError, locateRepo, repoNameOf, tokenAllows, webCaller } from './git-access.js';
 import { nodeBody } from './request-input.js';
 
 const MEDIA_TYPE = 'application/vnd.git-lfs+json';
@@ -116,7 +116,7 @@ export function mountLfs(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): voi
 
   app.post(`${base}/objects/batch`, async (c) => {
     const auth = await webCaller(c, g);
-    if (auth === false) return failedAuth();
+    if (auth instanceof Response) return auth;
     if (!acceptsLfs(c)) return lfsStatus(415);
     const body = await readJson(c);
     if (!body.ok) return lfsStatus(body.tooLarge ? 413 : 400);
@@ -135,7 +135,7 @@ export function mountLfs(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): voi
 
   app.put(`${base}/objects/:oid/:size`, async (c) => {
     const auth = await webCaller(c, g);
-    if (auth === false) return failedAuth();
+    if (auth instanceof Response) return auth;
     const size = parseGoInt64(c.req.param('size'));
     if (typeof size === 'string') return lfsStatus(422, size);
     const oid = c.req.param('oid');
@@ -159,7 +159,7 @@ export function mountLfs(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): voi
 
   app.post(`${base}/verify`, async (c) => {
     const auth = await webCaller(c, g);
-    if (auth === false) return failedAuth();
+    if (auth instanceof Response) return auth;
     if (!acceptsLfs(c)) return lfsStatus(415);
     const body = await readJson(c);
     const p = body.ok ? decodePointer(body.value) : null;
@@ -176,7 +176,7 @@ export function mountLfs(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): voi
 
   const download = async (c: Context) => {
     const auth = await webCaller(c, g);
-    if (auth === false) return failedAuth();
+    if (auth instanceof Response) return auth;
     const oid = c.req.param('oid')!;
     if (!isValidPointer({ oid, size: 0 })) return lfsStatus(422, 'Oid or size are invalid');
     const repo = await lfsRepo(c, auth, false);
@@ -226,7 +226,7 @@ export function mountLfs(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): voi
   // The locks API: not implemented (see above); the Accept check still comes first, as in Gitea.
   const noLocks = async (c: Context) => {
     const auth = await webCaller(c, g);
-    if (auth === false) return failedAuth();
+    if (auth instanceof Response) return auth;
     return acceptsLfs(c) ? lfsStatus(404) : lfsStatus(415);
   };
   app.all(`${base}/locks`, noLocks);
