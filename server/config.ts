@@ -176,6 +176,10 @@ const Env = v.object({
   MIRROR_LOW_SPEED_TIME: v.optional(goDuration('MIRROR_LOW_SPEED_TIME'), '30s'),
   MIRROR_SHUTDOWN_GRACE: v.optional(goDuration('MIRROR_SHUTDOWN_GRACE'), '10s'),
   SECRET_KEY: v.optional(v.pipe(v.string(), v.minLength(16, 'SECRET_KEY must be at least 16 characters'))),
+  // Repository archives (git archive / git bundle processes): at once in all, per client, waiting.
+  ARCHIVE_MAX_CONCURRENT: v.optional(int('ARCHIVE_MAX_CONCURRENT', 1, 256), '2'),
+  ARCHIVE_MAX_PER_CLIENT: v.optional(int('ARCHIVE_MAX_PER_CLIENT', 1, 256), '1'),
+  ARCHIVE_QUEUE_LENGTH: v.optional(int('ARCHIVE_QUEUE_LENGTH', 0, 10_000), '16'),
   NODE_ENV: v.optional(v.string(), 'production'),
 });
 
@@ -245,6 +249,8 @@ export type Config = {
   secretKey: string | undefined;
   /** Production answers hide internal error texts and let raw files be cached longer. */
   production: boolean;
+  /** Archive downloads made at once, per client (user or address), and waiting in all. */
+  archive: { maxConcurrent: number; maxPerClient: number; queueLength: number };
 };
 
 export class ConfigError extends Error {}
@@ -328,5 +334,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     mirrorShutdownGraceMs: Number(e.MIRROR_SHUTDOWN_GRACE / 1_000_000n),
     secretKey: e.SECRET_KEY,
     production: e.NODE_ENV === 'production',
+    archive: { maxConcurrent: e.ARCHIVE_MAX_CONCURRENT, maxPerClient: e.ARCHIVE_MAX_PER_CLIENT, queueLength: e.ARCHIVE_QUEUE_LENGTH },
   };
 }

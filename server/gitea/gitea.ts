@@ -10,6 +10,7 @@ import type { Logger } from '../log.js';
 import { GitStore } from './git/store.js';
 import { closeRefUpdaters } from './git/ref-updater.js';
 import { createAccounts } from './services/accounts.js';
+import { ArchiveSlots } from './services/archive-slots.js';
 import { LoginThrottle } from './services/login-throttle.js';
 import { createContentsReader } from './services/contents.js';
 import { createFiles } from './services/files.js';
@@ -144,6 +145,8 @@ export async function createGitea(deps: GiteaDeps) {
 
   const gitea = {
     config,
+    /** Admission of archive downloads (one git process each). */
+    archiveSlots: new ArchiveSlots(config.archive),
     site,
     git,
     accounts,

@@ -5,11 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { git, gitChildren, have, useGitea, waitNoChildren, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
+import { git, gitAsync, gitChildren, have, useGitea, waitNoChildren, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
 
 // /archive/{ref}.{zip|tar.gz|bundle} (repoGetArchive): formats, refs, paths, headers, errors, streaming.
 const test = suite('gitea: archive');
-const ctx = useGitea(test);
+// A short queue, so the 503 beyond it is reachable; concurrency limits are the defaults (2 in all, 1 per client).
+const ctx = useGitea(test, { ARCHIVE_QUEUE_LENGTH: '3' });
 
 let g: GiteaWorld;
 let alice: Account;
@@ -208,6 +209,128 @@ test('a large repository streams; a client that leaves mid-download stops git', 
     await waitNoChildren(ext === 'bundle' ? 'bundle create' : 'archive --format');
   }
   await noBundleDirs();
+});
+
+// ---------------------------------------------------------------------------
+// Admission: ten parallel zips of a 64 MB file used to run ten git processes (about 1 GB).
+
+const ARCHIVING = 'archive --format';
+
+/** Polls (every 20 ms) until `cond` holds; a guard against hanging, not a timing assertion. */
+async function eventually(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 3000 && !cond(); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(cond(), `never: ${what}`);
+}
+
+interface Download {
+  ac: AbortController;
+  /** Set once the answer's head has arrived. */
+  res: Response | undefined;
+  answered: Promise<Response>;
+  bytes(): Promise<Buffer>;
+}
+
+/** A download whose body is left unread until asked for: its git blocks once the buffers between are full. */
+function download(path: string, auth: Auth): Download {
+  const ac = new AbortController();
+  const d: Download = {
+    ac,
+    res: undefined,
+    answered: fetch(g.url + path, { headers: authHeader(auth), signal: ac.signal }),
+    async bytes() {
+      return Buffer.from(await (await d.answered).arrayBuffer());
+    },
+  };
+  d.answered.then((res) => (d.res = res)).catch(() => {}); // an aborted download rejects; the tests look when they care
+  return d;
+}
+
+let busy: { path: string; zip: Buffer } | undefined;
+/** A repository whose zip (about 24 MB, incompressible) outgrows the socket and pipe buffers, so an unread download holds its git. */
+async function busyRepo() {
+  if (busy) return busy;
+  const repo = await g.repo('busy');
+  const dir = join(g.t.dataDir, 'git', `${repo.id}.git`);
+  // Written with plumbing straight into the repository (24 MB through the contents API is slow), and
+  // without holding the event loop long: the server shares it, and a long stall makes kept-alive
+  // connections close under the client's feet.
+  const file = join(work, 'data.bin');
+  writeFileSync(file, randomBytes(24 * 1024 * 1024));
+  const out = async (args: string[]) => (await gitAsync(['--git-dir', dir, ...args])).stdout.trim();
+  const blob = await out(['hash-object', '-w', file]);
+  const small = git(['--git-dir', dir, 'hash-object', '-w', '--stdin'], { input: 'small\n' }).stdout.trim();
+  const tree = git(['--git-dir', dir, 'mktree'], { input: `100644 blob ${blob}\tdata.bin\n100644 blob ${small}\tsmall.txt\n` }).stdout.trim();
+  const sha = await out(['commit-tree', tree, '-p', 'main', '-m', 'big']);
+  await out(['update-ref', 'refs/heads/main', sha]);
+  g.t.server.gitea.git.invalidate(dir);
+  const zipFile = join(work, 'busy.zip');
+  await out(['archive', '--format=zip', '--prefix=busy/', '-o', zipFile, sha]);
+  const zip = readFileSync(zipFile);
+  busy = { path: `/api/v1/repos/root/busy/archive/${sha}.zip`, zip };
+  return busy;
+}
+
+test('parallel archives: at most ARCHIVE_MAX_CONCURRENT git processes, one per client, the rest wait; every download is complete', async () => {
+  const { path, zip } = await busyRepo();
+  const clients = await Promise.all(['ann', 'ben', 'cat', 'dan', 'eve'].map((n) => g.user(n)));
+  let peak = 0;
+  const sample = () => (peak = Math.max(peak, gitChildren(ARCHIVING).length));
+  const sampler = setInterval(sample, 10);
+  try {
+    const downloads = clients.map((c) => download(path, c.auth));
+    // Two answer: their gits run, held by the unread bodies. The three others wait for a slot.
+    await eventually(() => downloads.filter((d) => d.res).length === 2, 'two downloads answered');
+    await eventually(() => g.t.server.gitea.archiveSlots.stats.waiting === 3, 'three downloads queued');
+    sample();
+    assert.is(gitChildren(ARCHIVING).length, 2, 'two gits, no more');
+    assert.is(downloads.filter((d) => d.res).length, 2, 'the queued ones have no answer yet');
+    // Read everything: each finished download lets a queued one start.
+    const bodies = await Promise.all(downloads.map((d) => d.bytes()));
+    for (const [i, b] of bodies.entries()) assert.ok(b.equals(zip), `download ${i}: ${b.length} bytes, the archive is ${zip.length}`);
+    sample();
+    assert.is(peak, 2, 'never more than two gits at once');
+    assert.equal(downloads.map((d) => d.res!.status), [200, 200, 200, 200, 200]);
+  } finally {
+    clearInterval(sampler);
+  }
+  await waitNoChildren(ARCHIVING);
+  assert.equal(g.t.server.gitea.archiveSlots.stats, { running: 0, waiting: 0 });
+});
+
+test('archives: 429 over a client\'s share, 503 past the queue (Retry-After); a client that leaves frees its slot or place', async () => {
+  const { path, zip } = await busyRepo();
+  const [fay, gus, hal, ida, jon] = await Promise.all(['fay', 'gus', 'hal', 'ida', 'jon'].map((n) => g.user(n)));
+  const slots = g.t.server.gitea.archiveSlots;
+  const held = [download(path, fay!.auth), download(path, gus!.auth)];
+  await eventually(() => held.every((d) => d.res), 'two downloads running');
+  // fay's second waits (her share: one running, one waiting); a third is refused.
+  const fay2 = download(path, fay!.auth);
+  await eventually(() => slots.stats.waiting === 1, 'fay\'s second queued');
+  const over = await get(path, { auth: fay!.auth });
+  assertApiError(over, 429, 'too many archive requests from this client; try again later');
+  assert.is(over.headers.get('retry-after'), '5');
+  // The queue (three places) fills, in a known order; the next is refused.
+  const queued = [download(path, hal!.auth)];
+  await eventually(() => slots.stats.waiting === 2, 'hal queued');
+  queued.push(download(path, ida!.auth));
+  await eventually(() => slots.stats.waiting === 3, 'queue full');
+  const full = await get(path, { auth: jon!.auth });
+  assertApiError(full, 503, 'too many archives are being made; try again later');
+  assert.is(full.headers.get('retry-after'), '5');
+  // A waiting client that leaves gives its place up: jon now gets one.
+  fay2.ac.abort();
+  await eventually(() => slots.stats.waiting === 2, 'fay\'s second left the queue');
+  const jon1 = download(path, jon!.auth);
+  await eventually(() => slots.stats.waiting === 3, 'jon queued');
+  // A downloading client that leaves frees its slot: its git is killed, and hal (first in line) starts.
+  held[1]!.ac.abort();
+  await eventually(() => !!queued[0]!.res, 'hal answered');
+  assert.equal(slots.stats, { running: 2, waiting: 2 });
+  assert.ok(gitChildren(ARCHIVING).length <= 2);
+  // The rest complete with the right bytes.
+  for (const d of [held[0]!, ...queued, jon1]) assert.ok((await d.bytes()).equals(zip), 'complete download');
+  await waitNoChildren(ARCHIVING);
+  assert.equal(slots.stats, { running: 0, waiting: 0 });
 });
 
 test.run();

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { RULE_CHECK_STEPS } from '../../server/gitea/services/protections.js';
 import { git, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
 
 // Branches (read): the list, one branch, the commit payload, and what the caller may do on each.
 const test = suite('gitea: branches');
@@ -199,6 +201,22 @@ test('user_can_push / user_can_merge / effective_branch_protection_name follow t
   // An archived repository takes no push.
   assert.is((await g.api('PATCH', '/api/v1/repos/olly/who', { json: { archived: true }, auth: olly.auth })).status, 200);
   assert.equal(await view('free', olly.auth), [false, false, false, '']);
+});
+
+test('a rule named with a hostile glob: GET /branches answers correctly in bounded work while a ping is served', async () => {
+  // Every listing of the repository took 5.8 s (the rule's glob backtracked on each branch name).
+  const { g } = ctx;
+  await g.repo('hostile', { owner: olly });
+  await branchAt('hostile', A40, 'main', '2020-01-01T00:00:00Z');
+  await branchAt('hostile', `${A40}b`, 'main', '2020-01-01T00:00:00Z');
+  assert.is((await g.api('POST', '/api/v1/repos/olly/hostile/branch_protections', { json: { rule_name: HOSTILE_GLOB }, auth: olly.auth })).status, 201);
+  const { reply, steps } = await hostileWithPing(g, () => g.api('GET', '/api/v1/repos/olly/hostile/branches', { auth: olly.auth }));
+  assert.is(reply.status, 200, reply.text);
+  const seen = Object.fromEntries(reply.body.map((b: any) => [b.name, [b.protected, b.effective_branch_protection_name]]));
+  assert.equal(seen, { main: [false, ''], [A40]: [false, ''], [`${A40}b`]: [true, HOSTILE_GLOB] });
+  assert.ok(steps <= 3 * RULE_CHECK_STEPS, `${steps} steps`); // three branches, each within its budget
+  const one = await hostileWithPing(g, () => g.api('GET', `/api/v1/repos/olly/hostile/branches/${A40}`, { auth: olly.auth }));
+  assert.equal([one.reply.status, one.reply.body.protected], [200, false]);
 });
 
 test.run();

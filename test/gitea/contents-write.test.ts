@@ -3,7 +3,10 @@ import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { ATTRIBUTE_STEPS } from '../../server/gitea/services/gitattributes.js';
+import { RULE_CHECK_STEPS } from '../../server/gitea/services/protections.js';
 import { git, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
 import { b64, catBlob, entry, errorBody, fsck, gitDirOf, lastOf, lsTree, revParse, viaWorktree } from './_contents.js';
 
 const test = suite('contents-write');
@@ -765,6 +768,42 @@ test('LFS: filter=lfs paths get a pointer committed, the content stored and link
   const back = await g.api('POST', C(repo), { json: { files: [{ operation: 'rename', from_path: 'data/blob.raw', path: 'data/again.bin' }] } });
   assert.is(back.status, 201, back.text);
   assert.is(show(repo, 'data/again.bin'), pointer);
+});
+
+test('hostile globs in .gitattributes and in protected file patterns: writes answer correctly in bounded work while a ping is served', async () => {
+  const { g } = ctx;
+  const repo = await newRepo();
+  // In .gitattributes a `**` inside a name is a plain `*` (git's wildmatch): `*a*a…*b`, exponential as a regular expression.
+  await g.commit('root', repo.name, { '.gitattributes': `${HOSTILE_GLOB} filter=lfs\n` });
+  const write = (path: string, extra: object = {}) => g.api('POST', C(repo, path), { json: { content: b64(path), ...extra } });
+  const plain = await hostileWithPing(g, () => write(A40));
+  assert.is(plain.reply.status, 201, plain.reply.text);
+  assert.is(show(repo, A40), A40, 'not matched: stored in git');
+  assert.ok(plain.steps <= ATTRIBUTE_STEPS, `${plain.steps} steps`);
+  const lfs = await hostileWithPing(g, () => write(`${A40}b`));
+  assert.is(lfs.reply.status, 201, lfs.reply.text);
+  assert.ok(show(repo, `${A40}b`).startsWith('version https://git-lfs.github.com/spec/v1\n'), 'matched: an LFS pointer');
+
+  // Protected file patterns (Gitea's globs, `.` and `/` separators; `**` crosses both).
+  const rules = `/api/v1/repos/root/${repo.name}/branch_protections`;
+  assert.is((await g.api('POST', rules, { json: { rule_name: 'main', enable_push: true, protected_file_patterns: HOSTILE_GLOB } })).status, 201);
+  const bound = ATTRIBUTE_STEPS + 2 * RULE_CHECK_STEPS;
+  const free = await hostileWithPing(g, () => write(`x/${A40}`));
+  assert.is(free.reply.status, 201, free.reply.text);
+  assert.ok(free.steps <= bound, `${free.steps} steps`);
+  const refused = await hostileWithPing(g, () => write(`x.y/${A40}b`));
+  assert.is(refused.reply.status, 403, refused.reply.text);
+  assert.equal(refused.reply.body, errorBody(g, `path is protected and can not be changed [path: x.y/${A40}b]`));
+  assert.ok(refused.steps <= bound, `${refused.steps} steps`);
+
+  // Unprotected file patterns: only matching paths may change when pushing is off.
+  assert.is((await g.api('PATCH', `${rules}/main`, { json: { enable_push: false, protected_file_patterns: '', unprotected_file_patterns: HOSTILE_GLOB } })).status, 200);
+  const open = await hostileWithPing(g, () => write(`u/${A40}b`));
+  assert.is(open.reply.status, 201, open.reply.text);
+  const closed = await hostileWithPing(g, () => write(`u/${A40}`));
+  assert.is(closed.reply.status, 403, closed.reply.text);
+  assert.equal(closed.reply.body, errorBody(g, 'user cannot commit to repo [user: root]'));
+  assert.ok(closed.steps <= bound, `${closed.steps} steps`);
 });
 
 test('the executable bit survives updates, uploads and renames', async () => {

@@ -1,6 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { EDITORCONFIG_STEPS } from '../../server/gitea/services/editorconfig.js';
 import { useGitea, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
+import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
 
 // /editorconfig/{filepath} (repoGetEditorConfig): the root .editorconfig's sections matched with EditorConfig globs,
 // later sections winning, only Gitea's four properties; 404 when nothing applies.
@@ -143,6 +145,25 @@ test('404: no matching section, no .editorconfig, empty repository, private repo
   await g.commit('alice', 'secret', { '.editorconfig': '[*]\nindent_size = 2\n' }, { auth: alice.auth });
   await expectDef('x', { indent_size: '2' }, { owner: 'alice', repo: 'secret', auth: alice.auth });
   await expectError('x', 404, 'not found', { owner: 'alice', repo: 'secret', auth: null });
+});
+
+test('a hostile section ([**a**a…b]) answers correctly in bounded work while a ping is served', async () => {
+  // Anyone who can commit could freeze the server for everyone: 74 s for this request before.
+  await g.repo('hostile');
+  await g.commit('root', 'hostile', { '.editorconfig': `[*]\nindent_size = 2\n\n[${HOSTILE_GLOB}]\nindent_style = tab\n` });
+  const miss = await hostileWithPing(g, () => def(A40, { repo: 'hostile', auth: null }));
+  assert.is(miss.reply.status, 200, miss.reply.text);
+  assert.is(miss.reply.text, '{"indent_size":"2"}');
+  assert.ok(miss.steps <= EDITORCONFIG_STEPS, `${miss.steps} steps`);
+  const hit = await hostileWithPing(g, () => def(`${A40}b`, { repo: 'hostile', auth: null }));
+  assert.is(hit.reply.text, '{"indent_style":"tab","indent_size":"2"}');
+  assert.ok(hit.steps <= EDITORCONFIG_STEPS, `${hit.steps} steps`);
+  // Past the budget (many such sections, a long path) the rest match nothing: still an answer, still bounded.
+  const many = Array.from({ length: 400 }, (_, i) => `[${HOSTILE_GLOB}${i}]\nindent_style = tab\n`).join('');
+  await g.commit('root', 'hostile', { '.editorconfig': `[*]\nindent_size = 2\n${many}` });
+  const long = await hostileWithPing(g, () => def('a'.repeat(2000), { repo: 'hostile', auth: null }));
+  assert.is(long.reply.text, '{"indent_size":"2"}');
+  assert.ok(long.steps <= EDITORCONFIG_STEPS + 4096, `${long.steps} steps`); // overshoot: one text position
 });
 
 test.run();

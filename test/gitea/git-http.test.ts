@@ -7,7 +7,9 @@ import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { RULE_CHECK_STEPS } from '../../server/gitea/services/protections.js';
 import { cloneUrl, commitFiles, git, gitAsync, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
 import { startTestServer } from '../_helpers/server.js';
 
 // Git over HTTP with the real git CLI: clone/fetch/push, protocol v2, gzip bodies, authentication and
@@ -438,6 +440,21 @@ test('protected branch: allow-list, force push, protected and unprotected files,
   await gitAsync(['push', '-q', 'origin', 'v1.0.0'], { cwd: asBob });
   const tags = (await gitAsync(['ls-remote', '--tags', 'origin'], { cwd: asBob })).stdout;
   assert.match(tags, /refs\/tags\/v1\.0\.0/);
+});
+
+test('a hostile protected file pattern: pushes are judged correctly in bounded work while a ping is served', async () => {
+  await ctx.g.repo('hostile-push', { owner: alice });
+  const r = await ctx.g.api('POST', '/api/v1/repos/alice/hostile-push/branch_protections', { json: { rule_name: 'main', enable_push: true, protected_file_patterns: HOSTILE_GLOB }, auth: alice.auth });
+  assert.is(r.status, 201, r.text);
+  const dir = await clone(cloneUrl(ctx.g, 'alice', 'hostile-push', alice), 'hostile-push');
+  commitFiles(dir, { [`d.e/${A40}`]: 'free\n' });
+  const ok = await hostileWithPing(ctx.g, () => gitAsync(['push', '-q', 'origin', 'main'], { cwd: dir }));
+  assert.is(ok.reply.status, 0);
+  assert.ok(ok.steps <= 2 * RULE_CHECK_STEPS, `${ok.steps} steps`); // one path, judged once the hook has sent it
+  commitFiles(dir, { [`d.e/${A40}b`]: 'protected\n' });
+  const refused = await hostileWithPing(ctx.g, () => pushFails(dir, ['origin', 'main']));
+  assert.match(refused.reply, new RegExp(`remote: Gitea: Branch main is protected from changing file d\\.e/${A40}b *\n`));
+  assert.ok(refused.steps <= 2 * RULE_CHECK_STEPS, `${refused.steps} steps`);
 });
 
 test('concurrent API writes and a push: every acknowledged commit stays reachable', async () => {

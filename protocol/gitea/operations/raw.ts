@@ -57,7 +57,13 @@ export const repoGetArchive = defineGiteaOperation({
   produces: ['application/octet-stream', 'application/zip', 'application/gzip'],
   scopes,
   guards: ['repo', 'reader'],
-  errors: [{ code: 400, reason: 'unknown format' }, { code: 403, reason: 'token scope' }, { code: 404, reason: 'unrecognized repository reference' }],
+  errors: [
+    { code: 400, reason: 'unknown format' },
+    { code: 403, reason: 'token scope' },
+    { code: 404, reason: 'unrecognized repository reference' },
+    { code: 429, reason: 'this client already has its share of archives being made and waiting, or too many failed password checks (Retry-After)' },
+    { code: 503, reason: 'the archive queue is full (Retry-After)' },
+  ],
 });
 
 export const repoGetEditorConfig = defineGiteaOperation({

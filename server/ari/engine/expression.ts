@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+
 /**
  * Asterisk `$[ … ]` expressions, the subset dialplans commonly use: | & = !=
  * < > <= >= + - * / % and parentheses. Operands compare numerically when both
@@ -26,6 +28,29 @@ function tokenize(src: string): string[] {
     i = j;
   }
   return out;
+}
+
+/**
+ * The right side of `=~` may come from channel variables, which ARI callers
+ * and the far end set: such a regular expression runs on V8's linear-time
+ * engine (the `l` flag, behind a V8 flag that only enables it), so `(a+)+$`
+ * cannot backtrack for minutes. What that engine cannot run in linear time
+ * (back-references, look-arounds: not in POSIX EREs, which Asterisk uses)
+ * throws, and the comparison is false.
+ */
+export const USER_REGEXP_FLAGS = (() => {
+  try {
+    setFlagsFromString('--enable-experimental-regexp-engine');
+    new RegExp('a', 'l');
+    return 'l';
+  } catch {
+    return '';
+  }
+})();
+
+export function userRegExp(source: string): RegExp {
+  if (!USER_REGEXP_FLAGS) throw new Error('no linear-time regular expression engine');
+  return new RegExp(source, USER_REGEXP_FLAGS);
 }
 
 const num = (s: string): number | undefined => (/^\s*-?\d+(\.\d+)?\s*$/.test(s) ? Number(s) : undefined);
@@ -76,7 +101,7 @@ export function evaluate(src: string): string {
       const r = add();
       if (op === '=~') {
         let m: RegExpExecArray | null = null;
-        try { m = new RegExp(`^(?:${r})`).exec(l); } catch { m = null; }
+        try { m = userRegExp(`^(?:${r})`).exec(l); } catch { m = null; }
         l = m ? (m[1] ?? String(m[0].length)) : '0';
         continue;
       }

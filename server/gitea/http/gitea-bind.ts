@@ -27,6 +27,8 @@ export interface GiteaContext {
   basic: boolean;
   /** Set by the `contextUser` guard: the user named by `{username}`. */
   contextUser: UserRow | undefined;
+  /** The peer's address ('' when unknown), IPv4-mapped IPv6 written as IPv4. */
+  remoteAddress: string;
 }
 
 /** The GiteaContext of one request; a class, so every request's context has one shape (and the URL is parsed only when asked for). */
@@ -41,6 +43,7 @@ class RequestContext implements GiteaContext {
     readonly req: Request,
     private readonly href: string,
     readonly basic: boolean,
+    readonly remoteAddress: string,
   ) {
     this.doer = auth?.user ?? null;
   }
@@ -219,7 +222,8 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
     const queryParams = Object.entries(op.params).filter(([, p]) => p.in === 'query');
     return async (c: Context): Promise<Response> => {
       const auth = c.get('giteaAuth') as Authenticated | null;
-      const ctx = new RequestContext(auth, c.req.raw, c.req.url, c.get('giteaBasic') === true);
+      const peer = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? '';
+      const ctx = new RequestContext(auth, c.req.raw, c.req.url, c.get('giteaBasic') === true, peer.replace(/^::ffff:/, ''));
       let result: unknown;
       try {
         checkScopes(op, auth, c.req.method);

@@ -1,4 +1,8 @@
-import { matcher, parseBuffer } from 'editorconfig';
+// Only the package's INI reader is used (a linear tokenizer); its section matcher (minimatch
+// with brace expansion) backtracked without bound on sections like [**a**a…b], so sections
+// are matched by our own non-backtracking globs instead.
+import { parseBuffer } from 'editorconfig';
+import { type GlobBudget, GlobBudgetError, compileGlob } from '../../util/glob/glob.js';
 import { notFound } from '../../errors.js';
 import type { GitStore } from '../git/store.js';
 
@@ -15,39 +19,37 @@ export interface EditorConfigDefinition {
 
 const REPORTED = ['charset', 'indent_style', 'indent_size', 'end_of_line'] as const;
 const LOWERCASED = new Set(['charset', 'indent_style', 'end_of_line']);
-/** Any directory works as the virtual root the sections are matched under. */
-const ROOT = '/editorconfig-root';
+/**
+ * Steps (see server/util/glob) one answer's section matching may take, the
+ * compiling of each section included: far above what real files need. The
+ * sections left when it runs out count as not matching.
+ */
+export const EDITORCONFIG_STEPS = 2_000_000;
 
 /**
  * Which sections of an .editorconfig apply to `file` (a path from the
- * repository root). Matching is the editorconfig package's (EditorConfig
- * globs: `*`, `**`, `?`, `[...]`, `{a,b}`, `{n..m}`; a section without `/`
- * matches at any depth, one with `/` from the root): each section is given a
- * marker property and the package reports which markers apply.
+ * repository root), with EditorConfig's globs: `*`, `**`, `?`, `[...]`,
+ * `{a,b}`, `{n..m}`; a section without `/` matches at any depth, one with `/`
+ * from the root. A section that is malformed or over the glob limits matches
+ * nothing (a 64 KiB section used to make every answer a 500).
  */
-function matchingSections(sections: readonly string[], file: string): Set<number> {
-  try {
-    return matchSections(sections, file);
-  } catch {
-    // A section the package cannot compile ("pattern is too long": a 64 KiB glob) matches
-    // nothing; the other sections still count (it was a 500 for every file).
-    const out = new Set<number>();
-    sections.forEach((name, i) => {
-      try {
-        if (matchSections([name], file).has(0)) out.add(i);
-      } catch {}
-    });
-    return out;
-  }
-}
-
-function matchSections(sections: readonly string[], file: string): Set<number> {
-  const markers = Buffer.from(sections.map((name, i) => `[${name}]\ntl_section_${i} = 1\n`).join(''));
-  const props = matcher({ root: ROOT }, markers)(`${ROOT}/${file}`);
+function matchingSections(sections: readonly string[], file: string, budget: GlobBudget): Set<number> {
   const out = new Set<number>();
-  for (const key of Object.keys(props)) {
-    const m = /^tl_section_(\d+)$/.exec(key);
-    if (m) out.add(Number(m[1]));
+  const path = `/${file}`;
+  try {
+    sections.forEach((name, i) => {
+      budget.steps -= name.length + 1; // compiling reads the section's name once
+      if (budget.steps < 0) throw new GlobBudgetError();
+      let glob;
+      try {
+        glob = compileGlob(name, 'editorconfig');
+      } catch {
+        return;
+      }
+      if (glob.test(path, budget)) out.add(i);
+    });
+  } catch (e) {
+    if (!(e instanceof GlobBudgetError)) throw e;
   }
   return out;
 }
@@ -74,6 +76,7 @@ export async function editorConfigFor(git: GitStore, gitDir: string, commit: str
   const matched = matchingSections(
     sections.map((s) => s.name),
     file,
+    { steps: EDITORCONFIG_STEPS },
   );
   if (!matched.size) throw notFound('not found');
 

@@ -4,6 +4,7 @@ import type { LfsRepo } from '../../db/repos/lfs-repo.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import { DomainError, forbidden, notFound, type ErrorKind } from '../../errors.js';
 import { GO_ZERO_TIME, goTimeUtc } from '../../util/go-format.js';
+import { everyInSlices, findInSlices } from '../../util/slices.js';
 import { formatCommit, parseCommit, type Signature } from '../git/commit.js';
 import { changedPaths, isAncestor } from '../git/history.js';
 import { writeObject } from '../git/objects.js';
@@ -177,17 +178,22 @@ export function createFiles(deps: FilesDeps) {
   }
 
   /** Gitea's VerifyBranchProtection, for a commit to an existing branch through the API. */
-  function verifyBranchProtection(repo: RepoContext, doer: UserRow, branch: string, paths: { tree: string; from: string }[]): void {
+  async function verifyBranchProtection(repo: RepoContext, doer: UserRow, branch: string, paths: { tree: string; from: string }[]): Promise<void> {
     const rule = protections.matchFor(repo.row.id, branch);
     if (!rule) return;
     const canPush = protections.canUserPush(rule, doer, repo.perm);
     const hasUnprotected = rule.data.unprotected_file_patterns.trim() !== '';
     // Gitea checks the target paths only; a rename's source is checked too, or moving a protected file away would change it.
-    for (const p of paths.flatMap((x) => (x.from !== x.tree ? [x.from, x.tree] : [x.tree]))) {
-      const unprotected = hasUnprotected && protections.isUnprotectedFile(rule, p);
-      if (!canPush && !unprotected) throw forbidden(`user cannot commit to repo [user: ${doer.lower_name}]`);
-      if (protections.isProtectedFile(rule, p)) throw forbidden(`path is protected and can not be changed [path: ${p}]`);
-    }
+    // A request may name very many paths: the checks let other requests run between slices.
+    await findInSlices(
+      paths.flatMap((x) => (x.from !== x.tree ? [x.from, x.tree] : [x.tree])),
+      (p) => {
+        const unprotected = hasUnprotected && protections.isUnprotectedFile(rule, p);
+        if (!canPush && !unprotected) throw forbidden(`user cannot commit to repo [user: ${doer.lower_name}]`);
+        if (protections.isProtectedFile(rule, p)) throw forbidden(`path is protected and can not be changed [path: ${p}]`);
+        return false;
+      },
+    );
     // We never sign commits, so a rule that requires signatures refuses every API commit (Gitea: ErrWontSign).
     if (rule.data.require_signed_commits) throw forbidden(`user cannot commit to repo [user: ${doer.lower_name}]`);
   }
@@ -205,10 +211,10 @@ export function createFiles(deps: FilesDeps) {
     }
     if (rule.data.require_signed_commits) throw forbidden(`branch ${branch} is protected from unverified commit ${newSha}`);
     const changed = oldSha ? await changedPaths(repo.gitDir, oldSha, newSha) : [];
-    const protectedPath = changed.find((p) => protections.isProtectedFile(rule, p));
+    const protectedPath = await findInSlices(changed, (p) => protections.isProtectedFile(rule, p));
     if (!protectedPath && protections.canUserPush(rule, doer, repo.perm)) return;
     if (protectedPath) throw forbidden(`branch ${branch} is protected from changing file ${protectedPath}`);
-    if (changed.length && rule.data.unprotected_file_patterns.trim() && changed.every((p) => protections.isUnprotectedFile(rule, p))) return;
+    if (changed.length && rule.data.unprotected_file_patterns.trim() && (await everyInSlices(changed, (p) => protections.isUnprotectedFile(rule, p)))) return;
     throw forbidden(`Not allowed to push to protected branch ${branch}`);
   }
 
@@ -246,7 +252,7 @@ export function createFiles(deps: FilesDeps) {
     const newBranchHead = refs.branches.get(newBranch) ?? null;
     if (newBranch !== oldBranch) {
       if (newBranchHead && !req.forcePush) throw err(bad, `branch already exists [name: ${newBranch}]`);
-    } else verifyBranchProtection(repo, doer, oldBranch, paths);
+    } else await verifyBranchProtection(repo, doer, oldBranch, paths);
     // Gitea clones the branch first; in an empty repository there is none to delete from.
     if (empty && req.files.some((f) => f.operation === 'delete')) throw notFound(`branch does not exist [name: ${oldBranch}]`);
 

@@ -1,45 +1,31 @@
+import { Lru } from '../../util/lru.js';
+import { GLOB_LIMITS, type Glob, compileGlob } from '../../util/glob/glob.js';
+
+/** Compiled patterns by separators and source; a compile failure is remembered too. */
+const cache = new Lru<string, Glob | Error>(512);
+
 /**
- * Gitea's glob (gobwas-compatible) with a chosen separator set: `*` matches
- * within a segment, `**` across separators, `?` one non-separator character,
- * `[abc]`/`[!abc]` classes, `{a,b}` alternatives, `\x` a literal. Used for
- * branch rule names (separator `/`) and protected file patterns (`.` and `/`).
+ * Gitea's glob (gobwas/glob) with a chosen separator set: `*` within a
+ * segment, `**` across separators, `?` one non-separator character,
+ * `[abc]`/`[a-z]`/`[!…]` classes, `{a,b}` alternatives, `\x` a literal. Used
+ * for branch rule names (separator `/`) and protected file patterns (`.` and
+ * `/`). Matching never backtracks (server/util/glob); a malformed pattern, or
+ * one over the glob limits, throws.
  */
-export function compileGlob(pattern: string, separators: string): RegExp {
-  const sep = separators.replace(/[\\\]^-]/g, '\\$&');
-  const notSep = `[^${sep}]`;
-  let re = '';
-  let depth = 0;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '*') {
-      if (pattern[i + 1] === '*') {
-        re += '.*';
-        i++;
-      } else re += `${notSep}*`;
-    } else if (c === '?') re += notSep;
-    else if (c === '[') {
-      const end = pattern.indexOf(']', i + 1);
-      if (end < 0) throw new Error('unclosed character class');
-      let cls = pattern.slice(i + 1, end);
-      if (cls.startsWith('!')) cls = `^${cls.slice(1)}`;
-      re += `[${cls.replace(/\\/g, '\\\\')}]`;
-      i = end;
-    } else if (c === '{') {
-      re += '(?:';
-      depth++;
-    } else if (c === '}' && depth > 0) {
-      re += ')';
-      depth--;
-    } else if (c === ',' && depth > 0) re += '|';
-    else if (c === '\\' && i + 1 < pattern.length) re += pattern[++i]!.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-    else re += c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+export function giteaGlob(pattern: string, separators: string): Glob {
+  if (pattern.length > GLOB_LIMITS.length) return compileGlob(pattern, 'gobwas', separators); // throws, uncached
+  const key = `${separators}\0${pattern}`;
+  let hit = cache.get(key);
+  if (!hit) {
+    try {
+      hit = compileGlob(pattern, 'gobwas', separators);
+    } catch (e) {
+      hit = e instanceof Error ? e : new Error(String(e));
+    }
+    cache.set(key, hit);
   }
-  if (depth) throw new Error('unclosed alternative');
-  const compiled = new RegExp(`^${re}$`);
-  // V8 compiles a regular expression on first use: a huge pattern ("Regular expression too
-  // large") must fail here, where callers treat it as an invalid glob, not in every later match.
-  compiled.test('');
-  return compiled;
+  if (hit instanceof Error) throw hit;
+  return hit;
 }
 
 /** Whether a rule name is a glob (Gitea's IsRuleNameSpecial). */

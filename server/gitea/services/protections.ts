@@ -6,7 +6,9 @@ import { goTime } from '../../util/go-format.js';
 import type { Perm } from '../convert.js';
 import type { ModelOf } from '../model-of.js';
 import type { Accounts } from './accounts.js';
-import { compileGlob, isGlobRule } from './glob.js';
+import { type Glob, type GlobBudget, GlobBudgetError } from '../../util/glob/glob.js';
+import { Lru } from '../../util/lru.js';
+import { giteaGlob, isGlobRule } from './glob.js';
 
 type Options = NonNullable<ModelOf<typeof EditBranchProtectionOption>>;
 type RuleData = { -readonly [K in keyof Required<Omit<Options, 'priority'>>]-?: NonNullable<Options[K]> };
@@ -58,19 +60,44 @@ const SIMPLE_FIELDS = [
 
 const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, val]) => val !== undefined)) as Partial<T>;
 
-/** `;`-separated globs, lower-cased, with `.` and `/` as separators (Gitea's file patterns). */
-function filePatterns(spec: string): RegExp[] {
-  const out: RegExp[] = [];
+/**
+ * Steps (see server/util/glob) that choosing a branch's rule, or checking one
+ * path against a rule's file patterns, may take: far above what any real rule
+ * needs. A check that runs out fails closed: the rule applies, the file is
+ * protected and not unprotected.
+ */
+export const RULE_CHECK_STEPS = 200_000;
+
+/** Compiled pattern lists by their text, up to 4 MiB of text in all. */
+const patternLists = new Lru<string, { globs: Glob[]; chars: number }>(256, { maxWeight: 4 << 20, weigh: (v) => v.chars });
+
+/** `;`-separated globs, lower-cased, with `.` and `/` as separators (Gitea's file patterns), compiled once. */
+function filePatterns(spec: string): Glob[] {
+  const hit = patternLists.get(spec);
+  if (hit) return hit.globs;
+  const globs: Glob[] = [];
   for (const p of spec.split(';')) {
     const pat = p.trim().toLowerCase();
     if (!pat) continue;
     try {
-      out.push(compileGlob(pat, './'));
+      globs.push(giteaGlob(pat, './'));
     } catch {
-      // an invalid pattern protects nothing, as in Gitea
+      // an invalid pattern (or one over the glob limits) protects nothing, as in Gitea
     }
   }
-  return out;
+  patternLists.set(spec, { globs, chars: spec.length });
+  return globs;
+}
+
+/** Whether `path` matches one of `spec`'s patterns; `exhausted` is the answer when the budget runs out. */
+function anyPattern(spec: string, path: string, exhausted: boolean, budget: GlobBudget = { steps: RULE_CHECK_STEPS }): boolean {
+  const name = path.trim().toLowerCase();
+  try {
+    return filePatterns(spec).some((glob) => glob.test(name, budget));
+  } catch (e) {
+    if (e instanceof GlobBudgetError) return exhausted;
+    throw e;
+  }
 }
 
 /** Gitea's rule order: lower priority first, then plain names before globs, then the older rule. */
@@ -205,19 +232,25 @@ export function createProtections(repo: ProtectionRepo, accounts: Accounts, now:
 
     /** The one rule that applies to a branch: the first match in Gitea's rule order. */
     matchFor(repoId: number, branch: string): Rule | undefined {
+      const budget = { steps: RULE_CHECK_STEPS };
       for (const row of sorted(repoId)) {
         if (!isGlobRule(row.rule_name)) {
           if (row.rule_name.toLowerCase() === branch.toLowerCase()) return parse(row);
           continue;
         }
-        let re: RegExp;
+        let glob: Glob;
         try {
-          re = compileGlob(row.rule_name, '/');
+          glob = giteaGlob(row.rule_name, '/');
         } catch {
           if (row.rule_name === branch) return parse(row); // an invalid glob matches literally
           continue;
         }
-        if (re.test(branch)) return parse(row);
+        try {
+          if (glob.test(branch, budget)) return parse(row);
+        } catch (e) {
+          if (e instanceof GlobBudgetError) return parse(row); // fails closed: the rule applies
+          throw e;
+        }
       }
       return undefined;
     },
@@ -242,8 +275,10 @@ export function createProtections(repo: ProtectionRepo, accounts: Accounts, now:
       return canPush && !!user && rule.data.force_push_allowlist_usernames.some((n) => n.toLowerCase() === user.lower_name);
     },
 
-    isProtectedFile: (rule: Rule, path: string) => filePatterns(rule.data.protected_file_patterns).some((re) => re.test(path.trim().toLowerCase())),
-    isUnprotectedFile: (rule: Rule, path: string) => filePatterns(rule.data.unprotected_file_patterns).some((re) => re.test(path.trim().toLowerCase())),
+    /** Whether a change to `path` is refused by the rule's protected file patterns (also when that is too costly to tell). */
+    isProtectedFile: (rule: Rule, path: string) => anyPattern(rule.data.protected_file_patterns, path, true),
+    /** Whether `path` is free to change under the rule's unprotected file patterns (not when that is too costly to tell). */
+    isUnprotectedFile: (rule: Rule, path: string) => anyPattern(rule.data.unprotected_file_patterns, path, false),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { UserRow } from '../../db/repos/user-repo.js';
+import { everyInSlices, findInSlices } from '../../util/slices.js';
 import type { Protections, Rule } from './protections.js';
 import type { RepoContext } from './repos.js';
 
@@ -43,17 +44,17 @@ type Verdict = { kind: 'ok' } | { kind: 'deny'; message: string } | { kind: 'nee
  * a rule applies to; until they are known, a later update's refusal is held
  * back, so the message is always the one Gitea would give first.
  */
-export function decidePush(protections: Protections, repo: RepoContext, doer: UserRow, updates: readonly RefUpdate[]): PushDecision {
+export async function decidePush(protections: Protections, repo: RepoContext, doer: UserRow, updates: readonly RefUpdate[]): Promise<PushDecision> {
   const need: FactRequest[] = [];
   for (let i = 0; i < updates.length; i++) {
-    const v = judge(protections, repo, doer, updates[i]!, i);
+    const v = await judge(protections, repo, doer, updates[i]!, i);
     if (v.kind === 'need') need.push(v.request);
     else if (v.kind === 'deny') return need.length ? { need } : { ok: false, message: v.message };
   }
   return need.length ? { need } : { ok: true };
 }
 
-function judge(protections: Protections, repo: RepoContext, doer: UserRow, u: RefUpdate, index: number): Verdict {
+async function judge(protections: Protections, repo: RepoContext, doer: UserRow, u: RefUpdate, index: number): Promise<Verdict> {
   // Gitea defers the write check to the hook (so a read-only collaborator gets this message, not an HTTP 403).
   if (!repo.perm.write) return { kind: 'deny', message: 'User permission denied for writing.' };
   if (!u.ref.startsWith('refs/heads/')) return { kind: 'ok' }; // tags and other refs: writers may (no protected tags here)
@@ -79,11 +80,12 @@ function judge(protections: Protections, repo: RepoContext, doer: UserRow, u: Re
 
   const paths = u.paths ?? [];
   // Gitea reports the protected path lower-cased (it matches on the lower-cased name).
-  const protectedPath = rule.data.protected_file_patterns.trim() ? paths.find((p) => protections.isProtectedFile(rule, p))?.toLowerCase() : undefined;
+  // A push may list very many paths: the checks let other requests run between slices.
+  const protectedPath = rule.data.protected_file_patterns.trim() ? (await findInSlices(paths, (p) => protections.isProtectedFile(rule, p)))?.toLowerCase() : undefined;
   const canPush = protectedPath === undefined && (isForce ? protections.canForcePush(rule, doer, repo.perm) : protections.canUserPush(rule, doer, repo.perm));
   if (canPush) return { kind: 'ok' };
   if (protectedPath !== undefined) return { kind: 'deny', message: `Branch ${branch} is protected from changing file ${protectedPath}` };
-  if (rule.data.unprotected_file_patterns.trim() && paths.every((p) => protections.isUnprotectedFile(rule, p))) return { kind: 'ok' };
+  if (rule.data.unprotected_file_patterns.trim() && (await everyInSlices(paths, (p) => protections.isUnprotectedFile(rule, p)))) return { kind: 'ok' };
   return { kind: 'deny', message: isForce ? `Not allowed to force-push to protected branch ${branch}` : `Not allowed to push to protected branch ${branch}` };
 }
 

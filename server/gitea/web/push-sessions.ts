@@ -70,7 +70,7 @@ export function createPushSessions(g: Gitea, log: Logger, maxBodyBytes: number) 
     }
     const repo = g.repos.byId(session.repoId, session.doer);
     if (!repo) return c.json({ ok: false, message: 'Repository not found' });
-    const decision = decidePush(g.protections, repo, session.doer, parsed.updates);
+    const decision = await decidePush(g.protections, repo, session.doer, parsed.updates);
     if ('ok' in decision && decision.ok) session.accepted = parsed.updates.map((u) => ({ old: u.old, new: u.new, ref: u.ref }));
     return c.json(decision);
   }
