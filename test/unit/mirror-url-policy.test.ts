@@ -9,6 +9,7 @@ import {
   normaliseScpAddress,
   resolveMirrorTarget,
 } from '../../server/gitea/mirrors/url-policy.js';
+import { globCounters } from '../../server/util/glob/glob.js';
 
 const test = suite('mirror url policy');
 
@@ -373,6 +374,25 @@ test('maskCredentials: secrets (longest first, also percent-encoded) and URL use
   assert.is(maskCredentials('x: y', ['', ':']), 'x<credentials> y', 'an empty secret masks nothing');
   assert.is(maskCredentials('nothing secret here, https://example.com/r', ['pw']), 'nothing secret here, https://example.com/r');
   assert.is(maskCredentials('push https://:tok@example.com/r', ['tok']), 'push https://<credentials>@example.com/r');
+});
+
+test('host patterns cannot backtrack: a hostile allow or block pattern against a long name stays bounded', async () => {
+  // With regular expressions, `*a*a…*b` against a long run of a's took time exponential in the stars.
+  const hostile = `${'*a'.repeat(12)}*b`;
+  const name = `${'a'.repeat(200)}.example.com`;
+  DNS.set(name, ['93.184.216.50']);
+  try {
+    const before = globCounters.steps;
+    assert.equal(await check(`https://${name}/r`, {}, { ...OPEN, allowedDomains: [hostile] }), DENIED);
+    assert.is((await check(`https://${name}/r`, {}, { ...OPEN, blockedDomains: [hostile] })).ok, true);
+    assert.ok(globCounters.steps - before < 200_000, `steps ${globCounters.steps - before}`);
+    // Wildcards keep their meaning: `*` spans dots in a host name, `?` is one character, `[…]` a class.
+    assert.equal((await check('https://a.example.com/r', {}, { ...OPEN, allowedDomains: ['*.exampl?.[d-z]om'] })).ok, false);
+    assert.equal((await check('https://a.example.com/r', {}, { ...OPEN, allowedDomains: ['*.exampl?.[a-c]om'] })).ok, true);
+    assert.equal((await check('https://b.a.example.com/r', {}, { ...OPEN, allowedDomains: ['*.example.com'] })).ok, true);
+  } finally {
+    DNS.delete(name);
+  }
 });
 
 test.run();

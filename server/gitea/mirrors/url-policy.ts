@@ -15,6 +15,7 @@
  * that git connects to exactly those (remote-git.ts): a name whose DNS answer
  * changes in between (rebinding) gains nothing.
  */
+import { compileGlob, GlobBudgetError, GlobSyntaxError, type Glob } from '../../util/glob/glob.js';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { addressAllowed, neverAllowed } from './address-ranges.js';
@@ -302,24 +303,44 @@ const unbracket = (h: string) => (h.startsWith('[') && h.endsWith(']') ? h.slice
 /** Compared without brackets, case or a trailing root dot (`example.com.` is `example.com`). */
 const forMatch = (h: string) => unbracket(h.toLowerCase()).replace(/\.$/, '');
 
-function compilePatterns(patterns: string[]): RegExp[] {
-  const out: RegExp[] = [];
+/** Host patterns (`*`, `?`, classes) compiled once per list into matchers that cannot backtrack. */
+const compiled = new WeakMap<string[], Glob[]>();
+function compilePatterns(patterns: string[]): Glob[] {
+  let out = compiled.get(patterns);
+  if (out) return out;
+  out = [];
   for (const raw of patterns) {
     const p = forMatch(raw.trim());
     if (!p) continue;
-    const source = [...p].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : escapeRegExp(c))).join('');
-    out.push(new RegExp(`^${source}$`, 's'));
+    try {
+      out.push(compileGlob(p, 'wildmatch'));
+    } catch (err) {
+      // A malformed pattern matches nothing, as a bad pattern does in Gitea's host matcher.
+      if (!(err instanceof GlobSyntaxError)) throw err;
+    }
   }
+  compiled.set(patterns, out);
   return out;
 }
 
-const matchesAny = (patterns: RegExp[], names: string[]) => patterns.some((re) => names.some((n) => re.test(n)));
+/** Whether a name matches; a match that runs out of steps counts as `onBudget` (blocked, or not allowed). */
+const matchesAny = (patterns: Glob[], names: string[], onBudget: boolean) =>
+  patterns.some((g) =>
+    names.some((n) => {
+      try {
+        return g.test(n);
+      } catch (err) {
+        if (err instanceof GlobBudgetError) return onBudget;
+        throw err;
+      }
+    }),
+  );
 
 async function checkHost(host: string, canonical: string, policy: MirrorUrlPolicy, resolve: (host: string) => Promise<string[]>): Promise<Refusal | undefined> {
   const names = [...new Set([forMatch(canonical), forMatch(host)])];
   const blocked = compilePatterns(policy.blockedDomains);
   const allowed = compilePatterns(policy.allowedDomains);
-  if (matchesAny(blocked, names)) return DENIED;
+  if (matchesAny(blocked, names, true)) return DENIED;
 
   const target = unbracket(canonical);
   let addresses: string[] | null | undefined; // undefined: not asked yet; null: does not resolve
@@ -338,16 +359,16 @@ async function checkHost(host: string, canonical: string, policy: MirrorUrlPolic
   // a blocked pattern matching any of them refuses ...
   if (blocked.length) {
     const list = await addressesOf();
-    if (list?.some((a) => matchesAny(blocked, [forMatch(a)]))) return DENIED;
+    if (list?.some((a) => matchesAny(blocked, [forMatch(a)], true))) return DENIED;
   }
   if (allowed.length) {
     // A name the allow list admits is still looked up: an address in a range that is never
     // allowed (the metadata service, link-local, ...) refuses it whatever the lists say.
     // A name that does not resolve passes here, as in Gitea; a sync needs its addresses.
-    if (matchesAny(allowed, names)) return (await addressesOf())?.some(neverAllowed) ? DENIED : undefined;
+    if (matchesAny(allowed, names, false)) return (await addressesOf())?.some(neverAllowed) ? DENIED : undefined;
     // ... and allowed patterns matching all of them allow.
     const list = await addressesOf();
-    if (list?.length && list.every((a) => matchesAny(allowed, [forMatch(a)]) && !neverAllowed(a))) return undefined;
+    if (list?.length && list.every((a) => matchesAny(allowed, [forMatch(a)], false) && !neverAllowed(a))) return undefined;
     return DENIED;
   }
   const list = await addressesOf();
@@ -365,6 +386,3 @@ function goEscapeUserinfo(s: string): string {
   return out;
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
