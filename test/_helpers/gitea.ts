@@ -164,10 +164,6 @@ export function git(args: string[], opts: { cwd?: string; env?: Record<string, s
   return r;
 }
 
-/** Whether a command is installed (for SKIP lines). */
-export function have(cmd: string, args = ['--version']): boolean {
-  return spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
-}
 
 /** A clone URL with credentials for the test server. */
 export function cloneUrl(g: GiteaWorld, owner: string, repo: string, account?: Pick<Account, 'name' | 'password'> | { name: string; token: string }): string {

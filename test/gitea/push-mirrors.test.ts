@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { GO_TIME } from '../../protocol/gitea/schema.js';
-import { cloneUrl, commitFiles, git, gitAsync, giteaWorld, have, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { cloneUrl, commitFiles, git, gitAsync, giteaWorld, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { have, requireTool, skip, skipBecause } from '../_helpers/skip.js';
 import { startTestServer } from '../_helpers/server.js';
 
 // Push mirrors for real: a repository mirrored over smart HTTP (with credentials) to another
@@ -186,11 +187,8 @@ test('add: Gitea\'s 400s in the spec\'s order (interval, minimum, ssh, protocol,
   assert.is((await g.api('DELETE', `${MIRRORS}/${ok.body.remote_name}`, { auth: alice.auth })).status, 204);
 });
 
-test('use_ssh: an ed25519 key pair; the public key is returned, the private key sealed; scp-style addresses become ssh://', async () => {
-  if (!have('ssh', ['-V'])) {
-    console.log('  SKIP use_ssh key generation (install openssh-client)');
-    return;
-  }
+test('use_ssh: an ed25519 key pair; the public key is returned, the private key sealed; scp-style addresses become ssh://', async ({ __test__ }) => {
+  if (!requireTool(__test__, 'ssh', 'openssh-client', ['-V'])) return;
   const r = await addMirror({ remote_address: 'git@127.0.0.1:alice/elsewhere.git', interval: '0', use_ssh: true });
   assert.is(r.status, 200, r.text);
   assert.match(r.body.public_key, /^ssh-ed25519 [A-Za-z0-9+/]+=*$/);
@@ -238,11 +236,10 @@ test('LFS objects go to the mirror\'s LFS server before the refs: /media of the 
   assert.is((await g.api('POST', '/api/v1/repos/alice/lfs-src/push_mirrors-sync', { auth: alice.auth })).status, 200);
 });
 
-test('use_ssh sync for real: the generated key, installed on an sshd on loopback, pushes the mirror', async () => {
-  if (!existsSync('/usr/sbin/sshd') || !have('ssh', ['-V']) || !have('sh', ['-c', 'command -v ssh-keygen']) || process.getuid?.() !== 0) {
-    console.log('  SKIP use_ssh sync against a real sshd (install openssh-server; runs as root)');
-    return;
-  }
+test('use_ssh sync for real: the generated key, installed on an sshd on loopback, pushes the mirror', async ({ __test__ }) => {
+  if (!have('ssh', ['-V']) || !have('sh', ['-c', 'command -v ssh-keygen'])) return skip(__test__, 'openssh-client');
+  if (!existsSync('/usr/sbin/sshd')) return skip(__test__, 'openssh-server');
+  if (process.getuid?.() !== 0) return skipBecause(__test__, 'sshd needs root: run as root');
   const dir = mkdtempSync(join(tmpdir(), 'trunkline-sshd-'));
   const port = await freePort();
   const target = join(dir, 'target.git');
