@@ -5,6 +5,7 @@ import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ReadCache } from '../../server/db/read-cache.js';
 import { startTestServer, type TestServer } from './server.js';
+import { checkViolationsAfterEach } from './violations.js';
 
 /** The admin every Gitea test server starts with (ADMIN_USERNAME / ADMIN_PASSWORD). */
 export const ADMIN = { name: 'root', password: 'root-password-1' };
@@ -146,14 +147,7 @@ export function useGitea(test: Test, env: Record<string, string> = {}): { g: Git
   test.after(async () => {
     await ctx.g.t.close();
   });
-  test.after.each((state: { __test__?: string }) => {
-    try {
-      ctx.g.t.assertNoViolations();
-    } catch (err) {
-      process.stderr.write(`\n  CONTRACT VIOLATION in "${state.__test__ ?? '?'}": ${(err as Error).message}\n`);
-      process.exitCode = 1;
-    }
-  });
+  checkViolationsAfterEach(test, () => ctx.g?.t);
   return ctx;
 }
 

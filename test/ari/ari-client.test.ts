@@ -2,6 +2,7 @@ import ari, { type Client } from 'ari-client';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { checkViolationsAfterEach } from '../_helpers/violations.js';
 
 // The real npm ari-client (swagger-client 2.0.26 underneath), unmodified, against our server.
 const test = suite('ari-client');
@@ -31,7 +32,7 @@ test.after(async () => {
   client.stop();
   await t.close();
 });
-test.after.each(() => t.assertNoViolations());
+checkViolationsAfterEach(test, () => t);
 
 test('connect loads every served resource and builds methods from nicknames', () => {
   for (const r of ['asterisk', 'endpoints', 'channels', 'applications', 'events']) assert.ok(client[r], `client.${r}`);

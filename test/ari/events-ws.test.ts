@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { createInApp, eventSequence, hangupAndWait } from '../_helpers/ari.js';
 import { connectEvents, EventLog, sleep } from '../_helpers/events.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { checkViolationsAfterEach } from '../_helpers/violations.js';
 
 const test = suite('events-ws');
 let t: TestServer;
@@ -20,7 +21,7 @@ test.after(async () => {
   for (const { log } of logs) await log.close();
   await t.close();
 });
-test.after.each(() => t.assertNoViolations());
+checkViolationsAfterEach(test, () => t);
 
 const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0000$/;
 const EID = /^([0-9a-f]{2}:){5}[0-9a-f]{2}$/;

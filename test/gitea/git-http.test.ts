@@ -321,6 +321,7 @@ test('upload-pack: a body (after decompression) over MAX_BODY_BYTES is refused w
     const big = await fetch(`${t.url}/root/small.git/git-upload-pack`, { method: 'POST', headers: { 'content-type': 'application/x-git-upload-pack-request' }, body: Buffer.alloc(8192, '0') });
     assert.is(big.status, 413);
     await big.arrayBuffer();
+    t.assertNoViolations();
   } finally {
     await t.close();
   }

@@ -218,6 +218,7 @@ test('LFS_ENABLED=false: every LFS route is a 404', async () => {
     const r = await fetch(`${t.url}/root/x.git/info/lfs/objects/batch`, { method: 'POST', headers: { accept: LFS }, body: '{}' });
     assert.is(r.status, 404);
     await r.arrayBuffer();
+    t.assertNoViolations();
   } finally {
     await t.close();
   }

@@ -340,6 +340,7 @@ test('the address policy by default: loopback and private addresses are 401 Perm
       assert.is(r.status, 401, address);
       assert.equal(r.body, apiError(w, 'Permission denied'));
     }
+    t.assertNoViolations();
   } finally {
     await t.close();
   }
@@ -362,6 +363,7 @@ test('MIRROR_ENABLED=false: every mirror operation is 400 "Mirror feature is dis
       assert.is(r.status, 400, `${method} ${path}`);
       assert.equal(r.body, apiError(w, 'Mirror feature is disabled'));
     }
+    t.assertNoViolations();
   } finally {
     await t.close();
   }
@@ -370,16 +372,21 @@ test('MIRROR_ENABLED=false: every mirror operation is 400 "Mirror feature is dis
 test('queued syncs survive a restart and run once the server is back', async () => {
   const t1 = await startTestServer({ MIRROR_ALLOW_LOCAL_NETWORKS: 'true' });
   const dataDir = t1.dataDir;
-  const w1 = await giteaWorld(t1);
-  await w1.repo('from');
-  await w1.repo('to', { autoInit: false });
-  const add = await w1.api('POST', '/api/v1/repos/root/from/push_mirrors', { json: { remote_address: `${w1.url}/root/to.git`, remote_username: 'root', remote_password: w1.admin.token, interval: '0', sync_on_commit: true } });
-  assert.is(add.status, 200, add.text);
-  // Stop the queue first, so the commit's sync stays queued across the restart.
-  await t1.server.gitea.stopMirrors();
-  const made = await w1.commit('root', 'from', { 'x.txt': 'x\n' });
-  assert.is((t1.server.db.prepare('SELECT count(*) AS n FROM mirror_jobs').get() as { n: number }).n, 1);
-  await t1.close({ keepData: true });
+  let made;
+  try {
+    const w1 = await giteaWorld(t1);
+    await w1.repo('from');
+    await w1.repo('to', { autoInit: false });
+    const add = await w1.api('POST', '/api/v1/repos/root/from/push_mirrors', { json: { remote_address: `${w1.url}/root/to.git`, remote_username: 'root', remote_password: w1.admin.token, interval: '0', sync_on_commit: true } });
+    assert.is(add.status, 200, add.text);
+    // Stop the queue first, so the commit's sync stays queued across the restart.
+    await t1.server.gitea.stopMirrors();
+    made = await w1.commit('root', 'from', { 'x.txt': 'x\n' });
+    assert.is((t1.server.db.prepare('SELECT count(*) AS n FROM mirror_jobs').get() as { n: number }).n, 1);
+    t1.assertNoViolations();
+  } finally {
+    await t1.close({ keepData: true });
+  }
 
   const t2 = await startTestServer({ MIRROR_ALLOW_LOCAL_NETWORKS: 'true' }, dataDir);
   try {
@@ -388,6 +395,7 @@ test('queued syncs survive a restart and run once the server is back', async () 
     const row = t2.server.db.prepare('SELECT last_update, last_error FROM push_mirrors').get() as { last_update: number; last_error: string };
     assert.ok(row.last_update > 0, 'the queued sync ran after the restart');
     assert.ok(made.commit.sha);
+    t2.assertNoViolations();
   } finally {
     await t2.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { GITEA_MODELS, GITEA_OPERATIONS } from '../../protocol/gitea/index.js';
 import { giteaStatuses, type GOperation } from '../../protocol/gitea/operation.js';
 import { giteaSwagger } from '../../protocol/gitea/swagger.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { checkViolationsAfterEach } from '../_helpers/violations.js';
 
 // The drift gate of the Gitea-compatible API: the served Swagger 2.0 document is built from
 // protocol/gitea, lists exactly what the server mounts (which is everything declared), is
@@ -27,6 +28,7 @@ test.before(async () => {
 test.after(async () => {
   await t.close();
 });
+checkViolationsAfterEach(test, () => t);
 
 const opsOf = (d: any) =>
   Object.entries(d.paths as Record<string, Record<string, any>>).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
