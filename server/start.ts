@@ -25,6 +25,8 @@ export interface RunningServer {
   gitea: Gitea;
   /** The Hono app: requests without a socket (in-process measurements). */
   app: { fetch(req: Request): Response | Promise<Response> };
+  /** The listening Node server (in-process tests tune its timeouts). */
+  httpServer: Server;
   db: Db;
   log: Logger;
   violations: string[];
@@ -150,6 +152,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     url,
     port,
     host: config.host,
+    httpServer: server,
     telephony,
     gitea,
     app,

@@ -71,7 +71,10 @@ export async function giteaWorld(t: TestServer): Promise<GiteaWorld> {
       body = JSON.stringify(opts.json);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(target, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const res = await fetch(target, { method, headers, ...(body !== undefined ? { body } : {}) }).catch((err: Error & { cause?: Error & { code?: string } }) => {
+      // fetch says only "fetch failed": name what failed.
+      throw new Error(`${method} ${path}: ${err.message} (${err.cause?.code ?? ''} ${err.cause?.message ?? ''})`, { cause: err });
+    });
     const text = await res.text();
     let parsed: unknown;
     try {

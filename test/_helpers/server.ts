@@ -58,6 +58,11 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
     },
   });
   const server = await startServer(config, createLogger(config.logLevel, sink));
+  // The server runs in the test's own process, so a test blocked in spawnSync (git checks) blocks
+  // it too: an idle keep-alive connection would then expire on the server while the test, let go,
+  // sends its next request on it (ECONNRESET, on a busy machine). Idle connections are the
+  // client's to close here (fetch closes them after a few seconds).
+  server.httpServer.keepAliveTimeout = 10 * 60_000;
   const host = `127.0.0.1:${server.port}`;
   let reported = 0;
   const takeViolations = () => {
