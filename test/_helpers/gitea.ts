@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { ReadCache } from '../../server/db/read-cache.js';
 import { startTestServer, type TestServer } from './server.js';
 import { checkViolationsAfterEach } from './violations.js';
+import { WAIT_MS } from './wait.js';
 
 /** The admin every Gitea test server starts with (ADMIN_USERNAME / ADMIN_PASSWORD). */
 export const ADMIN = { name: 'root', password: 'root-password-1' };
@@ -231,8 +232,9 @@ export function gitChildren(match: string): string[] {
   return out;
 }
 
-/** Waits (up to 5 s) until no such child is left, then asserts it. */
+/** Waits (up to WAIT_MS) until no such child is left, then asserts it. */
 export async function waitNoChildren(match: string): Promise<void> {
-  for (let i = 0; i < 100 && gitChildren(match).length; i++) await new Promise((r) => setTimeout(r, 50));
+  const deadline = Date.now() + WAIT_MS;
+  while (gitChildren(match).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   assert.equal(gitChildren(match), [], `no "${match}" process left`);
 }

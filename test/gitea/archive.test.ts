@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { git, gitChildren, useGitea, waitNoChildren, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
 import { requireTool } from '../_helpers/skip.js';
+import { WAIT_MS } from '../_helpers/wait.js';
 
 // /archive/{ref}.{zip|tar.gz|bundle} (repoGetArchive): formats, refs, paths, headers, errors, streaming.
 const test = suite('gitea: archive');
@@ -64,7 +65,8 @@ function zipEntries(zip: Buffer): { name: string; size: number }[] {
 /** Bundles are made in temporary repositories, removed once git exits. */
 async function noBundleDirs() {
   const left = () => readdirSync(tmpdir()).filter((d) => d.startsWith('trunkline-bundle-'));
-  for (let i = 0; i < 100 && left().length; i++) await new Promise((r) => setTimeout(r, 50));
+  const deadline = Date.now() + WAIT_MS;
+  while (left().length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   assert.equal(left(), [], 'no temporary bundle repository left');
 }
 

@@ -9,6 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cloneUrl, commitFiles, git, gitAsync, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { startTestServer } from '../_helpers/server.js';
+import { WAIT_MS } from '../_helpers/wait.js';
 
 // Git over HTTP with the real git CLI: clone/fetch/push, protocol v2, gzip bodies, authentication and
 // permissions as Gitea answers them, branch protections enforced by the pre-receive hook, and the API
@@ -499,7 +500,7 @@ function serviceProcesses(gitDir: string): string[] {
 }
 
 async function noServiceProcesses(gitDir: string): Promise<void> {
-  const deadline = Date.now() + 8000;
+  const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const left = serviceProcesses(gitDir);
     if (!left.length) return;
@@ -527,7 +528,7 @@ test('a client that goes away mid-transfer leaves no git process behind (fetch a
     req.on('error', () => {});
     req.on('close', () => resolve());
     req.end(wantRequest(sha));
-    setTimeout(() => reject(new Error('no response')), 10000).unref();
+    setTimeout(() => reject(new Error('no response')), WAIT_MS).unref();
   });
   await noServiceProcesses(gitDir);
 

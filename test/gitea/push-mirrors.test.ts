@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { GO_TIME } from '../../protocol/gitea/schema.js';
 import { cloneUrl, commitFiles, git, gitAsync, giteaWorld, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { have, requireTool, skip, skipBecause } from '../_helpers/skip.js';
+import { waitUntil, WAIT_MS } from '../_helpers/wait.js';
 import { startTestServer } from '../_helpers/server.js';
 
 // Push mirrors for real: a repository mirrored over smart HTTP (with credentials) to another
@@ -254,7 +255,7 @@ test('use_ssh sync for real: the generated key, installed on an sshd on loopback
   let sshdLog = '';
   sshd.stderr.on('data', (d: Buffer) => (sshdLog += d));
   try {
-    for (let i = 0; i < 100 && !sshdLog.includes('Server listening'); i++) await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(() => sshdLog.includes('Server listening') || sshd.exitCode !== null, 'sshd is listening', WAIT_MS, 50);
     const r = await addMirror({ remote_address: `ssh://${userInfo().username}@127.0.0.1:${port}${target}`, interval: '0', use_ssh: true });
     assert.is(r.status, 200, r.text);
     writeFileSync(join(dir, 'authorized_keys'), `${r.body.public_key}\n`);
