@@ -228,6 +228,14 @@ class AudioSocketServer {
   }
 }
 
+/**
+ * How many 20 ms frames ahead of the simulated clock our inbound audio is sent. The server
+ * queues up to 25 received frames and reads one per tick; a lead of 20 keeps the queue from
+ * running dry when the process stalls (at the test scale one frame is 1 ms of wall time, and
+ * after a stall the media clock catches up on its missed ticks before we get to send again).
+ */
+const LEAD_FRAMES = 20;
+
 const peers: Array<{ close(): Promise<void> }> = [];
 test.after(async () => {
   for (const p of peers.splice(0)) await p.close();
@@ -491,7 +499,7 @@ test('externalMedia rtp/ulaw: RTP sent to UNICASTRTP_LOCAL_PORT is the channel\'
   const before = await recordChannel('em-rx', ctx.ev);
   absent(before, 600);
 
-  // 20 ms ulaw packets of a 600 Hz tone, paced at the simulated clock (one packet per 20 simulated ms), until the recording ends.
+  // 20 ms ulaw packets of a 600 Hz tone, paced at the simulated clock (one packet per 20 simulated ms, LEAD_FRAMES ahead), until the recording ends.
   const mySsrc = 0x1234abcd;
   let seq = 1000;
   let sent = 0;
@@ -501,7 +509,7 @@ test('externalMedia rtp/ulaw: RTP sent to UNICASTRTP_LOCAL_PORT is the channel\'
   const wallPerPacket = 20 / TEST_SCALE;
   const t0 = Date.now();
   while (!finished && sent < 2000) {
-    const due = Math.floor((Date.now() - t0) / wallPerPacket) + 2;
+    const due = Math.floor((Date.now() - t0) / wallPerPacket) + LEAD_FRAMES;
     for (; sent < due; sent++) {
       const payload = Buffer.from(Array.from(sine(600, sent * 160, 160), linearToUlaw));
       await peer.send(rtpPacket(0, seq++, sent * 160, mySsrc, payload), localPort);
@@ -645,7 +653,7 @@ test('externalMedia audiosocket: we connect, send the UUID first, then 320-byte 
   let sent = 0;
   const t0 = Date.now();
   while (!finished && sent < 2000) {
-    const due = Math.floor((Date.now() - t0) / (20 / TEST_SCALE)) + 2;
+    const due = Math.floor((Date.now() - t0) / (20 / TEST_SCALE)) + LEAD_FRAMES;
     for (; sent < due; sent++) {
       const pcm = sine(500, sent * 160, 160);
       const frame = Buffer.alloc(3 + 320);
