@@ -8,7 +8,7 @@ import { decodeAlaw, decodeUlaw, FRAME_SAMPLES, level, SILENCE_THRESHOLD, slinBy
 import { parseWav, wavHeader } from '../../server/ari/media/wav.js';
 import { callInApp, createInApp, eventLabel } from '../_helpers/ari.js';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
-import { connectEvents, sleep, type AriEvent, type EventLog } from '../_helpers/events.js';
+import { connectEvents, sleep, waitUntil, WAIT_MS, type AriEvent, type EventLog } from '../_helpers/events.js';
 import type { AriHttp } from '../_helpers/http.js';
 import { startTestServer, TEST_SCALE } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
@@ -62,8 +62,20 @@ async function recordOk(id: string, query: Record<string, string | number | bool
 }
 
 /** The first event at or after index `mark` of `log` that matches. */
-function eventAfter(log: EventLog, mark: number, pred: (e: AriEvent) => boolean, timeoutMs = 5000): Promise<AriEvent> {
+function eventAfter(log: EventLog, mark: number, pred: (e: AriEvent) => boolean, timeoutMs = WAIT_MS): Promise<AriEvent> {
   return log.waitFor((e) => log.events.indexOf(e) >= mark && pred(e), timeoutMs);
+}
+
+/** Frames a live recording has captured so far: the server's own count of 20 simulated ms frames. */
+const framesOf = (name: string): number => ctx.t.server.telephony.recordings.getLive(name).frames;
+
+/**
+ * Waits until live recording `name` holds `n` more frames than `from`: simulated time as the
+ * recording counts it, where a wall-clock sleep would come up short whenever the media clock
+ * lags (on a busy machine it renders overdue frames a little later).
+ */
+async function recorded(name: string, n: number, from = 0): Promise<void> {
+  await waitUntil(() => framesOf(name) >= from + n, `${name} recorded ${n} frames`, WAIT_MS, 2);
 }
 const isRec = (type: string, name: string) => (e: AriEvent) => e.type === type && e.recording?.name === name;
 
@@ -347,7 +359,7 @@ test('maxSilenceSeconds: a tone keeps the recording going until maxDurationSecon
   const mark = ctx.ev.events.length;
   await recordOk(id, { name: name2, format: 'slin', maxSilenceSeconds: 1 });
   await eventAfter(ctx.ev, mark, isRec('RecordingStarted', name2));
-  await sleep(1000 / TEST_SCALE); // ≥ 1 s simulated of tone
+  await recorded(name2, 50); // ≥ 1 s simulated of tone
   const live = await ctx.t.http('GET', `/ari/recordings/live/${enc(name2)}`);
   assert.is(live.status, 200, 'a tone does not end it');
   assert.is(live.body.state, 'recording');
@@ -588,7 +600,7 @@ test('live: GET 200 while recording then 404; stop is 204 and stores it', async 
   assert.is(got.body.state, 'recording');
   assert.is(got.body.target_uri, `channel:${id}`);
   assert.not.ok('talking_duration' in got.body);
-  await sleep(500 / TEST_SCALE);
+  await recorded(name, 25);
   const stop = await ctx.t.http('POST', `/ari/recordings/live/${enc(name)}/stop`);
   assert.is(stop.status, 204);
   assert.is(stop.text, '');
@@ -611,7 +623,7 @@ test('live: cancel (DELETE) is 204, RecordingFinished canceled, the file is dele
   const mark = ctx.ev.events.length;
   await recordOk(id, { name, format: 'wav' });
   await eventAfter(ctx.ev, mark, isRec('RecordingStarted', name));
-  await sleep(1500 / TEST_SCALE); // past the first flush: the file has audio in it
+  await recorded(name, 75); // past the first flush (at most 50 frames in): the file has audio in it
   assert.ok(existsSync(recPath(name, 'wav')), 'the file exists while recording');
   const del = await ctx.t.http('DELETE', `/ari/recordings/live/${enc(name)}`);
   assert.is(del.status, 204);
@@ -635,29 +647,31 @@ test('live: pause/unpause (204, no events; paused time is not recorded); 409 pau
   const name = uid('pause');
   const path = `/ari/recordings/live/${enc(name)}`;
   const mark = ctx.ev.events.length;
-  const t0 = Date.now();
   await recordOk(id, { name, format: 'wav' });
   await eventAfter(ctx.ev, mark, isRec('RecordingStarted', name));
-  await sleep(500 / TEST_SCALE);
+  await recorded(name, 25);
   assert.is((await ctx.t.http('POST', `${path}/pause`)).status, 204);
-  const pausedAt = Date.now();
+  const atPause = framesOf(name);
   assert.is((await ctx.t.http('GET', path)).body.state, 'paused');
   assert.is((await ctx.t.http('POST', `${path}/pause`)).status, 204, 'pause while paused is a no-op');
-  await sleep(2000 / TEST_SCALE); // 2 s simulated paused
-  const pausedWall = Date.now() - pausedAt;
+  // 2 s simulated paused (a lower bound: a busy machine only makes it longer) adds no frame: paused
+  // time is not recorded. (Counted by the server, not inferred from the wall clock.)
+  const pausedFrom = Date.now();
+  await waitUntil(() => Date.now() - pausedFrom >= 2000 / TEST_SCALE, '2 s simulated have passed', WAIT_MS, 5);
+  assert.is(framesOf(name), atPause, 'no frame captured while paused');
   assert.is((await ctx.t.http('DELETE', `${path}/pause`)).status, 204);
   assert.is((await ctx.t.http('GET', path)).body.state, 'recording');
   assert.is((await ctx.t.http('DELETE', `${path}/pause`)).status, 204, 'unpause while recording is a no-op');
-  await sleep(500 / TEST_SCALE);
+  await recorded(name, 25, atPause);
+  const beforeStop = framesOf(name);
   assert.is((await ctx.t.http('POST', `${path}/stop`)).status, 204);
   await eventAfter(ctx.ev, mark, isRec('RecordingFinished', name));
-  const wallSim = ((Date.now() - t0) * TEST_SCALE) / 1000;
   // pause/unpause emit nothing.
   assert.equal(ctx.ev.events.slice(mark).filter((e) => e.recording?.name === name).map((e) => e.type), ['RecordingStarted', 'RecordingFinished']);
   const s = decode('wav', await download(name, 'wav'));
   const fileSec = s.length / 8000;
-  const pausedSim = (pausedWall * TEST_SCALE) / 1000;
-  assert.ok(fileSec <= wallSim - pausedSim + 0.1, `file ${fileSec.toFixed(2)} s; ${wallSim.toFixed(2)} s elapsed of which ≥ ${pausedSim.toFixed(2)} s paused`);
+  // The file holds every frame the recording had counted before the stop.
+  assert.ok(s.length >= beforeStop * FRAME_SAMPLES, `file ${fileSec.toFixed(2)} s, ${beforeStop} frames counted before the stop`);
   assert.ok(fileSec >= 0.9, `the recorded parts are there (${fileSec.toFixed(2)} s)`);
   // Paused time is skipped, not filled with silence: the tone runs through (with a phase jump
   // where the pause was, so each side is checked on its own).
@@ -675,11 +689,12 @@ test('live: mute/unmute (204, no events): the muted stretch is silence in the fi
   const mark = ctx.ev.events.length;
   await recordOk(id, { name, format: 'slin' });
   await eventAfter(ctx.ev, mark, isRec('RecordingStarted', name));
-  await sleep(500 / TEST_SCALE);
+  await recorded(name, 25);
   assert.is((await ctx.t.http('POST', `${path}/mute`)).status, 204);
-  await sleep(1000 / TEST_SCALE); // ≥ 1 s simulated muted
+  // ≥ 1 s simulated muted: 50 frames captured after the mute took effect.
+  await recorded(name, 50, framesOf(name));
   assert.is((await ctx.t.http('DELETE', `${path}/mute`)).status, 204);
-  await sleep(500 / TEST_SCALE);
+  await recorded(name, 25, framesOf(name));
   assert.is((await ctx.t.http('POST', `${path}/stop`)).status, 204);
   await eventAfter(ctx.ev, mark, isRec('RecordingFinished', name));
   assert.equal(ctx.ev.events.slice(mark).filter((e) => e.recording?.name === name).map((e) => e.type), ['RecordingStarted', 'RecordingFinished']);
@@ -860,7 +875,7 @@ test('names: "/" makes subdirectories (fetched with %2F); names that could escap
   const live = await ctx.t.http('GET', `/ari/recordings/live/${enc(name)}`);
   assert.is(live.status, 200);
   assert.is(live.body.name, name);
-  await sleep(1000 / TEST_SCALE);
+  await recorded(name, 50);
   assert.is((await ctx.t.http('POST', `/ari/recordings/live/${enc(name)}/stop`)).status, 204);
   await eventAfter(ctx.ev, mark, isRec('RecordingFinished', name));
   assert.ok(statSync(recPath(name, 'wav')).isFile(), 'the file is in a subdirectory of the recordings directory');
@@ -889,7 +904,7 @@ test('hangup during a recording: RecordingFinished done before StasisEnd; the fi
   const mark = ctx.ev.events.length;
   await recordOk(id, { name, format: 'wav' });
   await eventAfter(ctx.ev, mark, isRec('RecordingStarted', name));
-  await sleep(1500 / TEST_SCALE);
+  await recorded(name, 75);
   await hangup(id);
   const seq = ctx.ev.events.slice(mark).filter((e) => e.channel?.id === id || e.recording?.name === name).map(eventLabel);
   assert.equal(seq, ['RecordingStarted', 'ChannelHangupRequest', 'RecordingFinished', 'StasisEnd']);
@@ -909,7 +924,7 @@ test('far-end hangup during a recording ends it the same way (done, kept)', asyn
   const mark = ctx.ev.events.length;
   await recordOk(id, { name, format: 'ulaw' });
   await eventAfter(ctx.ev, mark, isRec('RecordingStarted', name));
-  await sleep(1000 / TEST_SCALE);
+  await recorded(name, 50);
   assert.is((await ctx.t.http('POST', `/sim/channels/${id}/hangup`)).status, 204);
   await eventAfter(ctx.ev, mark, (e) => e.type === 'StasisEnd' && e.channel?.id === id);
   const seq = ctx.ev.events.slice(mark).filter((e) => e.channel?.id === id || e.recording?.name === name).map(eventLabel);
@@ -1071,7 +1086,7 @@ test('ari-client: channel.record returns a LiveRecording; RecordingFinished on t
   const client = await ari.connect(ctx.t.url, 'asterisk', 'asterisk');
   await client.start('ac-rec');
   try {
-    for (let i = 0; i < 50 && (await ctx.t.http('GET', '/ari/applications/ac-rec')).status !== 200; i++) await sleep(10);
+    await waitUntil(async () => (await ctx.t.http('GET', '/ari/applications/ac-rec')).status === 200, 'ac-rec is registered');
     const stasis = new Promise<any>((resolve) => client.once('StasisStart', (_e: any, ch: any) => resolve(ch)));
     const id = uid('ac');
     const call = await ctx.t.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/alice', extension: '1000', channelId: id }, json: { variables: { STASIS_APP: 'ac-rec' } } });
@@ -1082,7 +1097,7 @@ test('ari-client: channel.record returns a LiveRecording; RecordingFinished on t
     const name = uid('ac-rec');
     const live = client.LiveRecording(name);
     const finished = new Promise<any[]>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no RecordingFinished')), 5000);
+      const timer = setTimeout(() => reject(new Error('no RecordingFinished')), WAIT_MS);
       live.once('RecordingFinished', (...args: any[]) => {
         clearTimeout(timer);
         resolve(args);
@@ -1173,7 +1188,9 @@ test('restart (SIGTERM) during a recording: it is stopped and stored at shutdown
     const name = 'term/live';
     assert.is((await record('term-1', { name, format: 'slin' }, server.http)).status, 201);
     await first.ev.waitFor(isRec('RecordingStarted', name));
-    await sleep(100); // 1 s simulated at scale 10
+    // 1 s of audio in the file (slin: 16000 bytes a second), as the child's own clock counts it.
+    const file = recPath(name, FORMATS.slin.ext, dataDir);
+    await waitUntil(() => existsSync(file) && statSync(file).size >= 16000, 'a second of audio reaches the file', WAIT_MS, 20);
     server.proc.kill('SIGTERM');
     assert.is(await server.exited, 0);
     await first.ev.close();
@@ -1200,11 +1217,7 @@ test('crash (SIGKILL) during a recording: after restart it is a stored recording
     await first.ev.waitFor(isRec('RecordingStarted', name));
     const file = recPath(name, 'wav', dataDir);
     // Wait (lower bound only) until at least 1.5 s of audio has reached the file.
-    const deadline = Date.now() + 10_000;
-    while (!(existsSync(file) && statSync(file).size >= 44 + 16000 * 1.5)) {
-      assert.ok(Date.now() < deadline, 'audio reaches the file while recording');
-      await sleep(20);
-    }
+    await waitUntil(() => existsSync(file) && statSync(file).size >= 44 + 16000 * 1.5, 'audio reaches the file while recording', WAIT_MS, 20);
     const onDisk = readFileSync(file);
     server.proc.kill('SIGKILL');
     assert.is(await server.exited, 'SIGKILL');
