@@ -27,6 +27,8 @@ export interface RunningServer {
   gitea: Gitea;
   /** The Hono app: requests without a socket (in-process measurements). */
   app: { fetch(req: Request): Response | Promise<Response> };
+  /** The listening Node server (in-process tests tune its timeouts). */
+  httpServer: Server;
   db: Db;
   log: Logger;
   violations: string[];
@@ -209,6 +211,7 @@ function running(s: {
     url: s.url,
     port: s.port,
     host: s.config.host,
+    httpServer: server,
     telephony,
     gitea,
     app: s.app,

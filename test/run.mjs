@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 // Runs every test/**/*.test.ts file with uvu (under tsx), one process per file so
 // a hung or crashing suite cannot take the others down. Each file has a time
-// limit and the whole run has one; the last line is always "N passed, N failed".
+// limit and the whole run has one; the last line is always
+// "N passed, N failed, N skipped".
+//
+// A test that cannot run here prints `SKIP <test> (<why>)` on a line of its own
+// (test/_helpers/skip.ts) and returns; uvu counts it as passed, this runner counts
+// it as skipped instead.
 //
 //   npm test                 every file
 //   npm test -- channels     only files whose path contains "channels"
@@ -36,6 +41,7 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failures = [];
+const skips = [];
 
 // Tests run with an isolated git and a fixed timezone (decisions.md: test environment).
 const home = mkdtempSync(join(tmpdir(), 'trunkline-test-home-'));
@@ -55,6 +61,8 @@ const env = {
 
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The SKIP lines of test/_helpers/skip.ts, one per skipped test. */
+const SKIP_LINE = /^SKIP (.+) \(([^()\n]*)\)$/gm;
 
 // A file that needs longer than the per-file limit says so in a line of its own:
 //   // test-file-timeout-minutes: 30
@@ -67,7 +75,7 @@ function runFile(file) {
   const rel = relative(testDir, file).split(sep).join('/');
   const budget = Math.min(fileTimeout(file), TOTAL_TIMEOUT_MS - (Date.now() - started));
   return new Promise((resolve) => {
-    if (budget <= 0) return resolve({ rel, total: 0, ok: 0, skip: 0, crashed: 'not run: overall time limit reached' });
+    if (budget <= 0) return resolve({ rel, total: 0, ok: 0, skip: 0, skipLines: [], crashed: 'not run: overall time limit reached' });
     const child = spawn(tsx, [uvu, 'test', `^${escape(rel)}$`, '--no-color'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const onData = (chunk) => {
@@ -94,12 +102,19 @@ function runFile(file) {
         return m ? Number(m[1]) : undefined;
       };
       const total = num('Total');
-      const ok = num('Passed');
-      const skip = num('Skipped') ?? 0;
-      if (timedOut) return resolve({ rel, total: total ?? 0, ok: ok ?? 0, skip, crashed: `timed out after ${budget} ms` });
-      if (total === undefined || ok === undefined) return resolve({ rel, total: 0, ok: 0, skip: 0, crashed: `exited with code ${code} before reporting` });
-      if (code !== 0 && ok === total - skip) return resolve({ rel, total, ok, skip, crashed: `exited with code ${code}` });
-      resolve({ rel, total, ok, skip });
+      const passedByUvu = num('Passed');
+      // uvu's own count (test.skip) plus the tests that skipped themselves, which uvu saw pass.
+      const skipLines = [...text.matchAll(SKIP_LINE)].map((m) => `${m[1]} (${m[2]})`);
+      const ok = passedByUvu === undefined ? undefined : Math.max(0, passedByUvu - skipLines.length);
+      const skip = (num('Skipped') ?? 0) + (passedByUvu === undefined ? 0 : passedByUvu - ok);
+      const base = { rel, total: total ?? 0, ok: ok ?? 0, skip, skipLines };
+      if (timedOut) return resolve({ ...base, crashed: `timed out after ${budget} ms` });
+      if (total === undefined || ok === undefined) return resolve({ ...base, total: 0, ok: 0, skip: 0, crashed: `exited with code ${code} before reporting` });
+      // A file whose tests all passed can still fail: contract violations found outside a test
+      // (test/_helpers/violations.ts) set the exit code.
+      const why = /CONTRACT VIOLATION/.test(text) ? ' (contract violations, see above)' : '';
+      if (code !== 0 && ok === total - skip) return resolve({ ...base, crashed: `exited with code ${code}${why}` });
+      resolve(base);
     });
   });
 }
@@ -110,6 +125,7 @@ for (const file of files) {
   const r = await runFile(file);
   passed += r.ok;
   skipped += r.skip;
+  for (const line of r.skipLines) skips.push(`${r.rel}: ${line}`);
   const bad = r.total - r.ok - r.skip + (r.crashed ? 1 : 0);
   failed += bad;
   if (bad) failures.push(`${r.rel}: ${r.crashed ?? `${r.total - r.ok - r.skip} failing`}`);
@@ -118,7 +134,7 @@ rmSync(home, { recursive: true, force: true });
 
 process.stdout.write(`\n${'-'.repeat(60)}\n`);
 if (failures.length) process.stdout.write(`Failures:\n${failures.map((f) => `  ${f}`).join('\n')}\n`);
-if (skipped) process.stdout.write(`${skipped} skipped\n`);
+if (skips.length) process.stdout.write(`Skipped:\n${skips.map((s) => `  ${s}`).join('\n')}\n`);
 process.stdout.write(`Duration: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-process.stdout.write(`${passed} passed, ${failed} failed\n`);
+process.stdout.write(`${passed} passed, ${failed} failed, ${skipped} skipped\n`);
 process.exit(failed ? 1 : 0);

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { ariHttp, type AriHttp } from './http.js';
+import { trackViolations } from './violations.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -12,12 +13,33 @@ export interface ChildServer {
   output: () => string;
   /** Resolves with the exit code (or signal name) once the process has ended. */
   exited: Promise<number | string>;
+  /** Contract violations the server logged and no check has taken yet (each is handed out once). */
+  takeViolations(): string[];
+  /** Throws when the server logged contract violations since the last check. */
+  assertNoViolations(): void;
+}
+
+/** The contract violations in a child server's log (CHECK_RESPONSES logs each one as an error). */
+export function violationsIn(output: string): string[] {
+  const out: string[] = [];
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const entry = JSON.parse(line) as { level?: number; msg?: string };
+      if (typeof entry.msg === 'string' && (entry.level ?? 0) >= 50 && /^contract violation in |^event \S+ does not match protocol\//.test(entry.msg)) out.push(entry.msg);
+    } catch {
+      // a line cut short by a kill
+    }
+  }
+  return out;
 }
 
 /**
  * Runs `server/main.ts` as a child process (the way `npm start` does: one
  * node process with the tsx loader, so signals reach the server itself) on
- * 127.0.0.1 with PORT=0, and resolves once it prints its URL.
+ * 127.0.0.1 with PORT=0, and resolves once it prints its URL. Contract checks
+ * are on: violations it logs and no test took are reported, failing the test
+ * file, when the test process exits.
  */
 export function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Promise<ChildServer> {
   const proc = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts')], {
@@ -29,6 +51,13 @@ export function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Pr
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | string>((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  let taken = 0;
+  const takeViolations = () => {
+    const v = violationsIn(out).slice(taken);
+    taken += v.length;
+    return v;
+  };
+  trackViolations(`child server ${proc.pid}`, { takeViolations });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
@@ -39,7 +68,11 @@ export function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Pr
       if (!m) return;
       clearTimeout(timer);
       proc.stdout!.off('data', check);
-      resolve({ proc, url: m[1]!, port: Number(m[2]), http: ariHttp(m[1]!), output: () => out, exited });
+      const assertNoViolations = () => {
+        const v = takeViolations();
+        if (v.length) throw new Error(`contract violations:\n${v.join('\n')}`);
+      };
+      resolve({ proc, url: m[1]!, port: Number(m[2]), http: ariHttp(m[1]!), output: () => out, exited, takeViolations, assertNoViolations });
     };
     proc.stdout!.on('data', check);
     void exited.then((code) => {

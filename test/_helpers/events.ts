@@ -1,4 +1,7 @@
 import WebSocket from 'ws';
+import { WAIT_MS } from './wait.js';
+
+export { sleep, waitUntil, WAIT_MS } from './wait.js';
 
 export interface AriEvent {
   type: string;
@@ -34,7 +37,7 @@ export class EventLog {
   }
 
   /** The first event (already received or still to come) matching; rejects after `timeoutMs`. */
-  waitFor(m: Match, timeoutMs = 5000): Promise<AriEvent> {
+  waitFor(m: Match, timeoutMs = WAIT_MS): Promise<AriEvent> {
     const pred = matcher(m);
     const seen = this.events.find(pred);
     if (seen) return Promise.resolve(seen);
@@ -52,7 +55,7 @@ export class EventLog {
   }
 
   /** Waits until `n` events match. */
-  async waitForCount(m: Match, n: number, timeoutMs = 5000): Promise<AriEvent[]> {
+  async waitForCount(m: Match, n: number, timeoutMs = WAIT_MS): Promise<AriEvent[]> {
     const pred = matcher(m);
     const deadline = Date.now() + timeoutMs;
     while (this.events.filter(pred).length < n) {
@@ -96,5 +99,3 @@ export function connectEvents(url: string, apps: string | string[], opts: { subs
     ws.once('error', reject);
   });
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -5,6 +5,8 @@ import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ReadCache } from '../../server/db/read-cache.js';
 import { startTestServer, type TestServer } from './server.js';
+import { checkViolationsAfterEach } from './violations.js';
+import { WAIT_MS } from './wait.js';
 
 /** The admin every Gitea test server starts with (ADMIN_USERNAME / ADMIN_PASSWORD). */
 export const ADMIN = { name: 'root', password: 'root-password-1' };
@@ -70,7 +72,10 @@ export async function giteaWorld(t: TestServer): Promise<GiteaWorld> {
       body = JSON.stringify(opts.json);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(target, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const res = await fetch(target, { method, headers, ...(body !== undefined ? { body } : {}) }).catch((err: Error & { cause?: Error & { code?: string } }) => {
+      // fetch says only "fetch failed": name what failed.
+      throw new Error(`${method} ${path}: ${err.message} (${err.cause?.code ?? ''} ${err.cause?.message ?? ''})`, { cause: err });
+    });
     const text = await res.text();
     let parsed: unknown;
     try {
@@ -146,14 +151,7 @@ export function useGitea(test: Test, env: Record<string, string> = {}): { g: Git
   test.after(async () => {
     await ctx.g.t.close();
   });
-  test.after.each((state: { __test__?: string }) => {
-    try {
-      ctx.g.t.assertNoViolations();
-    } catch (err) {
-      process.stderr.write(`\n  CONTRACT VIOLATION in "${state.__test__ ?? '?'}": ${(err as Error).message}\n`);
-      process.exitCode = 1;
-    }
-  });
+  checkViolationsAfterEach(test, () => ctx.g?.t);
   return ctx;
 }
 
@@ -164,10 +162,6 @@ export function git(args: string[], opts: { cwd?: string; env?: Record<string, s
   return r;
 }
 
-/** Whether a command is installed (for SKIP lines). */
-export function have(cmd: string, args = ['--version']): boolean {
-  return spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
-}
 
 /** A clone URL with credentials for the test server. */
 export function cloneUrl(g: GiteaWorld, owner: string, repo: string, account?: Pick<Account, 'name' | 'password'> | { name: string; token: string }): string {
@@ -238,8 +232,9 @@ export function gitChildren(match: string): string[] {
   return out;
 }
 
-/** Waits (up to 5 s) until no such child is left, then asserts it. */
+/** Waits (up to WAIT_MS) until no such child is left, then asserts it. */
 export async function waitNoChildren(match: string): Promise<void> {
-  for (let i = 0; i < 100 && gitChildren(match).length; i++) await new Promise((r) => setTimeout(r, 50));
+  const deadline = Date.now() + WAIT_MS;
+  while (gitChildren(match).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   assert.equal(gitChildren(match), [], `no "${match}" process left`);
 }

@@ -38,7 +38,10 @@ export function ariHttp(base: string, defaultAuth = 'asterisk:asterisk'): AriHtt
       body = new URLSearchParams(opts.form).toString();
       headers['content-type'] = 'application/x-www-form-urlencoded';
     }
-    const res = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const res = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) }).catch((err: Error & { cause?: Error & { code?: string } }) => {
+      // fetch says only "fetch failed": name what failed.
+      throw new Error(`${method} ${path}: ${err.message} (${err.cause?.code ?? ''} ${err.cause?.message ?? ''})`, { cause: err });
+    });
     const text = await res.text();
     let parsed: unknown;
     try {

@@ -6,6 +6,7 @@ import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/log.js';
 import { startServer, type RunningServer } from '../../server/start.js';
 import { ariHttp, type AriHttp } from './http.js';
+import { reportViolations, trackViolations } from './violations.js';
 
 export interface TestServer {
   url: string;
@@ -17,9 +18,15 @@ export interface TestServer {
   logs: string[];
   /** ARI/sim HTTP client authenticated as asterisk:asterisk. */
   http: AriHttp;
-  /** Throws when the server answered or emitted anything off its protocol/ declarations. */
+  /** Throws when the server answered or emitted anything off its protocol/ declarations (since the last check). */
   assertNoViolations(): void;
-  /** Stops the server; with `keepData` the data directory survives (restart tests). */
+  /** The violations not yet checked (each is handed out once). */
+  takeViolations(): string[];
+  /**
+   * Stops the server; with `keepData` the data directory survives (restart tests).
+   * Violations no check took (including any found while stopping) are reported and fail
+   * the test file; a server never closed has its violations reported when the process exits.
+   */
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
@@ -54,8 +61,20 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
     },
   });
   const server = await startServer(config, createLogger(config.logLevel, sink));
+  // The server runs in the test's own process, so a test blocked in spawnSync (git checks) blocks
+  // it too: an idle keep-alive connection would then expire on the server while the test, let go,
+  // sends its next request on it (ECONNRESET, on a busy machine). Idle connections are the
+  // client's to close here (fetch closes them after a few seconds).
+  server.httpServer.keepAliveTimeout = 10 * 60_000;
   const host = `127.0.0.1:${server.port}`;
   let reported = 0;
+  const takeViolations = () => {
+    const v = server.violations.slice(reported);
+    reported += v.length;
+    return v;
+  };
+  // Every server is held to the contract checks, whether or not its test remembers to ask.
+  const tracked = trackViolations(`test server ${server.url}`, { takeViolations });
   return {
     url: server.url,
     host,
@@ -63,13 +82,15 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
     server,
     logs,
     http: ariHttp(server.url),
+    takeViolations,
     assertNoViolations() {
-      const v = server.violations.slice(reported);
-      reported += v.length;
+      const v = takeViolations();
       if (v.length) throw new Error(`contract violations:\n${v.join('\n')}`);
     },
     async close(opts = {}) {
       await server.close();
+      tracked.release();
+      reportViolations(`test server ${server.url} (unchecked until close)`, takeViolations());
       if (!opts.keepData && !dataDir) rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,6 +1,7 @@
 import type { Test } from 'uvu';
 import { connectEvents, type EventLog } from './events.js';
 import { startTestServer, type TestServer } from './server.js';
+import { checkViolationsAfterEach } from './violations.js';
 
 /** The app(s) one event socket serves, optionally with subscribeAll (a socket that sees every channel). */
 export type EventsSpec = string | string[] | { apps: string | string[]; subscribeAll?: boolean };
@@ -11,7 +12,7 @@ export type Served<K extends string> = { t: TestServer } & Record<K, EventLog>;
 /**
  * Registers a suite's hooks: before starts a test server (`env`) and opens
  * `events` in order (default `{ ev: 'app1' }`); after closes them, then the
- * server; after.each reports contract violations (see below).
+ * server; after.each reports each test's contract violations.
  */
 export function useServer<K extends string = 'ev'>(test: Test, opts: { env?: Record<string, string>; events?: Record<K, EventsSpec> } = {}): Served<K> {
   const events: Record<string, EventsSpec> = opts.events ?? { ev: 'app1' };
@@ -28,16 +29,7 @@ export function useServer<K extends string = 'ev'>(test: Test, opts: { env?: Rec
     for (const name of Object.keys(events)) await logs[name]!.close();
     await ctx.t.close();
   });
-  // uvu runs after.each again in its catch path, so a hook that throws after a failed test would abort
-  // the whole suite without a report. Violations are printed with the test's name instead, and the
-  // file's exit code is set, which the runner counts as a failure.
-  test.after.each((state: { __test__?: string }) => {
-    try {
-      ctx.t.assertNoViolations();
-    } catch (err) {
-      process.stderr.write(`\n  CONTRACT VIOLATION in "${state.__test__ ?? '?'}": ${(err as Error).message}\n`);
-      process.exitCode = 1;
-    }
-  });
+  // Each test's contract violations are reported with its name and fail the file (violations.ts).
+  checkViolationsAfterEach(test, () => ctx.t);
   return ctx;
 }

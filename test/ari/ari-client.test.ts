@@ -1,7 +1,9 @@
 import ari, { type Client } from 'ari-client';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { waitUntil, WAIT_MS } from '../_helpers/events.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { checkViolationsAfterEach } from '../_helpers/violations.js';
 
 // The real npm ari-client (swagger-client 2.0.26 underneath), unmodified, against our server.
 const test = suite('ari-client');
@@ -9,7 +11,7 @@ let t: TestServer;
 let client: Client;
 
 /** Resolves with the arguments of the next emission of `event` on `emitter`. */
-function once<T extends unknown[]>(emitter: { once(e: string, f: (...a: any[]) => void): unknown }, event: string, ms = 5000): Promise<T> {
+function once<T extends unknown[]>(emitter: { once(e: string, f: (...a: any[]) => void): unknown }, event: string, ms = WAIT_MS): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`timed out waiting for ${event}`)), ms);
     emitter.once(event, (...args: any[]) => {
@@ -25,13 +27,13 @@ test.before(async () => {
   // One start() for every app: a second start() would orphan the first socket, which ari-client
   // then keeps reconnecting after the server stops.
   await client.start(['ac-app', 'ac-other']);
-  for (let i = 0; i < 50 && (await t.http('GET', '/ari/applications/ac-other')).status !== 200; i++) await new Promise((r) => setTimeout(r, 10));
+  await waitUntil(async () => (await t.http('GET', '/ari/applications/ac-other')).status === 200, 'ac-other is registered');
 });
 test.after(async () => {
   client.stop();
   await t.close();
 });
-test.after.each(() => t.assertNoViolations());
+checkViolationsAfterEach(test, () => t);
 
 test('connect loads every served resource and builds methods from nicknames', () => {
   for (const r of ['asterisk', 'endpoints', 'channels', 'applications', 'events']) assert.ok(client[r], `client.${r}`);
@@ -123,8 +125,7 @@ test('an inbound call from the simulator: answer it, receive DTMF, continue it i
   await channel.continueInDialplan();
   await end;
   // Priority 4 of extension 1001 is Hangup(): the channel ends.
-  for (let i = 0; i < 100 && (await t.http('GET', `/ari/channels/${channel.id}`)).status === 200; i++) await new Promise((r) => setTimeout(r, 10));
-  assert.is((await t.http('GET', `/ari/channels/${channel.id}`)).status, 404);
+  await waitUntil(async () => (await t.http('GET', `/ari/channels/${channel.id}`)).status === 404, 'the channel is gone');
 });
 
 test('created channel dialled later; move between apps', async () => {

@@ -9,7 +9,7 @@ import { ARI_RESOURCES } from '../../protocol/ari/index.js';
 import { SIM_RESOURCE } from '../../protocol/sim/index.js';
 import type { Operation, ParamDef } from '../../protocol/operation.js';
 import { originateInApp } from '../_helpers/ari.js';
-import { connectEvents, sleep, type EventLog } from '../_helpers/events.js';
+import { connectEvents, sleep, waitUntil, WAIT_MS, type EventLog } from '../_helpers/events.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
 
@@ -36,7 +36,8 @@ const REALM = 'Basic realm="Asterisk REST Interface"';
 const basic = (cred: string) => `Basic ${Buffer.from(cred).toString('base64')}`;
 const GOOD = basic('asterisk:asterisk');
 const VIEWER = basic('viewer:secret-viewer');
-const REQUEST_TIMEOUT_MS = 5000;
+/** A request with no answer by then is a hang (generous: a busy machine is not a hang). */
+const REQUEST_TIMEOUT_MS = WAIT_MS;
 
 // ---- fixtures: the objects path parameters resolve to, and valid values for required parameters ----------
 
@@ -528,7 +529,7 @@ test('a body over MAX_BODY_BYTES (2048) → 413 for every operation that reads o
 function wsUrl(base: string, query: string): string {
   return `${base.replace(/^http/, 'ws')}/ari/events${query}`;
 }
-function closed(ws: WebSocket, ms = 5000): Promise<number> {
+function closed(ws: WebSocket, ms = WAIT_MS): Promise<number> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('socket not closed')), ms);
     ws.once('close', (code) => {
@@ -634,18 +635,22 @@ test('the event WebSocket (WS_MAX_PAYLOAD=1024): oversized and garbage frames cl
         `GET /ari/events?app=ws-raw&api_key=asterisk:asterisk HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
           'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
       );
+      let data = '';
+      sock.on('data', (c) => (data += c.toString('latin1')));
       const gotAll = new Promise<string>((resolve) => {
-        let data = '';
-        sock.on('data', (c) => (data += c.toString('latin1')));
-        sock.on('close', () => resolve(data));
-        setTimeout(() => resolve(`${data}[still open]`), 5000);
+        const timer = setTimeout(() => resolve(`${data}[still open]`), WAIT_MS);
+        sock.on('close', () => {
+          clearTimeout(timer);
+          resolve(data);
+        });
       });
-      await new Promise((r) => setTimeout(r, 30));
+      // The garbage goes on the upgraded connection: after the server's 101 has arrived.
+      await waitUntil(() => data.includes('\r\n\r\n') || sock.destroyed, 'the upgrade was answered');
       sock.write(garbage);
-      const data = await gotAll;
+      const all = await gotAll;
       sock.destroy();
-      assert.match(data, /^HTTP\/1\.1 101/, 'upgraded first');
-      assert.not.match(data, /\[still open\]$/, `socket closed after ${garbage.toString('hex')}`);
+      assert.match(all, /^HTTP\/1\.1 101/, 'upgraded first');
+      assert.not.match(all, /\[still open\]$/, `socket closed after ${garbage.toString('hex')}`);
     }
     stats.requests += 6;
     stats.ops.add(label(WS_OP));

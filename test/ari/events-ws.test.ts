@@ -2,8 +2,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { createInApp, eventSequence, hangupAndWait } from '../_helpers/ari.js';
-import { connectEvents, EventLog, sleep } from '../_helpers/events.js';
+import { connectEvents, EventLog, sleep, waitUntil, WAIT_MS } from '../_helpers/events.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { checkViolationsAfterEach } from '../_helpers/violations.js';
 
 const test = suite('events-ws');
 let t: TestServer;
@@ -20,7 +21,7 @@ test.after(async () => {
   for (const { log } of logs) await log.close();
   await t.close();
 });
-test.after.each(() => t.assertNoViolations());
+checkViolationsAfterEach(test, () => t);
 
 const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0000$/;
 const EID = /^([0-9a-f]{2}:){5}[0-9a-f]{2}$/;
@@ -72,7 +73,7 @@ function open(url: string, opts: WebSocket.ClientOptions = {}): Promise<WebSocke
   });
 }
 
-function closed(ws: WebSocket, timeoutMs = 5000): Promise<{ code: number; reason: string }> {
+function closed(ws: WebSocket, timeoutMs = WAIT_MS): Promise<{ code: number; reason: string }> {
   if (ws.readyState === WebSocket.CLOSED) return Promise.resolve({ code: -1, reason: 'already closed' });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('socket was not closed')), timeoutMs);
@@ -177,8 +178,7 @@ test('closing the socket deactivates the app: an originate into it never reaches
   assert.is((await t.http('GET', '/ari/applications/ws-gone')).status, 200);
   await gone.close();
   // The server notices the close on its own schedule.
-  for (let i = 0; i < 200 && (await t.http('GET', '/ari/applications/ws-gone')).status !== 404; i++) await sleep(10);
-  assert.is((await t.http('GET', '/ari/applications/ws-gone')).status, 404);
+  await waitUntil(async () => (await t.http('GET', '/ari/applications/ws-gone')).status === 404, 'ws-gone is gone');
   const r = await t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/instant', app: 'ws-gone', channelId: 'ws-orphan' } });
   assert.is(r.status, 200);
   await watch.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === 'ws-orphan');
@@ -230,7 +230,7 @@ test('heartbeat: the server pings (WS_PING_INTERVAL_MS); a client that answers s
     const ws = await open(eventsUrl(hb.url, { app: 'hb', api_key: 'asterisk:asterisk' }));
     let pings = 0;
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`only ${pings} pings`)), 5000);
+      const timer = setTimeout(() => reject(new Error(`only ${pings} pings`)), WAIT_MS);
       ws.on('ping', () => {
         if (++pings === 3) {
           clearTimeout(timer);
@@ -256,11 +256,10 @@ test('heartbeat: a client that never answers pings is terminated and its app dea
     const ws = await open(eventsUrl(hb.url, { app: 'mute', api_key: 'asterisk:asterisk' }), { autoPong: false });
     let pings = 0;
     ws.on('ping', () => pings++);
-    const c = await closed(ws, 5000);
+    const c = await closed(ws);
     assert.ok(pings >= 1, 'was pinged first');
     assert.is(c.code, 1006, 'terminated, no close handshake');
-    for (let i = 0; i < 200 && (await hb.http('GET', '/ari/applications/mute')).status !== 404; i++) await sleep(10);
-    assert.is((await hb.http('GET', '/ari/applications/mute')).status, 404);
+    await waitUntil(async () => (await hb.http('GET', '/ari/applications/mute')).status === 404, 'mute is gone');
     hb.assertNoViolations();
   } finally {
     await hb.close();
@@ -286,10 +285,10 @@ test('slow consumer: a socket that stops reading is closed once WS_MAX_BUFFERED_
       assert.is(r.status, 204);
     }
     // The fast consumer got every one of them.
-    const got = await fast.waitForCount((e) => e.type === 'ChannelVarset' && e.channel?.id === 'slow-ch', N, 20000);
+    const got = await fast.waitForCount((e) => e.type === 'ChannelVarset' && e.channel?.id === 'slow-ch', N);
     assert.equal(got.map((e) => e.value.slice(0, e.value.indexOf(':'))), Array.from({ length: N }, (_, i) => String(i)));
     // The slow one was cut off: once it reads again it finds the connection closed.
-    const done = closed(slowWs, 20000);
+    const done = closed(slowWs);
     (slowWs as unknown as { _socket: { resume(): void } })._socket.resume();
     await done;
     const seen = slow.events.filter((e) => e.type === 'ChannelVarset').length;

@@ -8,7 +8,7 @@ import { decodeAlaw, decodeUlaw, FRAME_SAMPLES, level, SILENCE_THRESHOLD, slinBy
 import { parseWav, wavHeader } from '../../server/ari/media/wav.js';
 import { callInApp, createInApp, eventLabel } from '../_helpers/ari.js';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
-import { connectEvents, sleep, type AriEvent, type EventLog } from '../_helpers/events.js';
+import { connectEvents, sleep, waitUntil, WAIT_MS, type AriEvent, type EventLog } from '../_helpers/events.js';
 import type { AriHttp } from '../_helpers/http.js';
 import { startTestServer, TEST_SCALE } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
@@ -62,8 +62,20 @@ async function recordOk(id: string, query: Record<string, string | number | bool
 }
 
 /** The first event at or after index `mark` of `log` that matches. */
-function eventAfter(log: EventLog, mark: number, pred: (e: AriEvent) => boolean, timeoutMs = 5000): Promise<AriEvent> {
+function eventAfter(log: EventLog, mark: number, pred: (e: AriEvent) => boolean, timeoutMs = WAIT_MS): Promise<AriEvent> {
   return log.waitFor((e) => log.events.indexOf(e) >= mark && pred(e), timeoutMs);
+}
+
+/** Frames a live recording has captured so far: the server's own count of 20 simulated ms frames. */
+const framesOf = (name: string): number => ctx.t.server.telephony.recordings.getLive(name).frames;
+
+/**
+ * Waits until live recording `name` holds `n` more frames than `from`: simulated time as the
+ * recording counts it, where a wall-clock sleep would come up short whenever the media clock
+ * lags (on a busy machine it renders overdue frames a little later).
+ */
+async function recorded(name: string, n: number, from = 0): Promise<void> {
+  await waitUntil(() => framesOf(name) >= from + n, `${name} recorded ${n} frames`, WAIT_MS, 2);
 }
 const isRec = (type: string, name: string) => (e: AriEvent) => e.type === type && e.recording?.name === name;
 
@@ -274,33 +286,57 @@ test('record on a created channel that was never dialed: 201, then RecordingFail
 // ---- the key test: a known tone, every format ----------------------------------------------------
 
 test('a 440 Hz far-end tone recorded for 2 s in every format: header, size, duration and the tone in the file', async () => {
-  const id = await answered('tone');
-  await farTone(id, '440');
-  for (const format of Object.keys(FORMATS) as Format[]) {
-    const name = uid(`tone-${format}`);
-    const done = await recordAndWait(id, { name, format, maxDurationSeconds: 2 });
-    assert.is(done.recording.state, 'done', format);
-    assert.is(done.recording.format, format);
-    assert.is(done.recording.duration, 2, format);
-    assert.equal((await ctx.t.http('GET', `/ari/recordings/stored/${enc(name)}`)).body, { name, format });
-    const buf = await download(name, format);
-    const { rate, bytes } = FORMATS[format];
-    // Size = duration × rate × bytes per sample (+ the 44-byte header for WAV).
-    near(fileSeconds(format, buf), 2, `${format} file duration`);
-    assert.is((buf.length - (format === 'wav' ? 44 : 0)) % bytes, 0, `${format}: whole samples`);
-    // The file on disk is what was served, under DATA_DIR/recordings/<name>.<ext>.
-    assert.ok(readFileSync(recPath(name, FORMATS[format].ext)).equals(buf), `${format}: file on disk`);
-    const samples = decode(format, buf);
-    near(samples.length / rate, 2, `${format} decoded duration`);
-    assertTone(samples, 440, rate, format);
-    const pure = purity(samples, 440, rate);
-    assert.ok(pure > 0.9, `${format}: ${(pure * 100).toFixed(1)}% of the energy is at 440 Hz`);
-    // Sample by sample it is that sine: no clicks where 20 ms frames meet (resampling included;
-    // the first and last 5 ms are left out, where a resampler has no neighbours to work from).
-    const dev = worstDeviation(samples.subarray(rate / 200, samples.length - rate / 200), 440, rate);
-    assert.ok(dev < 0.02, `${format}: a sample is ${(dev * 100).toFixed(2)}% of full scale off the 440 Hz sine`);
+  // Sample-exact checks need every 20 ms frame rendered. A media clock that falls more than 50
+  // ticks behind skips ticks (counted as lateTicks) and the file then jumps in phase: at the test
+  // scale that is 50 ms of stall, which 16 kHz resampling on a busy machine reaches. This test
+  // runs on its own server at a quarter of the speed (200 ms of stall before a skip), and a take
+  // during which the server still reports skipped ticks is recorded again.
+  const slow = await startTestServer({ SIM_TIME_SCALE: '5' });
+  const ev = await connectEvents(slow.url, 'tones');
+  try {
+    const id = uid('tone');
+    await callInApp(slow, ev, { id, app: 'tones' });
+    await farTone(id, '440', slow.http);
+    const clock = slow.server.telephony.clock;
+    for (const format of Object.keys(FORMATS) as Format[]) {
+      let name = '';
+      let done: AriEvent | undefined;
+      for (let take = 1; !done; take++) {
+        name = uid(`tone-${format}`);
+        const late = clock.lateTicks;
+        const mark = ev.events.length;
+        assert.is((await record(id, { name, format, maxDurationSeconds: 2 }, slow.http)).status, 201);
+        const fin = await eventAfter(ev, mark, isRec('RecordingFinished', name));
+        if (clock.lateTicks === late) done = fin;
+        else assert.ok(take < 3, `${format}: the media clock skipped ${clock.lateTicks - late} ticks in each of ${take} takes (machine too slow)`);
+      }
+      assert.is(done.recording.state, 'done', format);
+      assert.is(done.recording.format, format);
+      assert.is(done.recording.duration, 2, format);
+      assert.equal((await slow.http('GET', `/ari/recordings/stored/${enc(name)}`)).body, { name, format });
+      const buf = await download(name, format, slow.url);
+      const { rate, bytes } = FORMATS[format];
+      // Size = duration × rate × bytes per sample (+ the 44-byte header for WAV).
+      near(fileSeconds(format, buf), 2, `${format} file duration`);
+      assert.is((buf.length - (format === 'wav' ? 44 : 0)) % bytes, 0, `${format}: whole samples`);
+      // The file on disk is what was served, under DATA_DIR/recordings/<name>.<ext>.
+      assert.ok(readFileSync(recPath(name, FORMATS[format].ext, slow.dataDir)).equals(buf), `${format}: file on disk`);
+      const samples = decode(format, buf);
+      near(samples.length / rate, 2, `${format} decoded duration`);
+      assertTone(samples, 440, rate, format);
+      const pure = purity(samples, 440, rate);
+      assert.ok(pure > 0.9, `${format}: ${(pure * 100).toFixed(1)}% of the energy is at 440 Hz`);
+      // Sample by sample it is that sine: no clicks where 20 ms frames meet (resampling included;
+      // the first and last 5 ms are left out, where a resampler has no neighbours to work from).
+      const dev = worstDeviation(samples.subarray(rate / 200, samples.length - rate / 200), 440, rate);
+      assert.ok(dev < 0.02, `${format}: a sample is ${(dev * 100).toFixed(2)}% of full scale off the 440 Hz sine`);
+    }
+    await hangup(id, slow, ev);
+    slow.assertNoViolations();
+  } finally {
+    await ev.close();
+    await slow.close();
   }
-  await hangup(id);
 });
 
 test('unknown formats are 422 "specified format is unknown on this system"', async () => {
@@ -347,7 +383,7 @@ test('maxSilenceSeconds: a tone keeps the recording going until maxDurationSecon
   const mark = ctx.ev.events.length;
   await recordOk(id, { name: name2, format: 'slin', maxSilenceSeconds: 1 });
   await eventAfter(ctx.ev, mark, isRec('RecordingStarted', name2));
-  await sleep(1000 / TEST_SCALE); // ≥ 1 s simulated of tone
+  await recorded(name2, 50); // ≥ 1 s simulated of tone
   const live = await ctx.t.http('GET', `/ari/recordings/live/${enc(name2)}`);
   assert.is(live.status, 200, 'a tone does not end it');
   assert.is(live.body.state, 'recording');
@@ -588,7 +624,7 @@ test('live: GET 200 while recording then 404; stop is 204 and stores it', async 
   assert.is(got.body.state, 'recording');
   assert.is(got.body.target_uri, `channel:${id}`);
   assert.not.ok('talking_duration' in got.body);
-  await sleep(500 / TEST_SCALE);
+  await recorded(name, 25);
   const stop = await ctx.t.http('POST', `/ari/recordings/live/${enc(name)}/stop`);
   assert.is(stop.status, 204);
   assert.is(stop.text, '');
@@ -611,7 +647,7 @@ test('live: cancel (DELETE) is 204, RecordingFinished canceled, the file is dele
   const mark = ctx.ev.events.length;
   await recordOk(id, { name, format: 'wav' });
   await eventAfter(ctx.ev, mark, isRec('RecordingStarted', name));
-  await sleep(1500 / TEST_SCALE); // past the first flush: the file has audio in it
+  await recorded(name, 75); // past the first flush (at most 50 frames in): the file has audio in it
   assert.ok(existsSync(recPath(name, 'wav')), 'the file exists while recording');
   const del = await ctx.t.http('DELETE', `/ari/recordings/live/${enc(name)}`);
   assert.is(del.status, 204);
@@ -635,29 +671,31 @@ test('live: pause/unpause (204, no events; paused time is not recorded); 409 pau
   const name = uid('pause');
   const path = `/ari/recordings/live/${enc(name)}`;
   const mark = ctx.ev.events.length;
-  const t0 = Date.now();
   await recordOk(id, { name, format: 'wav' });
   await eventAfter(ctx.ev, mark, isRec('RecordingStarted', name));
-  await sleep(500 / TEST_SCALE);
+  await recorded(name, 25);
   assert.is((await ctx.t.http('POST', `${path}/pause`)).status, 204);
-  const pausedAt = Date.now();
+  const atPause = framesOf(name);
   assert.is((await ctx.t.http('GET', path)).body.state, 'paused');
   assert.is((await ctx.t.http('POST', `${path}/pause`)).status, 204, 'pause while paused is a no-op');
-  await sleep(2000 / TEST_SCALE); // 2 s simulated paused
-  const pausedWall = Date.now() - pausedAt;
+  // 2 s simulated paused (a lower bound: a busy machine only makes it longer) adds no frame: paused
+  // time is not recorded. (Counted by the server, not inferred from the wall clock.)
+  const pausedFrom = Date.now();
+  await waitUntil(() => Date.now() - pausedFrom >= 2000 / TEST_SCALE, '2 s simulated have passed', WAIT_MS, 5);
+  assert.is(framesOf(name), atPause, 'no frame captured while paused');
   assert.is((await ctx.t.http('DELETE', `${path}/pause`)).status, 204);
   assert.is((await ctx.t.http('GET', path)).body.state, 'recording');
   assert.is((await ctx.t.http('DELETE', `${path}/pause`)).status, 204, 'unpause while recording is a no-op');
-  await sleep(500 / TEST_SCALE);
+  await recorded(name, 25, atPause);
+  const beforeStop = framesOf(name);
   assert.is((await ctx.t.http('POST', `${path}/stop`)).status, 204);
   await eventAfter(ctx.ev, mark, isRec('RecordingFinished', name));
-  const wallSim = ((Date.now() - t0) * TEST_SCALE) / 1000;
   // pause/unpause emit nothing.
   assert.equal(ctx.ev.events.slice(mark).filter((e) => e.recording?.name === name).map((e) => e.type), ['RecordingStarted', 'RecordingFinished']);
   const s = decode('wav', await download(name, 'wav'));
   const fileSec = s.length / 8000;
-  const pausedSim = (pausedWall * TEST_SCALE) / 1000;
-  assert.ok(fileSec <= wallSim - pausedSim + 0.1, `file ${fileSec.toFixed(2)} s; ${wallSim.toFixed(2)} s elapsed of which ≥ ${pausedSim.toFixed(2)} s paused`);
+  // The file holds every frame the recording had counted before the stop.
+  assert.ok(s.length >= beforeStop * FRAME_SAMPLES, `file ${fileSec.toFixed(2)} s, ${beforeStop} frames counted before the stop`);
   assert.ok(fileSec >= 0.9, `the recorded parts are there (${fileSec.toFixed(2)} s)`);
   // Paused time is skipped, not filled with silence: the tone runs through (with a phase jump
   // where the pause was, so each side is checked on its own).
@@ -675,11 +713,12 @@ test('live: mute/unmute (204, no events): the muted stretch is silence in the fi
   const mark = ctx.ev.events.length;
   await recordOk(id, { name, format: 'slin' });
   await eventAfter(ctx.ev, mark, isRec('RecordingStarted', name));
-  await sleep(500 / TEST_SCALE);
+  await recorded(name, 25);
   assert.is((await ctx.t.http('POST', `${path}/mute`)).status, 204);
-  await sleep(1000 / TEST_SCALE); // ≥ 1 s simulated muted
+  // ≥ 1 s simulated muted: 50 frames captured after the mute took effect.
+  await recorded(name, 50, framesOf(name));
   assert.is((await ctx.t.http('DELETE', `${path}/mute`)).status, 204);
-  await sleep(500 / TEST_SCALE);
+  await recorded(name, 25, framesOf(name));
   assert.is((await ctx.t.http('POST', `${path}/stop`)).status, 204);
   await eventAfter(ctx.ev, mark, isRec('RecordingFinished', name));
   assert.equal(ctx.ev.events.slice(mark).filter((e) => e.recording?.name === name).map((e) => e.type), ['RecordingStarted', 'RecordingFinished']);
@@ -860,7 +899,7 @@ test('names: "/" makes subdirectories (fetched with %2F); names that could escap
   const live = await ctx.t.http('GET', `/ari/recordings/live/${enc(name)}`);
   assert.is(live.status, 200);
   assert.is(live.body.name, name);
-  await sleep(1000 / TEST_SCALE);
+  await recorded(name, 50);
   assert.is((await ctx.t.http('POST', `/ari/recordings/live/${enc(name)}/stop`)).status, 204);
   await eventAfter(ctx.ev, mark, isRec('RecordingFinished', name));
   assert.ok(statSync(recPath(name, 'wav')).isFile(), 'the file is in a subdirectory of the recordings directory');
@@ -889,7 +928,7 @@ test('hangup during a recording: RecordingFinished done before StasisEnd; the fi
   const mark = ctx.ev.events.length;
   await recordOk(id, { name, format: 'wav' });
   await eventAfter(ctx.ev, mark, isRec('RecordingStarted', name));
-  await sleep(1500 / TEST_SCALE);
+  await recorded(name, 75);
   await hangup(id);
   const seq = ctx.ev.events.slice(mark).filter((e) => e.channel?.id === id || e.recording?.name === name).map(eventLabel);
   assert.equal(seq, ['RecordingStarted', 'ChannelHangupRequest', 'RecordingFinished', 'StasisEnd']);
@@ -909,7 +948,7 @@ test('far-end hangup during a recording ends it the same way (done, kept)', asyn
   const mark = ctx.ev.events.length;
   await recordOk(id, { name, format: 'ulaw' });
   await eventAfter(ctx.ev, mark, isRec('RecordingStarted', name));
-  await sleep(1000 / TEST_SCALE);
+  await recorded(name, 50);
   assert.is((await ctx.t.http('POST', `/sim/channels/${id}/hangup`)).status, 204);
   await eventAfter(ctx.ev, mark, (e) => e.type === 'StasisEnd' && e.channel?.id === id);
   const seq = ctx.ev.events.slice(mark).filter((e) => e.channel?.id === id || e.recording?.name === name).map(eventLabel);
@@ -1071,7 +1110,7 @@ test('ari-client: channel.record returns a LiveRecording; RecordingFinished on t
   const client = await ari.connect(ctx.t.url, 'asterisk', 'asterisk');
   await client.start('ac-rec');
   try {
-    for (let i = 0; i < 50 && (await ctx.t.http('GET', '/ari/applications/ac-rec')).status !== 200; i++) await sleep(10);
+    await waitUntil(async () => (await ctx.t.http('GET', '/ari/applications/ac-rec')).status === 200, 'ac-rec is registered');
     const stasis = new Promise<any>((resolve) => client.once('StasisStart', (_e: any, ch: any) => resolve(ch)));
     const id = uid('ac');
     const call = await ctx.t.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/alice', extension: '1000', channelId: id }, json: { variables: { STASIS_APP: 'ac-rec' } } });
@@ -1082,7 +1121,7 @@ test('ari-client: channel.record returns a LiveRecording; RecordingFinished on t
     const name = uid('ac-rec');
     const live = client.LiveRecording(name);
     const finished = new Promise<any[]>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no RecordingFinished')), 5000);
+      const timer = setTimeout(() => reject(new Error('no RecordingFinished')), WAIT_MS);
       live.once('RecordingFinished', (...args: any[]) => {
         clearTimeout(timer);
         resolve(args);
@@ -1173,7 +1212,9 @@ test('restart (SIGTERM) during a recording: it is stopped and stored at shutdown
     const name = 'term/live';
     assert.is((await record('term-1', { name, format: 'slin' }, server.http)).status, 201);
     await first.ev.waitFor(isRec('RecordingStarted', name));
-    await sleep(100); // 1 s simulated at scale 10
+    // 1 s of audio in the file (slin: 16000 bytes a second), as the child's own clock counts it.
+    const file = recPath(name, FORMATS.slin.ext, dataDir);
+    await waitUntil(() => existsSync(file) && statSync(file).size >= 16000, 'a second of audio reaches the file', WAIT_MS, 20);
     server.proc.kill('SIGTERM');
     assert.is(await server.exited, 0);
     await first.ev.close();
@@ -1200,11 +1241,7 @@ test('crash (SIGKILL) during a recording: after restart it is a stored recording
     await first.ev.waitFor(isRec('RecordingStarted', name));
     const file = recPath(name, 'wav', dataDir);
     // Wait (lower bound only) until at least 1.5 s of audio has reached the file.
-    const deadline = Date.now() + 10_000;
-    while (!(existsSync(file) && statSync(file).size >= 44 + 16000 * 1.5)) {
-      assert.ok(Date.now() < deadline, 'audio reaches the file while recording');
-      await sleep(20);
-    }
+    await waitUntil(() => existsSync(file) && statSync(file).size >= 44 + 16000 * 1.5, 'audio reaches the file while recording', WAIT_MS, 20);
     const onDisk = readFileSync(file);
     server.proc.kill('SIGKILL');
     assert.is(await server.exited, 'SIGKILL');

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { connectEvents } from '../_helpers/events.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { checkViolationsAfterEach } from '../_helpers/violations.js';
 
 // No credential is ever written to a log line or returned in a response.
 const test = suite('secrets');
@@ -16,6 +17,7 @@ test.before(async () => {
 test.after(async () => {
   await t.close();
 });
+checkViolationsAfterEach(test, () => t);
 
 test('credentials in headers, api_key and WebSocket URLs never reach the logs or any answer', async () => {
   const basic = (u: string, p: string) => `${u}:${p}`;

@@ -6,8 +6,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FRAME_SAMPLES, tonePower } from '../../server/ari/media/pcm.js';
 import { eventSequence, hangupAndWait, originateInApp } from '../_helpers/ari.js';
-import { sleep, type EventLog } from '../_helpers/events.js';
-import { TEST_SCALE } from '../_helpers/server.js';
+import { connectEvents, sleep, WAIT_MS, type EventLog } from '../_helpers/events.js';
+import { startTestServer, TEST_SCALE, type TestServer } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
 
 const test = suite('snoop-external');
@@ -61,25 +61,25 @@ function sine(freq: number, from: number, n: number, rate = 8000): Int16Array {
 
 let recordings = 0;
 /** Starts a wav recording of a channel's inbound audio; `done` resolves with the samples once RecordingFinished reaches `log`. */
-async function startRecording(id: string, log: EventLog, seconds = 1): Promise<{ name: string; done: Promise<Int16Array> }> {
+async function startRecording(id: string, log: EventLog, seconds = 1, t: TestServer = ctx.t): Promise<{ name: string; done: Promise<Int16Array> }> {
   const name = `se-rec-${++recordings}`;
-  const r = await ctx.t.http('POST', `/ari/channels/${enc(id)}/record`, { query: { name, format: 'wav', maxDurationSeconds: seconds } });
+  const r = await t.http('POST', `/ari/channels/${enc(id)}/record`, { query: { name, format: 'wav', maxDurationSeconds: seconds } });
   assert.is(r.status, 201, r.text);
-  const done = log.waitFor((e) => e.type === 'RecordingFinished' && e.recording?.name === name, 10_000).then(async (e) => {
+  const done = log.waitFor((e) => e.type === 'RecordingFinished' && e.recording?.name === name, WAIT_MS).then(async (e) => {
     assert.is(e.recording.state, 'done');
-    const samples = await downloadWav(ctx.t, name);
+    const samples = await downloadWav(t, name);
     assert.ok(samples.length >= seconds * 8000 - FRAME_SAMPLES, `recorded ${samples.length} samples`);
     return samples;
   });
   return { name, done };
 }
-const recordChannel = async (id: string, log: EventLog, seconds = 1) => (await startRecording(id, log, seconds)).done;
+const recordChannel = async (id: string, log: EventLog, seconds = 1, t: TestServer = ctx.t) => (await startRecording(id, log, seconds, t)).done;
 
 /** Plays a tone on a channel and waits for PlaybackStarted on `log`; returns the playback id. */
 let playbacks = 0;
-async function playTone(id: string, freq: number, log: EventLog): Promise<string> {
+async function playTone(id: string, freq: number, log: EventLog, t: TestServer = ctx.t): Promise<string> {
   const pb = `se-pb-${++playbacks}`;
-  const r = await ctx.t.http('POST', `/ari/channels/${enc(id)}/play`, { query: { media: `tone:${freq}`, playbackId: pb } });
+  const r = await t.http('POST', `/ari/channels/${enc(id)}/play`, { query: { media: `tone:${freq}`, playbackId: pb } });
   assert.is(r.status, 201, r.text);
   await log.waitFor((e) => e.type === 'PlaybackStarted' && e.playback?.id === pb);
   return pb;
@@ -228,13 +228,40 @@ class AudioSocketServer {
   }
 }
 
+/**
+ * How many 20 ms frames ahead of the simulated clock our inbound audio is sent. The server
+ * queues up to 25 received frames and reads one per tick; a lead of 20 keeps the queue from
+ * running dry when the process stalls (after a stall the media clock catches up on its missed
+ * ticks before we get to send again).
+ */
+const LEAD_FRAMES = 20;
+
 const peers: Array<{ close(): Promise<void> }> = [];
 test.after(async () => {
   for (const p of peers.splice(0)) await p.close();
 });
 
-async function externalMedia(query: Record<string, string | undefined>) {
-  return ctx.t.http('POST', '/ari/channels/externalMedia', { query });
+async function externalMedia(query: Record<string, string | undefined>, t: TestServer = ctx.t) {
+  return t.http('POST', '/ari/channels/externalMedia', { query });
+}
+
+/**
+ * The inbound-audio tests stream in real time against the simulated clock. At the test scale a
+ * 20 ms frame is 1 ms of wall time, and after a stall the media clock renders its missed ticks
+ * in a burst that empties the server's inbound queue (25 frames) before we can send again. They
+ * run on a server at scale 2 (a frame is 10 ms), where a stall must last 200 ms to do that.
+ */
+const INBOUND_SCALE = 2;
+async function withInboundServer(run: (t: TestServer, ev: EventLog) => Promise<void>): Promise<void> {
+  const t = await startTestServer({ SIM_TIME_SCALE: String(INBOUND_SCALE) });
+  const ev = await connectEvents(t.url, 'app1');
+  try {
+    await run(t, ev);
+    t.assertNoViolations();
+  } finally {
+    await ev.close();
+    await t.close();
+  }
 }
 
 // ---- snoop ----------------------------------------------------------------------------------
@@ -482,47 +509,49 @@ test('externalMedia rtp/ulaw: we stream RTP v2, PT 0, 160-byte payloads, seq +1,
 });
 
 test('externalMedia rtp/ulaw: RTP sent to UNICASTRTP_LOCAL_PORT is the channel\'s inbound audio: a 600 Hz tone is in its recording; rtp_statistics counts both ways', async () => {
-  const peer = await RtpPeer.open();
-  peers.push(peer);
-  const r = await externalMedia({ app: 'app1', external_host: `127.0.0.1:${peer.port}`, format: 'ulaw', channelId: 'em-rx' });
-  assert.is(r.status, 200, r.text);
-  const localPort = Number(r.body.channelvars.UNICASTRTP_LOCAL_PORT);
-  await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'em-rx');
-  const before = await recordChannel('em-rx', ctx.ev);
-  absent(before, 600);
+  await withInboundServer(async (t, ev) => {
+    const peer = await RtpPeer.open();
+    peers.push(peer);
+    const r = await externalMedia({ app: 'app1', external_host: `127.0.0.1:${peer.port}`, format: 'ulaw', channelId: 'em-rx' }, t);
+    assert.is(r.status, 200, r.text);
+    const localPort = Number(r.body.channelvars.UNICASTRTP_LOCAL_PORT);
+    await ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'em-rx');
+    const before = await recordChannel('em-rx', ev, 1, t);
+    absent(before, 600);
 
-  // 20 ms ulaw packets of a 600 Hz tone, paced at the simulated clock (one packet per 20 simulated ms), until the recording ends.
-  const mySsrc = 0x1234abcd;
-  let seq = 1000;
-  let sent = 0;
-  const rec = await startRecording('em-rx', ctx.ev, 1);
-  let finished = false;
-  const samples = rec.done.finally(() => (finished = true));
-  const wallPerPacket = 20 / TEST_SCALE;
-  const t0 = Date.now();
-  while (!finished && sent < 2000) {
-    const due = Math.floor((Date.now() - t0) / wallPerPacket) + 2;
-    for (; sent < due; sent++) {
-      const payload = Buffer.from(Array.from(sine(600, sent * 160, 160), linearToUlaw));
-      await peer.send(rtpPacket(0, seq++, sent * 160, mySsrc, payload), localPort);
+    // 20 ms ulaw packets of a 600 Hz tone, paced at the simulated clock (one packet per 20 simulated ms, LEAD_FRAMES ahead), until the recording ends.
+    const mySsrc = 0x1234abcd;
+    let seq = 1000;
+    let sent = 0;
+    const rec = await startRecording('em-rx', ev, 1, t);
+    let finished = false;
+    const samples = rec.done.finally(() => (finished = true));
+    const wallPerPacket = 20 / INBOUND_SCALE;
+    const t0 = Date.now();
+    while (!finished && sent < 2000) {
+      const due = Math.floor((Date.now() - t0) / wallPerPacket) + LEAD_FRAMES;
+      for (; sent < due; sent++) {
+        const payload = Buffer.from(Array.from(sine(600, sent * 160, 160), linearToUlaw));
+        await peer.send(rtpPacket(0, seq++, sent * 160, mySsrc, payload), localPort);
+      }
+      await sleep(1);
     }
-    await sleep(1);
-  }
-  const heard = await samples;
-  present(heard, 600, 0.5);
-  await sleep(20); // the last datagrams reach the server's socket
-  absent(heard, 1000);
+    const heard = await samples;
+    present(heard, 600, 0.5);
+    await sleep(20); // the last datagrams reach the server's socket
+    absent(heard, 1000);
 
-  const stats = await ctx.t.http('GET', '/ari/channels/em-rx/rtp_statistics');
-  assert.is(stats.status, 200);
-  assert.is(stats.body.rxcount, sent);
-  assert.is(stats.body.rxoctetcount, sent * 160);
-  assert.is(stats.body.rxploss, 0);
-  assert.ok(stats.body.txcount > 0);
-  assert.is(stats.body.txoctetcount, stats.body.txcount * 160);
-  assert.is(stats.body.remote_ssrc, mySsrc);
-  assert.is(stats.body.channel_uniqueid, 'em-rx');
-  await hangupAndWait(ctx.t, ctx.ev, 'em-rx');
+    const stats = await t.http('GET', '/ari/channels/em-rx/rtp_statistics');
+    assert.is(stats.status, 200);
+    assert.is(stats.body.rxcount, sent);
+    assert.is(stats.body.rxoctetcount, sent * 160);
+    assert.is(stats.body.rxploss, 0);
+    assert.ok(stats.body.txcount > 0);
+    assert.is(stats.body.txoctetcount, stats.body.txcount * 160);
+    assert.is(stats.body.remote_ssrc, mySsrc);
+    assert.is(stats.body.channel_uniqueid, 'em-rx');
+    await hangupAndWait(t, ev, 'em-rx');
+  });
 });
 
 test('externalMedia rtp payload types: alaw PT 8 / 160 bytes, slin PT 117 / 320 bytes, slin16 PT 118 / 640 bytes big-endian at 16 kHz', async () => {
@@ -610,62 +639,64 @@ test('externalMedia rtp: hanging up closes the stream: StasisEnd, ChannelDestroy
 // ---- external media: AudioSocket --------------------------------------------------------------
 
 test('externalMedia audiosocket: we connect, send the UUID first, then 320-byte slin frames; audio the server sends is recorded on the channel', async () => {
-  const srv = await AudioSocketServer.open();
-  peers.push(srv);
-  const uuid = randomUUID();
-  const r = await externalMedia({ app: 'app1', external_host: `127.0.0.1:${srv.port}`, encapsulation: 'audiosocket', transport: 'tcp', format: 'slin', data: uuid, channelId: 'as-1' });
-  assert.is(r.status, 200, r.text);
-  assert.match(r.body.name, new RegExp(`^AudioSocket/127\\.0\\.0\\.1:${srv.port}-[0-9a-f]{8}$`));
-  assert.is(r.body.state, 'Up');
-  const start = await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'as-1');
-  assert.equal(start.args, [uuid]);
-  const conn = await srv.first();
-  await conn.waitFrames(20);
-  const first = conn.frames[0]!;
-  assert.is(first.kind, 0x01);
-  assert.is(first.payload.length, 16);
-  assert.is(first.payload.toString('hex'), uuid.replace(/-/g, ''));
-  const audio = conn.frames.slice(1, 20);
-  for (const f of audio) {
-    assert.is(f.kind, 0x10);
-    assert.is(f.payload.length, 320);
-  }
-  // What the app plays to the channel reaches us as little-endian 8 kHz slin.
-  const pb = await playTone('as-1', 1000, ctx.ev);
-  const from = conn.frames.length + 5;
-  await conn.waitFrames(from + 50);
-  const payload = Buffer.concat(conn.frames.slice(from, from + 50).map((f) => f.payload));
-  present(Int16Array.from({ length: payload.length / 2 }, (_, i) => payload.readInt16LE(i * 2)), 1000, 0.95);
-  assert.is((await ctx.t.http('DELETE', `/ari/playbacks/${pb}`)).status, 204);
-
-  // We send a 500 Hz tone as 0x10 frames while the channel is recorded.
-  const rec = await startRecording('as-1', ctx.ev, 1);
-  let finished = false;
-  const samples = rec.done.finally(() => (finished = true));
-  let sent = 0;
-  const t0 = Date.now();
-  while (!finished && sent < 2000) {
-    const due = Math.floor((Date.now() - t0) / (20 / TEST_SCALE)) + 2;
-    for (; sent < due; sent++) {
-      const pcm = sine(500, sent * 160, 160);
-      const frame = Buffer.alloc(3 + 320);
-      frame[0] = 0x10;
-      frame.writeUInt16BE(320, 1);
-      for (let i = 0; i < 160; i++) frame.writeInt16LE(pcm[i]!, 3 + i * 2);
-      conn.sock.write(frame);
+  await withInboundServer(async (t, ev) => {
+    const srv = await AudioSocketServer.open();
+    peers.push(srv);
+    const uuid = randomUUID();
+    const r = await externalMedia({ app: 'app1', external_host: `127.0.0.1:${srv.port}`, encapsulation: 'audiosocket', transport: 'tcp', format: 'slin', data: uuid, channelId: 'as-1' }, t);
+    assert.is(r.status, 200, r.text);
+    assert.match(r.body.name, new RegExp(`^AudioSocket/127\\.0\\.0\\.1:${srv.port}-[0-9a-f]{8}$`));
+    assert.is(r.body.state, 'Up');
+    const start = await ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'as-1');
+    assert.equal(start.args, [uuid]);
+    const conn = await srv.first();
+    await conn.waitFrames(20);
+    const first = conn.frames[0]!;
+    assert.is(first.kind, 0x01);
+    assert.is(first.payload.length, 16);
+    assert.is(first.payload.toString('hex'), uuid.replace(/-/g, ''));
+    const audio = conn.frames.slice(1, 20);
+    for (const f of audio) {
+      assert.is(f.kind, 0x10);
+      assert.is(f.payload.length, 320);
     }
-    await sleep(1);
-  }
-  const heard = await samples;
-  present(heard, 500, 0.5);
-  absent(heard, 1000);
+    // What the app plays to the channel reaches us as little-endian 8 kHz slin.
+    const pb = await playTone('as-1', 1000, ev, t);
+    const from = conn.frames.length + 5;
+    await conn.waitFrames(from + 50);
+    const payload = Buffer.concat(conn.frames.slice(from, from + 50).map((f) => f.payload));
+    present(Int16Array.from({ length: payload.length / 2 }, (_, i) => payload.readInt16LE(i * 2)), 1000, 0.95);
+    assert.is((await t.http('DELETE', `/ari/playbacks/${pb}`)).status, 204);
 
-  // Our hangup: a 0x00 message, then the connection closes.
-  await hangupAndWait(ctx.t, ctx.ev, 'as-1');
-  await conn.ended;
-  const last = conn.frames[conn.frames.length - 1]!;
-  assert.is(last.kind, 0x00);
-  assert.is(last.payload.length, 0);
+    // We send a 500 Hz tone as 0x10 frames while the channel is recorded.
+    const rec = await startRecording('as-1', ev, 1, t);
+    let finished = false;
+    const samples = rec.done.finally(() => (finished = true));
+    let sent = 0;
+    const t0 = Date.now();
+    while (!finished && sent < 2000) {
+      const due = Math.floor((Date.now() - t0) / (20 / INBOUND_SCALE)) + LEAD_FRAMES;
+      for (; sent < due; sent++) {
+        const pcm = sine(500, sent * 160, 160);
+        const frame = Buffer.alloc(3 + 320);
+        frame[0] = 0x10;
+        frame.writeUInt16BE(320, 1);
+        for (let i = 0; i < 160; i++) frame.writeInt16LE(pcm[i]!, 3 + i * 2);
+        conn.sock.write(frame);
+      }
+      await sleep(1);
+    }
+    const heard = await samples;
+    present(heard, 500, 0.5);
+    absent(heard, 1000);
+
+    // Our hangup: a 0x00 message, then the connection closes.
+    await hangupAndWait(t, ev, 'as-1');
+    await conn.ended;
+    const last = conn.frames[conn.frames.length - 1]!;
+    assert.is(last.kind, 0x00);
+    assert.is(last.payload.length, 0);
+  });
 });
 
 test('externalMedia audiosocket: the server\'s 0x00 message hangs the channel up (ChannelHangupRequest, StasisEnd, ChannelDestroyed)', async () => {

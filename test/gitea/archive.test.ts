@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { git, gitAsync, gitChildren, have, useGitea, waitNoChildren, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
+import { git, gitAsync, gitChildren, useGitea, waitNoChildren, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
+import { requireTool } from '../_helpers/skip.js';
+import { WAIT_MS } from '../_helpers/wait.js';
 
 // /archive/{ref}.{zip|tar.gz|bundle} (repoGetArchive): formats, refs, paths, headers, errors, streaming.
 const test = suite('gitea: archive');
@@ -64,7 +66,8 @@ function zipEntries(zip: Buffer): { name: string; size: number }[] {
 /** Bundles are made in temporary repositories, removed once git exits. */
 async function noBundleDirs() {
   const left = () => readdirSync(tmpdir()).filter((d) => d.startsWith('trunkline-bundle-'));
-  for (let i = 0; i < 100 && left().length; i++) await new Promise((r) => setTimeout(r, 50));
+  const deadline = Date.now() + WAIT_MS;
+  while (left().length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   assert.equal(left(), [], 'no temporary bundle repository left');
 }
 
@@ -92,21 +95,22 @@ test('zip: every entry under <repo>/, with the download and immutable headers', 
   assert.is(r.headers.get('link'), `<${g.url}/api/v1/repos/root/arch/archive/${head}.zip?rev=${head}>; rel="immutable"`);
   assert.is(r.headers.get('etag'), null, 'no ETag on archives');
   assert.is(r.headers.get('x-content-type-options'), 'nosniff');
-  if (have('unzip', ['-v'])) {
-    const file = join(work, 'main.zip');
-    writeFileSync(file, r.bytes);
-    const list = spawnSync('unzip', ['-Z1', file], { encoding: 'utf8' });
-    assert.is(list.status, 0);
-    assert.equal(list.stdout.trim().split('\n').sort(), ALL);
-    assert.is(spawnSync('unzip', ['-p', file, 'arch/src/b/c.txt'], { encoding: 'utf8' }).stdout, 'c\n');
-  } else console.log('SKIP zip check with unzip (install unzip)');
 });
 
-test('tar.gz: the same tree, by tag, branch with a slash, full and short sha', async () => {
-  if (!have('tar')) {
-    console.log('SKIP tar.gz listing (install tar)');
-    return;
-  }
+test('zip: unzip lists the same entries and extracts a file', async ({ __test__ }) => {
+  if (!requireTool(__test__, 'unzip', 'unzip', ['-v'])) return;
+  const r = await get('/api/v1/repos/root/arch/archive/main.zip');
+  assert.is(r.status, 200);
+  const file = join(work, 'main.zip');
+  writeFileSync(file, r.bytes);
+  const list = spawnSync('unzip', ['-Z1', file], { encoding: 'utf8' });
+  assert.is(list.status, 0);
+  assert.equal(list.stdout.trim().split('\n').sort(), ALL);
+  assert.is(spawnSync('unzip', ['-p', file, 'arch/src/b/c.txt'], { encoding: 'utf8' }).stdout, 'c\n');
+});
+
+test('tar.gz: the same tree, by tag, branch with a slash, full and short sha', async ({ __test__ }) => {
+  if (!requireTool(__test__, 'tar', 'tar')) return;
   const list = (bytes: Buffer) => spawnSync('tar', ['tzf', '-'], { input: bytes, encoding: 'utf8' }).stdout.trim().split('\n').sort();
   const cases: [string, string, string, string[]][] = [
     ['main', head, 'arch-main.tar.gz', ALL],

@@ -10,6 +10,7 @@ import type { GOperation } from '../../protocol/gitea/operation.js';
 import type { RField, RModel } from '../../protocol/gitea/request.js';
 import { ADMIN, git, giteaWorld, useGitea, type GiteaWorld } from '../_helpers/gitea.js';
 import { startTestServer } from '../_helpers/server.js';
+import { waitUntil, WAIT_MS } from '../_helpers/wait.js';
 
 // Bad input and credentials for EVERY declared Gitea operation, generated from
 // GITEA_OPERATIONS (an operation added later is covered without touching this file):
@@ -28,7 +29,8 @@ import { startTestServer } from '../_helpers/server.js';
 const test = suite('gitea: bad input');
 const ctx = useGitea(test, { MIRROR_ALLOW_LOCAL_NETWORKS: 'true' });
 
-const TIMEOUT_MS = 5000;
+/** An exchange with no answer by then is a hang (generous: a busy machine is not a hang). */
+const TIMEOUT_MS = WAIT_MS;
 const SMALL_BODY = 4096;
 const SMALL_WS = 1024;
 
@@ -230,11 +232,7 @@ async function makeWorld(g: GiteaWorld): Promise<World> {
   assert.is(mirror.status, 200, mirror.text);
   await g.token({ name: 'owen', password: owen.password }, ['read:repository'], 'keep');
   // Nothing queued may finish during the run (it would look like a write).
-  for (let i = 0; i < 200; i++) {
-    const n = (g.t.server.db.prepare('SELECT count(*) AS n FROM mirror_jobs').get() as { n: number }).n;
-    if (n === 0) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitUntil(() => (g.t.server.db.prepare('SELECT count(*) AS n FROM mirror_jobs').get() as { n: number }).n === 0, 'the mirror queue is empty', WAIT_MS, 50);
   return {
     g,
     swagger: `${g.url}/api/swagger`,
@@ -566,7 +564,7 @@ function openEvents(url: string): Promise<WebSocket> {
 
 function closed(ws: WebSocket): Promise<number> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('socket not closed within 5 s')), TIMEOUT_MS);
+    const timer = setTimeout(() => reject(new Error(`socket not closed within ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
     ws.on('error', () => {});
     ws.once('close', (code: number) => {
       clearTimeout(timer);
@@ -575,7 +573,7 @@ function closed(ws: WebSocket): Promise<number> {
   });
 }
 
-/** Writes raw bytes on a fresh connection; resolves with what came back before the server closed it (or 5 s). */
+/** Writes raw bytes on a fresh connection; resolves with what came back before the server closed it (or TIMEOUT_MS). */
 function rawExchange(url: string, data: string): Promise<string> {
   const u = new URL(url);
   return new Promise((resolve) => {
@@ -583,7 +581,7 @@ function rawExchange(url: string, data: string): Promise<string> {
     const sock = connect(Number(u.port), u.hostname, () => sock.write(data));
     const timer = setTimeout(() => {
       sock.destroy();
-      resolve(got || 'no answer within 5 s');
+      resolve(got || `no answer within ${TIMEOUT_MS} ms`);
     }, TIMEOUT_MS);
     sock.on('data', (d) => (got += d.toString('latin1')));
     sock.on('error', () => {});

@@ -112,62 +112,71 @@ test('writes to two branches at once: each commit lands on its own branch only',
   assert.is(git(['--git-dir', repo.dir, 'merge-base', 'main', 'side']).stdout.trim(), base);
 });
 
-test('API writes racing a writer that moves the branch behind the server\'s back: nothing acknowledged is lost', async () => {
+test('API writes racing a writer that moves the branch behind the server\'s back: each retries on the new tip, nothing acknowledged is lost', async () => {
   const { g } = ctx;
   const repo = await newRepo('raced');
-  const external: string[] = [];
-  let stop = false;
-  // A fast-forward-only writer straight on the bare repository, commit on the tip then compare-and-swap
-  // the ref, that never tells the server: its cached refs go stale and only the compare-and-swap protects.
-  const outsider = (async () => {
-    let n = 0;
-    while (!stop) {
-      const tip = await gitAsync(['--git-dir', repo.dir, 'rev-parse', 'refs/heads/main']);
-      const blob = await gitAsync(['--git-dir', repo.dir, 'hash-object', '-w', '--stdin'], `outside ${n}\n`);
-      const tree = await gitAsync(['--git-dir', repo.dir, 'mktree'], `${await gitAsync(['--git-dir', repo.dir, 'ls-tree', tip])}\n100644 blob ${blob}\toutside-${n}.txt\n`);
-      const commit = await gitAsync(['--git-dir', repo.dir, 'commit-tree', tree, '-p', tip, '-m', `outside ${n}`]);
-      try {
-        await gitAsync(['--git-dir', repo.dir, 'update-ref', 'refs/heads/main', commit, tip]);
-        external.push(commit);
-        n++;
-      } catch (err) {
-        // lost the race to the API: try again on the new tip
-        void err;
-      }
-    }
-  })();
-  // The server drops its ref snapshot when a compare-and-swap finds the branch moved: count those retries.
   const store = g.t.server.gitea.git;
-  const invalidate = store.invalidate.bind(store);
-  let retries = 0;
-  store.invalidate = (dir: string) => {
-    if (dir === repo.dir) retries++;
-    invalidate(dir);
+  const external: string[] = [];
+  /** A commit on the tip made straight in the bare repository, the ref moved with git's own compare-and-swap; the server is not told. */
+  const moveBehindTheServersBack = async () => {
+    const n = external.length;
+    const tip = await gitAsync(['--git-dir', repo.dir, 'rev-parse', 'refs/heads/main']);
+    const blob = await gitAsync(['--git-dir', repo.dir, 'hash-object', '-w', '--stdin'], `outside ${n}\n`);
+    const tree = await gitAsync(['--git-dir', repo.dir, 'mktree'], `${await gitAsync(['--git-dir', repo.dir, 'ls-tree', tip])}\n100644 blob ${blob}\toutside-${n}.txt\n`);
+    const commit = await gitAsync(['--git-dir', repo.dir, 'commit-tree', tree, '-p', tip, '-m', `outside ${n}`]);
+    await gitAsync(['--git-dir', repo.dir, 'update-ref', 'refs/heads/main', commit, tip]);
+    external.push(commit);
   };
-  const res: Awaited<ReturnType<typeof g.api<any>>>[] = [];
-  // Waves of API writes until the outsider has landed a few commits between them.
-  let waves = 0;
-  while ((waves < 4 || external.length < 5) && waves < 200) {
-    const wave = waves++;
-    res.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => g.api('POST', `/api/v1/repos/root/raced/contents/api-${wave}-${i}.txt`, { json: { content: b64(`api ${wave} ${i}\n`) } })))));
-    await new Promise((r) => setTimeout(r, 80)); // a window for the outsider (git spawns are slower than our commits)
+  // The race, provoked at a known point every run: between a write's read of the tip and its
+  // compare-and-swap, the branch moves. Every write's first attempt meets a moved branch; one
+  // write meets it twice in a row.
+  const attempts: Array<string | null> = [];
+  let doubleMove = true;
+  store.beforeRefSwap = async (dir, ref, expected) => {
+    if (dir !== repo.dir || ref !== 'refs/heads/main') return;
+    attempts.push(expected);
+    const retryAfterAMove = external.length > 0 && expected === external[external.length - 1];
+    if (!retryAfterAMove) await moveBehindTheServersBack();
+    else if (doubleMove) {
+      doubleMove = false;
+      await moveBehindTheServersBack();
+    }
+  };
+  const N = 10;
+  let res: Awaited<ReturnType<typeof g.api<any>>>[];
+  try {
+    res = await Promise.all(Array.from({ length: N }, (_, i) => g.api('POST', `/api/v1/repos/root/raced/contents/api-${i}.txt`, { json: { content: b64(`api ${i}\n`) } })));
+  } finally {
+    store.beforeRefSwap = undefined;
   }
-  stop = true;
-  await outsider;
-  store.invalidate = invalidate;
   for (const r of res) assert.is(r.status, 201, r.text);
   const api = res.map((r) => r.body.commit.sha as string);
   for (const c of api) record(c);
-  assert.ok(external.length > 0, 'the outside writer got some commits in');
-  assert.ok(retries > 0, 'some API writes found the branch moved and retried');
+  // One move per write, plus the second one; each moved the ref (git's compare-and-swap said so).
+  assert.is(external.length, N + 1);
+  // Every move cost exactly one failed swap and one more attempt, and each retry started from the
+  // tip the outsider had just made: the server read the branch again instead of trusting its cache.
+  assert.is(attempts.length, N + external.length);
+  const retries = attempts.filter((e) => e !== null && external.includes(e));
+  assert.is(retries.length, external.length);
+  // Each acknowledged commit sits on the tip it was finally swapped against: an outsider's commit.
+  for (const c of api) {
+    const parent = git(['--git-dir', repo.dir, 'rev-parse', `${c}^`]).stdout.trim();
+    assert.ok(external.includes(parent), `${c} was built on the moved tip, not on a stale one`);
+  }
   assertReachable(repo.dir, 'main', [...api, ...external]);
+  // One linear history holding every write once: the initial commit, N API commits, N + 1 outside ones.
+  assert.is(git(['--git-dir', repo.dir, 'rev-list', '--count', 'main']).stdout.trim(), String(1 + N + external.length));
+  assert.is(git(['--git-dir', repo.dir, 'rev-list', '--merges', '--count', 'main']).stdout.trim(), '0');
   const tree = git(['--git-dir', repo.dir, 'ls-tree', '--name-only', 'main']).stdout.trim().split('\n');
-  for (let wave = 0; wave < waves; wave++) for (let i = 0; i < 10; i++) assert.ok(tree.includes(`api-${wave}-${i}.txt`));
-  for (let n = 0; n < external.length; n++) assert.ok(tree.includes(`outside-${n}.txt`));
+  for (let i = 0; i < N; i++) assert.ok(tree.includes(`api-${i}.txt`), `api-${i}.txt`);
+  for (let n = 0; n < external.length; n++) assert.ok(tree.includes(`outside-${n}.txt`), `outside-${n}.txt`);
+  // And the API sees the branch where git has it.
+  assert.is((await g.api('GET', '/api/v1/repos/root/raced/branches/main')).body.commit.id, revParse(repo.dir, 'main'));
 });
 
 test('response commit ids are unique across the suite and every repository passes git fsck --strict', async () => {
-  assert.ok(shas.size >= 40 + 5 + 30 + 40);
+  assert.is(shas.size, 40 + 5 + 30 + 10);
   for (const dir of dirs) assert.is(fsck(dir), '', dir);
 });
 

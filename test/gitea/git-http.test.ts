@@ -11,6 +11,7 @@ import { RULE_CHECK_STEPS } from '../../server/gitea/services/protections.js';
 import { cloneUrl, commitFiles, git, gitAsync, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
 import { startTestServer } from '../_helpers/server.js';
+import { WAIT_MS } from '../_helpers/wait.js';
 
 // Git over HTTP with the real git CLI: clone/fetch/push, protocol v2, gzip bodies, authentication and
 // permissions as Gitea answers them, branch protections enforced by the pre-receive hook, and the API
@@ -323,6 +324,7 @@ test('upload-pack: a body (after decompression) over MAX_BODY_BYTES is refused w
     const big = await fetch(`${t.url}/root/small.git/git-upload-pack`, { method: 'POST', headers: { 'content-type': 'application/x-git-upload-pack-request' }, body: Buffer.alloc(8192, '0') });
     assert.is(big.status, 413);
     await big.arrayBuffer();
+    t.assertNoViolations();
   } finally {
     await t.close();
   }
@@ -515,7 +517,7 @@ function serviceProcesses(gitDir: string): string[] {
 }
 
 async function noServiceProcesses(gitDir: string): Promise<void> {
-  const deadline = Date.now() + 8000;
+  const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const left = serviceProcesses(gitDir);
     if (!left.length) return;
@@ -543,7 +545,7 @@ test('a client that goes away mid-transfer leaves no git process behind (fetch a
     req.on('error', () => {});
     req.on('close', () => resolve());
     req.end(wantRequest(sha));
-    setTimeout(() => reject(new Error('no response')), 10000).unref();
+    setTimeout(() => reject(new Error('no response')), WAIT_MS).unref();
   });
   await noServiceProcesses(gitDir);
 

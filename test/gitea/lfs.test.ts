@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cloneUrl, commitFiles, git, gitAsync, have, useGitea, type Account } from '../_helpers/gitea.js';
+import { cloneUrl, commitFiles, git, gitAsync, useGitea, type Account } from '../_helpers/gitea.js';
+import { requireTool } from '../_helpers/skip.js';
 import { startTestServer } from '../_helpers/server.js';
 
 // The LFS server under /{owner}/{repo}.git/info/lfs/ (batch, upload, verify, download) as Gitea answers it,
@@ -217,16 +218,14 @@ test('LFS_ENABLED=false: every LFS route is a 404', async () => {
     const r = await fetch(`${t.url}/root/x.git/info/lfs/objects/batch`, { method: 'POST', headers: { accept: LFS }, body: '{}' });
     assert.is(r.status, 404);
     await r.arrayBuffer();
+    t.assertNoViolations();
   } finally {
     await t.close();
   }
 });
 
-test('real git-lfs: push through the LFS API, then /media serves the object and a clone smudges it', async () => {
-  if (!have('git-lfs')) {
-    console.log('  SKIP real git-lfs push/clone (install git-lfs)');
-    return;
-  }
+test('real git-lfs: push through the LFS API, then /media serves the object and a clone smudges it', async ({ __test__ }) => {
+  if (!requireTool(__test__, 'git-lfs', 'git-lfs')) return;
   await ctx.g.repo('assets', { owner: alice });
   const url = cloneUrl(ctx.g, 'alice', 'assets', alice);
   const dir = join(work, 'assets');

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cloneUrl, git, gitAsync, giteaWorld, have, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { cloneUrl, git, gitAsync, giteaWorld, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { requireTool } from '../_helpers/skip.js';
 import { startTestServer } from '../_helpers/server.js';
 
 // migrate with lfs: the LFS objects the copied refs point to come along (at migration and on every
@@ -121,10 +122,7 @@ test('lfs:true: 201, every object the refs point to is linked to the copy and se
 });
 
 test('real git-lfs: a clone of the copy smudges the object', async () => {
-  if (!have('git-lfs')) {
-    console.log('  SKIP clone of a migrated copy with git-lfs (install git-lfs)');
-    return;
-  }
+  if (!requireTool('clone of a migrated copy with git-lfs', 'git-lfs', 'git-lfs')) return;
   const dir = join(work, 'copy');
   await gitAsync(['clone', '-q', cloneUrl(g, 'bob', 'copy', bob), dir], { env: { GIT_LFS_SKIP_SMUDGE: '1' } });
   git(['lfs', 'install', '--local'], { cwd: dir });

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import type { RepoEvent } from '../../protocol/gitea/events.js';
 import { giteaWorld, useGitea, type GiteaWorld } from '../_helpers/gitea.js';
 import { startTestServer } from '../_helpers/server.js';
+import { nextSecondAfter, waitUntil, WAIT_MS } from '../_helpers/wait.js';
 
 // The mirror sync queue: one sync of a mirror at a time whatever asks for it, and
 // queued push and pull syncs that survive a restart.
@@ -50,31 +51,37 @@ test('push and pull syncs queued when the server stops all run after it restarts
   const t1 = await startTestServer({ MIRROR_ALLOW_LOCAL_NETWORKS: 'true' });
   const dataDir = t1.dataDir;
   try {
-    const w1 = await giteaWorld(t1);
-    await w1.repo('a');
     const mirrors: string[] = [];
-    for (const target of ['t1', 't2', 't3']) {
-      await w1.repo(target, { autoInit: false });
-      const r = await w1.api('POST', '/api/v1/repos/root/a/push_mirrors', {
-        json: { remote_address: `${w1.url}/root/${target}.git`, remote_username: 'root', remote_password: w1.admin.token, interval: '0', sync_on_commit: true },
-      });
-      assert.is(r.status, 200, r.text);
-      mirrors.push(r.body.remote_name);
+    let pulledAt: number;
+    try {
+      const w1 = await giteaWorld(t1);
+      await w1.repo('a');
+      for (const target of ['t1', 't2', 't3']) {
+        await w1.repo(target, { autoInit: false });
+        const r = await w1.api('POST', '/api/v1/repos/root/a/push_mirrors', {
+          json: { remote_address: `${w1.url}/root/${target}.git`, remote_username: 'root', remote_password: w1.admin.token, interval: '0', sync_on_commit: true },
+        });
+        assert.is(r.status, 200, r.text);
+        mirrors.push(r.body.remote_name);
+      }
+      const pull = await w1.api('POST', '/api/v1/repos/migrate', { json: { clone_addr: `${w1.url}/root/a.git`, auth_username: 'root', auth_password: w1.admin.token, repo_name: 'copy', mirror: true } });
+      assert.is(pull.status, 201, pull.text);
+      pulledAt = (t1.server.db.prepare('SELECT last_update FROM pull_mirrors').get() as { last_update: number }).last_update;
+
+      await t1.server.gitea.stopMirrors();
+      await w1.commit('root', 'a', { 'late.txt': 'late\n' });
+      await w1.commit('root', 'a', { 'later.txt': 'later\n' }); // asks again: still one job per mirror
+      assert.is((await w1.api('POST', '/api/v1/repos/root/copy/mirror-sync')).status, 200);
+      const queued = t1.server.db.prepare('SELECT kind, reason FROM mirror_jobs ORDER BY id').all() as { kind: string; reason: string }[];
+      assert.equal(queued.map((j) => j.kind).sort(), ['pull', 'push', 'push', 'push']);
+      t1.assertNoViolations();
+    } finally {
+      await t1.close({ keepData: true });
     }
-    const pull = await w1.api('POST', '/api/v1/repos/migrate', { json: { clone_addr: `${w1.url}/root/a.git`, auth_username: 'root', auth_password: w1.admin.token, repo_name: 'copy', mirror: true } });
-    assert.is(pull.status, 201, pull.text);
-    const pulledAt = (t1.server.db.prepare('SELECT last_update FROM pull_mirrors').get() as { last_update: number }).last_update;
 
-    await t1.server.gitea.stopMirrors();
-    await w1.commit('root', 'a', { 'late.txt': 'late\n' });
-    await w1.commit('root', 'a', { 'later.txt': 'later\n' }); // asks again: still one job per mirror
-    assert.is((await w1.api('POST', '/api/v1/repos/root/copy/mirror-sync')).status, 200);
-    const queued = t1.server.db.prepare('SELECT kind, reason FROM mirror_jobs ORDER BY id').all() as { kind: string; reason: string }[];
-    assert.equal(queued.map((j) => j.kind).sort(), ['pull', 'push', 'push', 'push']);
-    await t1.close({ keepData: true });
-
-    // Let a second pass at least one second later, so last_update can be told apart.
-    await new Promise((r) => setTimeout(r, 1100));
+    // last_update is in seconds: start the second server once the clock has left the first sync's
+    // second, so a sync after the restart is told apart from it (waiting for that, not for 1.1 s).
+    await nextSecondAfter(pulledAt);
     const t2 = await startTestServer({ MIRROR_ALLOW_LOCAL_NETWORKS: 'true' }, dataDir);
     try {
       await t2.server.gitea.mirrorQueue.idle();
@@ -91,6 +98,7 @@ test('push and pull syncs queued when the server stops all run after it restarts
         assert.is(j.attempts, 1, j.kind);
         assert.ok(j.due_at > Date.now(), 'due later');
       }
+      t2.assertNoViolations();
     } finally {
       await t2.close();
     }
@@ -111,15 +119,12 @@ test('interval mirrors are synced on schedule, without being asked', async () =>
     assert.is(r.status, 200, r.text);
     assert.is(r.body.interval, '1s');
     const head = (await w.api('GET', '/api/v1/repos/root/ticking/branches/main')).body.commit.id;
-    let synced = '';
-    for (let i = 0; i < 100 && synced !== head; i++) {
-      await new Promise((res) => setTimeout(res, 100));
-      synced = (await w.api('GET', '/api/v1/repos/root/ticking-target/branches/main')).body?.commit?.id ?? '';
-    }
-    assert.is(synced, head, 'synced by the scheduler within 10 s');
+    // Nobody asks for a sync: the scheduler's own (1 s interval) is awaited, however busy the machine.
+    await waitUntil(async () => (await w.api('GET', '/api/v1/repos/root/ticking-target/branches/main')).body?.commit?.id === head, 'the scheduler synced the mirror', WAIT_MS, 100);
     // And it is scheduled again.
     const next = t.server.db.prepare("SELECT reason, due_at FROM mirror_jobs WHERE kind = 'push'").get() as { reason: string; due_at: number };
     assert.is(next.reason, 'schedule');
+    t.assertNoViolations();
   } finally {
     await t.close();
   }

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { nextSecondAfter } from '../_helpers/wait.js';
 
 // Branch protections: the rules API (create, get, edit, delete, list) and which rule applies to
 // a branch, observed through writes with the contents API.
@@ -221,7 +222,7 @@ test('GET / PATCH / DELETE by name, including glob names with `/`; 404s', async 
   await expectError(g.api('GET', `${rules('crud')}/release`, { auth: olly.auth }), 404, 'not found');
   await expectError(g.api('GET', `${rules('crud')}/release/other`, { auth: olly.auth }), 404, 'not found');
 
-  await new Promise((r) => setTimeout(r, 1100)); // updated_at has a resolution of one second
+  await nextSecondAfter(Date.parse(created.body.updated_at) / 1000); // updated_at has a resolution of one second
   const p = await g.api('PATCH', path, { json: { enable_push_whitelist: true, push_whitelist_usernames: ['will', 'stan'], required_approvals: 3, protected_file_patterns: '*.md', priority: 7 }, auth: olly.auth });
   assert.is(p.status, 200);
   assert.equal(Object.keys(p.body), RULE_KEYS);

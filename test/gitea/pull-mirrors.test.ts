@@ -132,6 +132,7 @@ test('by default, addresses on local networks are 401 Permission denied; MIRROR_
     const off = await w.api('POST', '/api/v1/repos/migrate', { json: { clone_addr: 'https://example.com/x.git', repo_name: 'x', mirror: true } });
     assert.is(off.status, 403);
     assert.equal(off.body, { message: 'the site administrator has disabled the creation of new pull mirrors', url: `${w.url}/api/swagger` });
+    t.assertNoViolations();
   } finally {
     await t.close();
   }

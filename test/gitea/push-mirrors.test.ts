@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { GO_TIME } from '../../protocol/gitea/schema.js';
-import { cloneUrl, commitFiles, git, gitAsync, giteaWorld, have, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { cloneUrl, commitFiles, git, gitAsync, giteaWorld, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { have, requireTool, skip, skipBecause } from '../_helpers/skip.js';
+import { waitUntil, WAIT_MS } from '../_helpers/wait.js';
 import { startTestServer } from '../_helpers/server.js';
 
 // Push mirrors for real: a repository mirrored over smart HTTP (with credentials) to another
@@ -186,11 +188,8 @@ test('add: Gitea\'s 400s in the spec\'s order (interval, minimum, ssh, protocol,
   assert.is((await g.api('DELETE', `${MIRRORS}/${ok.body.remote_name}`, { auth: alice.auth })).status, 204);
 });
 
-test('use_ssh: an ed25519 key pair; the public key is returned, the private key sealed; scp-style addresses become ssh://', async () => {
-  if (!have('ssh', ['-V'])) {
-    console.log('  SKIP use_ssh key generation (install openssh-client)');
-    return;
-  }
+test('use_ssh: an ed25519 key pair; the public key is returned, the private key sealed; scp-style addresses become ssh://', async ({ __test__ }) => {
+  if (!requireTool(__test__, 'ssh', 'openssh-client', ['-V'])) return;
   const r = await addMirror({ remote_address: 'git@127.0.0.1:alice/elsewhere.git', interval: '0', use_ssh: true });
   assert.is(r.status, 200, r.text);
   assert.match(r.body.public_key, /^ssh-ed25519 [A-Za-z0-9+/]+=*$/);
@@ -238,11 +237,10 @@ test('LFS objects go to the mirror\'s LFS server before the refs: /media of the 
   assert.is((await g.api('POST', '/api/v1/repos/alice/lfs-src/push_mirrors-sync', { auth: alice.auth })).status, 200);
 });
 
-test('use_ssh sync for real: the generated key, installed on an sshd on loopback, pushes the mirror', async () => {
-  if (!existsSync('/usr/sbin/sshd') || !have('ssh', ['-V']) || !have('sh', ['-c', 'command -v ssh-keygen']) || process.getuid?.() !== 0) {
-    console.log('  SKIP use_ssh sync against a real sshd (install openssh-server; runs as root)');
-    return;
-  }
+test('use_ssh sync for real: the generated key, installed on an sshd on loopback, pushes the mirror', async ({ __test__ }) => {
+  if (!have('ssh', ['-V']) || !have('sh', ['-c', 'command -v ssh-keygen'])) return skip(__test__, 'openssh-client');
+  if (!existsSync('/usr/sbin/sshd')) return skip(__test__, 'openssh-server');
+  if (process.getuid?.() !== 0) return skipBecause(__test__, 'sshd needs root: run as root');
   const dir = mkdtempSync(join(tmpdir(), 'trunkline-sshd-'));
   const port = await freePort();
   const target = join(dir, 'target.git');
@@ -257,7 +255,7 @@ test('use_ssh sync for real: the generated key, installed on an sshd on loopback
   let sshdLog = '';
   sshd.stderr.on('data', (d: Buffer) => (sshdLog += d));
   try {
-    for (let i = 0; i < 100 && !sshdLog.includes('Server listening'); i++) await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(() => sshdLog.includes('Server listening') || sshd.exitCode !== null, 'sshd is listening', WAIT_MS, 50);
     const r = await addMirror({ remote_address: `ssh://${userInfo().username}@127.0.0.1:${port}${target}`, interval: '0', use_ssh: true });
     assert.is(r.status, 200, r.text);
     writeFileSync(join(dir, 'authorized_keys'), `${r.body.public_key}\n`);
@@ -343,6 +341,7 @@ test('the address policy by default: loopback and private addresses are 401 Perm
       assert.is(r.status, 401, address);
       assert.equal(r.body, apiError(w, 'Permission denied'));
     }
+    t.assertNoViolations();
   } finally {
     await t.close();
   }
@@ -365,6 +364,7 @@ test('MIRROR_ENABLED=false: every mirror operation is 400 "Mirror feature is dis
       assert.is(r.status, 400, `${method} ${path}`);
       assert.equal(r.body, apiError(w, 'Mirror feature is disabled'));
     }
+    t.assertNoViolations();
   } finally {
     await t.close();
   }
@@ -373,16 +373,21 @@ test('MIRROR_ENABLED=false: every mirror operation is 400 "Mirror feature is dis
 test('queued syncs survive a restart and run once the server is back', async () => {
   const t1 = await startTestServer({ MIRROR_ALLOW_LOCAL_NETWORKS: 'true' });
   const dataDir = t1.dataDir;
-  const w1 = await giteaWorld(t1);
-  await w1.repo('from');
-  await w1.repo('to', { autoInit: false });
-  const add = await w1.api('POST', '/api/v1/repos/root/from/push_mirrors', { json: { remote_address: `${w1.url}/root/to.git`, remote_username: 'root', remote_password: w1.admin.token, interval: '0', sync_on_commit: true } });
-  assert.is(add.status, 200, add.text);
-  // Stop the queue first, so the commit's sync stays queued across the restart.
-  await t1.server.gitea.stopMirrors();
-  const made = await w1.commit('root', 'from', { 'x.txt': 'x\n' });
-  assert.is((t1.server.db.prepare('SELECT count(*) AS n FROM mirror_jobs').get() as { n: number }).n, 1);
-  await t1.close({ keepData: true });
+  let made;
+  try {
+    const w1 = await giteaWorld(t1);
+    await w1.repo('from');
+    await w1.repo('to', { autoInit: false });
+    const add = await w1.api('POST', '/api/v1/repos/root/from/push_mirrors', { json: { remote_address: `${w1.url}/root/to.git`, remote_username: 'root', remote_password: w1.admin.token, interval: '0', sync_on_commit: true } });
+    assert.is(add.status, 200, add.text);
+    // Stop the queue first, so the commit's sync stays queued across the restart.
+    await t1.server.gitea.stopMirrors();
+    made = await w1.commit('root', 'from', { 'x.txt': 'x\n' });
+    assert.is((t1.server.db.prepare('SELECT count(*) AS n FROM mirror_jobs').get() as { n: number }).n, 1);
+    t1.assertNoViolations();
+  } finally {
+    await t1.close({ keepData: true });
+  }
 
   const t2 = await startTestServer({ MIRROR_ALLOW_LOCAL_NETWORKS: 'true' }, dataDir);
   try {
@@ -391,6 +396,7 @@ test('queued syncs survive a restart and run once the server is back', async () 
     const row = t2.server.db.prepare('SELECT last_update, last_error FROM push_mirrors').get() as { last_update: number; last_error: string };
     assert.ok(row.last_update > 0, 'the queued sync ran after the restart');
     assert.ok(made.commit.sha);
+    t2.assertNoViolations();
   } finally {
     await t2.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { GO_TIME } from '../../protocol/gitea/schema.js';
 import { useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { WAIT_MS } from '../_helpers/wait.js';
 
 // The repository event stream, /api/v1/events: commit and mirror sync events, only for
 // repositories the caller can read, with the API's credentials and Gitea's error bodies.
@@ -40,7 +41,7 @@ function connect(query: string, headers: Record<string, string>): Promise<Stream
     ws.on('open', () =>
       resolve({
         events,
-        until(pred, ms = 5000) {
+        until(pred, ms = WAIT_MS) {
           return new Promise((res, rej) => {
             const check = () => {
               if (events.some(pred)) res([...events]);

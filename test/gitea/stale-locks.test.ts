@@ -16,10 +16,15 @@ test('locks left by the previous run are cleared at start; a stale lock met at r
   const t1 = await startTestServer({});
   const dataDir = t1.dataDir;
   try {
-    const w1 = await giteaWorld(t1);
-    const repo = await w1.repo('locked');
-    const gitDir = join(dataDir, 'git', `${repo.id}.git`);
-    await t1.close({ keepData: true });
+    let gitDir: string;
+    try {
+      const w1 = await giteaWorld(t1);
+      const repo = await w1.repo('locked');
+      gitDir = join(dataDir, 'git', `${repo.id}.git`);
+      t1.assertNoViolations();
+    } finally {
+      await t1.close({ keepData: true });
+    }
 
     // What a SIGKILLed update-ref leaves: the branch's lock and HEAD's (HEAD points at main).
     for (const lock of ['HEAD.lock', 'refs/heads/main.lock']) {
@@ -45,6 +50,7 @@ test('locks left by the previous run are cleared at start; a stale lock met at r
       utimesSync(join(gitDir, 'refs/heads/main.lock'), anHourAgo(), anHourAgo());
       const again = await write('b.txt');
       assert.is(again.status, 201, again.text);
+      t2.assertNoViolations();
     } finally {
       await t2.close();
     }

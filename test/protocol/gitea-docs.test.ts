@@ -6,6 +6,7 @@ import { GITEA_MODELS, GITEA_OPERATIONS } from '../../protocol/gitea/index.js';
 import { giteaStatuses, type GOperation } from '../../protocol/gitea/operation.js';
 import { giteaSwagger } from '../../protocol/gitea/swagger.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { checkViolationsAfterEach } from '../_helpers/violations.js';
 
 // The drift gate of the Gitea-compatible API: the served Swagger 2.0 document is built from
 // protocol/gitea, lists exactly what the server mounts (which is everything declared), is
@@ -27,13 +28,16 @@ test.before(async () => {
 test.after(async () => {
   await t.close();
 });
+checkViolationsAfterEach(test, () => t);
 
 const opsOf = (d: any) =>
   Object.entries(d.paths as Record<string, Record<string, any>>).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
 
 test('drift gate: the served document matches the committed snapshot (UPDATE_SNAPSHOTS=1 to accept a change)', () => {
   const text = JSON.stringify(doc, null, 2) + '\n';
-  if (process.env.UPDATE_SNAPSHOTS === '1' || !existsSync(SNAPSHOT)) writeFileSync(SNAPSHOT, text);
+  if (process.env.UPDATE_SNAPSHOTS === '1') writeFileSync(SNAPSHOT, text);
+  // A missing snapshot is a failure, not a fresh start: writing it here would pass any drift.
+  assert.ok(existsSync(SNAPSHOT), `${SNAPSHOT} is missing: restore it, or regenerate it with UPDATE_SNAPSHOTS=1 npm test -- protocol and review the diff`);
   assert.fixture(text, readFileSync(SNAPSHOT, 'utf8'));
 });
 

@@ -4,6 +4,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { requireTool, skipBecause } from '../_helpers/skip.js';
 
 // test-file-timeout-minutes: 30
 // A production install: the tracked files only, `npm ci --omit=dev` (better-sqlite3 compiles
@@ -29,7 +30,6 @@ test.after(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-const have = (cmd: string) => spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
 
 /**
  * npm's environment: none of the npm_* variables `npm test` passed down (one of them
@@ -61,15 +61,16 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
 const NETWORK = /E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT|NETUNREACH|HOSTUNREACH)|getaddrinfo|network/i;
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
+const NAME = 'production install';
+
 test('npm ci --omit=dev, npm start: ARI and the repository API answer, a push runs the hook, SIGTERM exits 0', async () => {
-  if (!have('npm')) return void console.log('SKIP production install (install npm)');
-  if (!have('git')) return void console.log('SKIP production install (install git)');
+  if (!requireTool(NAME, 'npm', 'npm') || !requireTool(NAME, 'git', 'git')) return;
 
   // The tracked files (as they are on disk), nothing else: no node_modules, no data, no .env.
   work = mkdtempSync(join(tmpdir(), 'trunkline-prod-'));
   const app = join(work, 'app');
   const listed = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' });
-  if (listed.status !== 0) return void console.log('SKIP production install (not a git checkout: git ls-files failed)');
+  if (listed.status !== 0) return skipBecause(NAME, 'not a git checkout: git ls-files failed');
   const files = listed.stdout.split('\0').filter(Boolean);
   assert.ok(files.includes('package-lock.json') && files.includes('server/main.ts'), 'the lock file and the server are tracked');
   for (const f of files) {
@@ -81,7 +82,7 @@ test('npm ci --omit=dev, npm start: ARI and the repository API answer, a push ru
 
   const env = npmEnv();
   const ci = await run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], app, env);
-  if (ci.code !== 0 && NETWORK.test(ci.output)) return void console.log(`SKIP production install (npm ci could not reach the registry: ${NETWORK.exec(ci.output)![0]})`);
+  if (ci.code !== 0 && NETWORK.test(ci.output)) return skipBecause(NAME, `npm ci could not reach the registry: ${NETWORK.exec(ci.output)![0]}`);
   assert.is(ci.code, 0, `npm ci failed:\n${ci.output.slice(-4000)}`);
   for (const dep of Object.keys(pkg.dependencies)) assert.ok(existsSync(join(app, 'node_modules', dep, 'package.json')), `${dep} installed`);
   // Dev-only packages are absent, so the server cannot be loading one. (typescript is still

@@ -6,6 +6,7 @@ import { delimiter, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { findSsh, generateMirrorKeyPair } from '../../server/gitea/mirrors/ssh-keys.js';
+import { requireTool, skipBecause } from '../_helpers/skip.js';
 
 const test = suite('ssh-keys');
 
@@ -146,30 +147,44 @@ function hasTool(cmd: string, args: string[]): boolean {
   return !(r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') && r.status !== null;
 }
 
-test('ssh-keygen accepts the private key and derives the same public key', () => {
-  if (!hasTool('ssh-keygen', ['-?'])) {
-    console.log('SKIP ssh-keygen check (install openssh-client)');
-    return;
-  }
-  const dir = tempDir();
+/** ssh-keygen is there (it exits non-zero on -?, so `have` cannot tell). */
+function needKeygen(test: string): boolean {
+  if (hasTool('ssh-keygen', ['-?'])) return true;
+  skipBecause(test, 'install openssh-client');
+  return false;
+}
+
+/** A key pair with (or without) a comment, its private key in a 0600 file. */
+function keyFile(comment: string) {
+  const { publicKey, privateKey } = generateMirrorKeyPair(comment || undefined);
+  const file = join(tempDir(), `id_ed25519_${comment ? 'c' : 'n'}`);
+  writeFileSync(file, privateKey, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { publicKey, file };
+}
+
+test('ssh-keygen accepts the private key and derives the same public key', ({ __test__ }) => {
+  if (!needKeygen(__test__)) return;
   for (const comment of ['', 'trunkline mirror key']) {
-    const { publicKey, privateKey } = generateMirrorKeyPair(comment || undefined);
-    const file = join(dir, `id_ed25519_${comment ? 'c' : 'n'}`);
-    writeFileSync(file, privateKey, { mode: 0o600 });
-    chmodSync(file, 0o600);
+    const { publicKey, file } = keyFile(comment);
     const r = spawnSync('ssh-keygen', ['-y', '-f', file], { encoding: 'utf8' });
     assert.is(r.status, 0, `ssh-keygen -y failed: ${r.stderr}`);
     const out = r.stdout.trimEnd();
     assert.ok(out === publicKey || out === `${publicKey} ${comment}`.trimEnd(), `ssh-keygen printed ${JSON.stringify(out)}, expected ${publicKey}`);
+  }
+});
 
-    // Sign with the private key file via ssh-keygen -Y (OpenSSH ≥ 8.0), verify against the public line.
+test('ssh-keygen -Y signs with the private key file and verifies against the public line', ({ __test__ }) => {
+  if (!needKeygen(__test__)) return;
+  // -Y needs OpenSSH 8.0 or later.
+  const probe = spawnSync('ssh-keygen', ['-Y', 'sign'], { encoding: 'utf8' });
+  if (/unknown option|illegal option/i.test(probe.stderr)) return skipBecause(__test__, 'install openssh-client 8.0 or later');
+  for (const comment of ['', 'trunkline mirror key']) {
+    const { publicKey, file } = keyFile(comment);
+    const dir = tempDir();
     const data = join(dir, 'data.txt');
     writeFileSync(data, 'hello mirror\n');
     const s = spawnSync('ssh-keygen', ['-Y', 'sign', '-f', file, '-n', 'file', data], { encoding: 'utf8' });
-    if (s.status !== 0 && /unknown option|illegal option|usage/i.test(s.stderr)) {
-      console.log('SKIP ssh-keygen -Y check (OpenSSH too old)');
-      continue;
-    }
     assert.is(s.status, 0, `ssh-keygen -Y sign failed: ${s.stderr}`);
     const signers = join(dir, 'allowed_signers');
     writeFileSync(signers, `mirror@trunkline ${publicKey}\n`);
@@ -178,20 +193,17 @@ test('ssh-keygen accepts the private key and derives the same public key', () =>
       encoding: 'utf8',
     });
     assert.is(v.status, 0, `ssh-keygen -Y verify failed: ${v.stderr}${v.stdout}`);
-    rmSync(`${data}.sig`);
   }
 });
 
-test('findSsh: finds ssh on PATH, null when absent', () => {
-  const real = hasTool('ssh', ['-V']);
+test('findSsh: finds the installed ssh on PATH', ({ __test__ }) => {
+  if (!requireTool(__test__, 'ssh', 'openssh-client', ['-V'])) return;
   const found = findSsh();
-  if (real) {
-    assert.ok(found, 'ssh is installed but findSsh() returned null');
-    assert.match(found!, /[\\/]ssh(\.exe)?$/i);
-  } else {
-    console.log('SKIP real ssh lookup (install openssh-client)');
-  }
+  assert.ok(found, 'ssh is installed but findSsh() returned null');
+  assert.match(found!, /[\\/]ssh(\.exe)?$/i);
+});
 
+test('findSsh: null when absent; skips non-executables, directories and relative entries', () => {
   const empty = tempDir();
   assert.is(findSsh({ PATH: empty }), null);
   assert.is(findSsh({ PATH: '' }), null);

@@ -30,6 +30,12 @@ export class GitStore {
   readonly catFiles = new CatFilePool();
   /** Serialises writers per `gitDir + ref` inside this process. */
   readonly writes = new KeyedMutex();
+  /**
+   * Test seam, never set by the server: awaited by an API write after it has read the branch
+   * tip and written its commit, just before its compare-and-swap of the ref, so a test (which
+   * runs the server in its own process) can move the branch at exactly that point.
+   */
+  beforeRefSwap: ((gitDir: string, ref: string, expected: string | null) => Promise<void>) | undefined;
   private readonly refCache = new Map<string, Promise<Refs>>();
   /** Snapshots that have finished loading (what branchMoved may patch). */
   private readonly loaded = new Map<string, Refs>();

@@ -333,6 +333,7 @@ export function createFiles(deps: FilesDeps) {
     git.rememberCommit(repo.gitDir, stored);
     if (newBranch !== oldBranch) await verifyPush(repo, doer, newBranch, req.forcePush ? newBranchHead : null, commitSha);
     const expected = newBranch === oldBranch ? oldHead : req.forcePush ? newBranchHead : null;
+    if (git.beforeRefSwap) await git.beforeRefSwap(repo.gitDir, `refs/heads/${newBranch}`, expected);
     const swapped = await casRef(repo.gitDir, `refs/heads/${newBranch}`, commitSha, expected);
     if (!swapped) return null;
     return { commitSha, commit: stored, newBranch, empty, changed, paths };
