@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import { getPath } from 'hono/utils/url';
 import { eventWebsocket } from '../protocol/ari/operations/events.js';
@@ -60,6 +61,16 @@ function routingPath(req: Request): string {
 export function createApp(deps: AppDeps) {
   const { config, log, telephony, ariAuth } = deps;
   const app = new Hono<{ Variables: { ariUser: unknown; giteaAuth: unknown; giteaBasic: boolean } }>({ getPath: routingPath });
+
+  // A body refused as too large is not read to its end: the connection is closed once the answer has
+  // left, rather than kept paused (its descriptor held) for as long as the client goes on sending.
+  app.use('*', async (c, next) => {
+    await next();
+    if (c.res.status !== 413) return;
+    c.res.headers.set('connection', 'close');
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    outgoing?.once('finish', () => outgoing.socket?.destroy());
+  });
 
   // A page on another site may make the browser send our credentials (cached Basic auth): state changes
   // from a foreign Origin are refused before anything else runs (reads are kept from it by the browser itself).

@@ -54,6 +54,7 @@ const mirrorTargets = new Map<string, { repo: string; dir: string; seq: number }
 /** Channels whose creation was acknowledged (200), with the app membership and end seen. */
 const channels = new Set<string>();
 const endedChannels = new Set<string>(); // ChannelDestroyed received
+const inApp = new Set<string>(); // StasisStart received
 const vars: Array<{ id: string; variable: string; value: string }> = []; // setChannelVar 204
 /** Stored recordings acknowledged by RecordingFinished (state done): name → format, file and its bytes' digest. */
 const recordings = new Map<string, { format: string; file: string; sha256: string }>();
@@ -181,6 +182,9 @@ async function channelLoop(cycle: number, loop: number, ev: EventLog, survivors:
     // First the channels that outlived a previous kill: still controllable, then hung up.
     const old = survivors.shift();
     if (old) {
+      // Acknowledged but killed before it entered the app (or before its StasisStart left): restored,
+      // it enters once the app is back. Wait for that, as an app waits for StasisStart.
+      if (!inApp.has(old)) await untilInApp(old);
       await setVar(old, `AFTER_${cycle}`, `restart-${cycle}`);
       await hangup(old, ev);
       continue;
@@ -193,12 +197,24 @@ async function channelLoop(cycle: number, loop: number, ev: EventLog, survivors:
     if (!expectStatus(`create ${id}`, r, 200)) continue;
     channels.add(id);
     await waitEvent(ev, (e) => e.type === 'StasisStart' && e.channel?.id === id);
+    inApp.add(id);
     if (inbound) {
       const a = await req('POST', `/ari/channels/${id}/answer`);
       expectStatus(`answer ${id}`, a, 204);
     }
     for (let k = 0; k < 1 + (n % 3); k++) await setVar(id, `V${k}`, `${id}-value-${k}-${randomInt(1e9)}`);
     if (n % 2 === 0) await hangup(id, ev);
+  }
+}
+
+/** Waits until a restored channel is in the app (a variable read no longer answers 409); it must get there. */
+async function untilInApp(id: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const r = await req('GET', `/ari/channels/${id}/variable`, { query: { variable: 'CHANNEL(state)' } });
+    if (r.status !== 409) return void inApp.add(id);
+    if (Date.now() > deadline) throw new Error(`restored channel ${id} never entered the app`);
+    await sleep(20);
   }
 }
 
@@ -222,6 +238,7 @@ async function recordingLoop(cycle: number, loop: number, ev: EventLog): Promise
     if (!expectStatus(`create ${id}`, r, 200)) continue;
     channels.add(id);
     await waitEvent(ev, (e) => e.type === 'StasisStart' && e.channel?.id === id);
+    inApp.add(id);
     expectStatus(`far audio ${id}`, await req('POST', `/sim/channels/${id}/audio`, { query: { source: 'tone', tone: String(300 + 100 * (n % 8)) } }), 204);
     const format = (Object.keys(REC_FORMATS) as Array<keyof typeof REC_FORMATS>)[n % 3]!;
     const name = n % 4 === 3 ? `crash/c${cycle}/r${loop}-${n}` : `crash-${cycle}-${loop}-${n}`;
