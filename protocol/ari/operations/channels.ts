@@ -4,131 +4,131 @@ import { Channel, RTPstat } from '../models/channel.js';
 import { Variable } from '../models/asterisk.js';
 import { LiveRecording, Playback } from '../models/media.js';
 
-const channelId = path.string({ description: 'Channel\'s id' });
-const variables = body.variables('The "variables" key in the body object holds variable key/value pairs to set on the channel on creation. Other keys in the body object are interpreted as query parameters. Ex. { "endpoint": "SIP/Alice", "variables": { "CALLERID(name)": "Alice" } }');
+const channelId = path.string({ description: 'Id or name of a live channel.' });
+const variables = body.variables('JSON body. Its "variables" object lists variables to set on the new channel, name to value (a string, or {"value": "…", "report_events": true}); function names such as CALLERID(name) are written as functions. Any other top-level key stands for the query parameter of that name and wins over it. Example: {"endpoint": "PJSIP/alice", "variables": {"CALLERID(name)": "Alice"}}');
 const HANGUP_REASONS = ['normal', 'busy', 'congestion', 'no_answer', 'timeout', 'rejected', 'unallocated', 'normal_unspecified', 'number_incomplete', 'codec_mismatch', 'interworking', 'failure', 'answered_elsewhere'] as const;
 
 const e404 = { code: 404, reason: 'Channel not found' };
-const e409 = { code: 409, reason: 'Channel not in a Stasis application' };
+const e409 = { code: 409, reason: 'Channel not in Stasis application' };
 const e412 = { code: 412, reason: 'Channel in invalid state' };
 const guarded = [e404, e409, e412];
 
 /** Parameters shared by originate and originateWithId (less the id itself). */
 const originateParams = {
-  endpoint: query.string({ description: 'Endpoint to call.', required: true, missingMessage: 'Endpoint must be specified' }),
-  extension: query.string({ description: 'The extension to dial after the endpoint answers. Mutually exclusive with \'app\'.' }),
-  context: query.string({ description: 'The context to dial after the endpoint answers. If omitted, uses \'default\'. Mutually exclusive with \'app\'.' }),
-  priority: query.long({ description: 'The priority to dial after the endpoint answers. If omitted, uses 1. Mutually exclusive with \'app\'.' }),
-  label: query.string({ description: 'The label to dial after the endpoint answers. Will supersede \'priority\' if provided. Mutually exclusive with \'app\'.' }),
-  app: query.string({ description: 'The application that is subscribed to the originated channel. When the channel is answered, it will be passed to this Stasis application. Mutually exclusive with \'context\', \'extension\', \'priority\', and \'label\'.' }),
-  appArgs: query.string({ description: 'The application arguments to pass to the Stasis application provided by \'app\'. Mutually exclusive with \'context\', \'extension\', \'priority\', and \'label\'.' }),
-  callerId: query.string({ description: 'CallerID to use when dialing the endpoint or extension.' }),
-  timeout: query.int({ description: 'Timeout (in seconds) before giving up dialing, or -1 for no timeout.', default: 30 }),
+  endpoint: query.string({ description: 'Who to call, as tech/resource: an endpoint of the fixtures (PJSIP/alice) or Local/exten@context for a Local channel pair.', required: true, missingMessage: 'Endpoint must be specified' }),
+  extension: query.string({ description: 'Dialplan extension the channel runs once answered; not together with app.' }),
+  context: query.string({ description: 'Context of that extension (default: default); not together with app.' }),
+  priority: query.long({ description: 'Priority to start at (default: 1); not together with app.' }),
+  label: query.string({ description: 'Label to start at instead of a priority (a number counts as a priority); not together with app.' }),
+  app: query.string({ description: 'Application that hears about the channel from its creation and receives it (StasisStart) once it is answered; not together with extension, context, priority or label.' }),
+  appArgs: query.string({ description: 'Comma-separated arguments that StasisStart carries to app.' }),
+  callerId: query.string({ description: 'Caller ID the far end is shown, e.g. "Alice" <1001>.' }),
+  timeout: query.int({ description: 'Seconds to let the far end ring before the call fails (cause 19); -1 rings forever, 0 means the default.', default: 30 }),
   variables,
 };
 const originateTail = {
-  otherChannelId: query.string({ description: 'The unique id to assign the second channel when using local channels.' }),
-  originator: query.string({ description: 'The unique id of the channel which is originating this one.' }),
-  formats: query.string({ description: 'The format name capability list to use if originator is not specified. Ex. "ulaw,slin16".  Format names can be found with "core show codecs".' }),
+  otherChannelId: query.string({ description: 'Id for the second half of a Local channel pair (default: channelId followed by ;2).' }),
+  originator: query.string({ description: 'Id of an existing channel this call is made for: the new channel takes its formats (and, with create, app is subscribed to it). Not together with formats.' }),
+  formats: query.string({ description: 'Comma-separated audio formats the new channel offers, each one listed in the formats fixture (e.g. ulaw,slin16); default ulaw, alaw and slin. Not together with originator.' }),
 };
 const originateErrors = [
-  { code: 400, reason: 'Invalid parameters for originating a channel.' },
-  { code: 404, reason: 'Requested label can not be found.' },
-  { code: 409, reason: 'Channel with given unique ID already exists.' },
+  { code: 400, reason: 'Missing, malformed or unknown endpoint; neither app nor extension, or app mixed with dialplan parameters; originator with formats, or an unknown originator or format; a timeout below -1; a malformed variable; an id over 149 characters.' },
+  { code: 404, reason: 'Requested label can not be found' },
+  { code: 409, reason: 'Channel with given unique ID already exists' },
 ];
 
 export const list = defineOperation({
   resource: 'channels', method: 'GET', path: '/channels', nickname: 'list',
-  summary: 'List all active channels in Asterisk.', params: {},
+  summary: 'Snapshots of every live channel.', params: {},
   responseClass: 'List[Channel]', response: v.array(Channel.schema), success: 200, errors: [],
 });
 
 export const originate = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels', nickname: 'originate',
-  summary: 'Create a new channel (originate).',
-  notes: 'The new channel is created immediately and a snapshot of it returned. If a Stasis application is provided it will be automatically subscribed to the originated channel for further events and updates.',
-  params: { ...originateParams, channelId: query.string({ description: 'The unique id to assign the channel on creation.' }), ...originateTail },
+  summary: 'Originates a call: a new channel that dials its endpoint at once.',
+  notes: 'The answer carries the new channel while it is still Down; Dial and ChannelStateChange events follow as the far end rings and answers. With app, that application is subscribed to the channel from the start and gets StasisStart after the answer; with extension, the answered channel runs the dialplan from there.',
+  params: { ...originateParams, channelId: query.string({ description: 'Id for the new channel; generated when not given.' }), ...originateTail },
   responseClass: 'Channel', response: Channel.schema, success: 200, errors: originateErrors,
 });
 
 export const create = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/create', nickname: 'create', since: ['14.0.0'],
-  summary: 'Create channel.',
+  summary: 'Makes a channel inside an application without dialling it: it enters app at once (StasisStart, state Down) and waits for /dial.',
   params: {
-    endpoint: query.string({ description: 'Endpoint for channel communication', required: true }),
-    app: query.string({ description: 'Stasis Application to place channel into', required: true }),
-    appArgs: query.string({ description: 'The application arguments to pass to the Stasis application provided by \'app\'. Mutually exclusive with \'context\', \'extension\', \'priority\', and \'label\'.' }),
-    channelId: query.string({ description: 'The unique id to assign the channel on creation.' }),
+    endpoint: query.string({ description: 'Who the channel will call once dialled, as tech/resource.', required: true }),
+    app: query.string({ description: 'Application the channel is placed in right away.', required: true }),
+    appArgs: query.string({ description: 'Comma-separated arguments that StasisStart carries to app.' }),
+    channelId: query.string({ description: 'Id for the new channel; generated when not given.' }),
     ...originateTail,
     variables,
   },
   responseClass: 'Channel', response: Channel.schema, success: 200,
-  errors: [{ code: 400, reason: 'Invalid parameters for creating a channel.' }, { code: 409, reason: 'Channel with given unique ID already exists.' }],
+  errors: [{ code: 400, reason: 'Missing, malformed or unknown endpoint; no app; originator with formats, or an unknown originator or format; a malformed variable; an id over 149 characters.' }, { code: 409, reason: 'Channel with given unique ID already exists' }],
 });
 
 export const get = defineOperation({
   resource: 'channels', method: 'GET', path: '/channels/{channelId}', nickname: 'get',
-  summary: 'Channel details.', params: { channelId },
+  summary: 'Snapshot of one live channel.', params: { channelId },
   responseClass: 'Channel', response: Channel.schema, success: 200, errors: [e404],
 });
 
 export const originateWithId = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}', nickname: 'originateWithId', since: ['12.2.0'],
-  summary: 'Create a new channel (originate with id).',
-  notes: 'The new channel is created immediately and a snapshot of it returned. If a Stasis application is provided it will be automatically subscribed to the originated channel for further events and updates.',
-  params: { channelId: path.string({ description: 'The unique id to assign the channel on creation.' }), ...originateParams, ...originateTail },
+  summary: 'Originates a call as POST /channels does, under the channel id given in the path.',
+  notes: 'The answer carries the new channel while it is still Down; Dial and ChannelStateChange events follow as the far end rings and answers. With app, that application is subscribed to the channel from the start and gets StasisStart after the answer; with extension, the answered channel runs the dialplan from there.',
+  params: { channelId: path.string({ description: 'Id for the new channel.' }), ...originateParams, ...originateTail },
   responseClass: 'Channel', response: Channel.schema, success: 200, errors: originateErrors,
 });
 
 export const hangup = defineOperation({
   resource: 'channels', method: 'DELETE', path: '/channels/{channelId}', nickname: 'hangup',
-  summary: 'Delete (i.e. hangup) a channel.',
+  summary: 'Hangs up a channel, in an application or not: ChannelHangupRequest, StasisEnd when it was in one, then ChannelDestroyed with the cause.',
   params: {
     channelId,
-    reason_code: query.string({ description: 'The reason code for hanging up the channel for detail use. Mutually exclusive with \'reason\'. See detail hangup codes at here. https://docs.asterisk.org/Configuration/Miscellaneous/Hangup-Cause-Mappings/' }),
-    reason: query.string({ description: 'Reason for hanging up the channel for simple use. Mutually exclusive with \'reason_code\'.', values: HANGUP_REASONS, handlerValidates: true }),
+    reason_code: query.string({ description: 'Hangup cause as a Q.850 number (any integer, e.g. 17 for busy); not together with reason.' }),
+    reason: query.string({ description: 'Hangup cause by name (normal is 16, busy 17, congestion 34, no_answer 19, …); normal when neither this nor reason_code is given. Not together with reason_code.', values: HANGUP_REASONS, handlerValidates: true }),
   },
   responseClass: 'void', response: null, success: 204,
-  errors: [{ code: 400, reason: 'Invalid reason for hangup provided' }, e404],
+  errors: [{ code: 400, reason: 'Both reason and reason_code, a reason not in the list, or a reason_code that is not an integer.' }, e404],
 });
 
 export const continueInDialplan = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}/continue', nickname: 'continueInDialplan',
-  summary: 'Exit application; continue execution in the dialplan.',
+  summary: 'Lets the channel leave its application (StasisEnd) and resume the dialplan at the location given.',
   params: {
     channelId,
-    context: query.string({ description: 'The context to continue to.' }),
-    extension: query.string({ description: 'The extension to continue to.' }),
-    priority: query.int({ description: 'The priority to continue to.' }),
-    label: query.string({ description: 'The label to continue to - will supersede \'priority\' if both are provided.' }),
+    context: query.string({ description: 'Context to resume in (default: the current one).' }),
+    extension: query.string({ description: 'Extension to resume at (default: the current one, or s when a context is given).' }),
+    priority: query.int({ description: 'Priority to resume at (default: the next one when neither context nor extension is given, else 1).' }),
+    label: query.string({ description: 'Label to resume at; wins over priority, and a number counts as a priority.' }),
   },
   responseClass: 'void', response: null, success: 204,
-  errors: [{ code: 400, reason: 'Requested priority is illegal' }, { code: 404, reason: 'Channel not found, or the requested label can not be found' }, e409, e412],
+  errors: [{ code: 400, reason: 'Requested priority is illegal' }, { code: 404, reason: 'No such channel, or no such label in the target extension.' }, e409, e412],
 });
 
 export const move = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}/move', nickname: 'move', since: ['13.26.0', '16.3.0'],
-  summary: 'Move the channel from one Stasis application to another.',
+  summary: 'Hands the channel to another application: StasisEnd here, StasisStart there. When that application has no connected WebSocket, the channel stays and its current application gets ApplicationMoveFailed.',
   params: {
     channelId,
-    app: query.string({ description: 'The channel will be passed to this Stasis application.', required: true, missingMessage: 'Application name is required' }),
-    appArgs: query.string({ description: 'The application arguments to pass to the Stasis application provided by \'app\'.' }),
+    app: query.string({ description: 'Application to hand the channel to.', required: true, missingMessage: 'Application name is required' }),
+    appArgs: query.string({ description: 'Comma-separated arguments for StasisStart in the new application (empty ones are dropped).' }),
   },
   responseClass: 'void', response: null, success: 204, errors: [e404, e409],
 });
 
 export const redirect = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}/redirect', nickname: 'redirect', since: ['13.3.0'],
-  summary: 'Redirect the channel to a different location.',
+  summary: 'Sends the far end of the channel elsewhere: a PJSIP far end is redirected and hangs up shortly after; a Local pair restarts its dialplan half at the new extension.',
   params: {
     channelId,
-    endpoint: query.string({ description: 'The endpoint to redirect the channel to', required: true, handlerValidates: true }),
+    endpoint: query.string({ description: 'Destination as tech/resource, with the same technology as the channel.', required: true, handlerValidates: true }),
   },
   responseClass: 'void', response: null, success: 204,
   errors: [
-    { code: 400, reason: 'Endpoint parameter not provided' },
-    { code: 404, reason: 'Channel or endpoint not found' }, e409, e412,
-    { code: 422, reason: 'Endpoint is not the same type as the channel' },
+    { code: 400, reason: 'No endpoint given.' },
+    { code: 404, reason: 'No such channel, or no such endpoint.' }, e409, e412,
+    { code: 422, reason: 'The endpoint is not tech/resource, or its technology differs from the channel one.' },
   ],
 });
 
@@ -140,173 +140,173 @@ function simple(method: 'POST' | 'DELETE', suffix: string, nickname: string, sum
   });
 }
 
-export const answer = simple('POST', 'answer', 'answer', 'Answer a channel.');
-export const ring = simple('POST', 'ring', 'ring', 'Indicate ringing to a channel.');
-export const ringStop = simple('DELETE', 'ring', 'ringStop', 'Stop ringing indication on a channel if locally generated.');
-export const hold = simple('POST', 'hold', 'hold', 'Hold a channel.');
-export const unhold = simple('DELETE', 'hold', 'unhold', 'Remove a channel from hold.');
-export const stopMoh = simple('DELETE', 'moh', 'stopMoh', 'Stop playing music on hold to a channel.');
-export const startSilence = simple('POST', 'silence', 'startSilence', 'Play silence to a channel.');
-export const stopSilence = simple('DELETE', 'silence', 'stopSilence', 'Stop playing silence to a channel.');
+export const answer = simple('POST', 'answer', 'answer', 'Answers the channel (state Up); a channel that is Up already stays as it is.');
+export const ring = simple('POST', 'ring', 'ring', 'Starts a ringing indication toward the far end.');
+export const ringStop = simple('DELETE', 'ring', 'ringStop', 'Ends the ringing indication that ring started.');
+export const hold = simple('POST', 'hold', 'hold', 'Indicates hold to the far end; this channel gets no event unless HOLD_INTERCEPT(set) is on it.');
+export const unhold = simple('DELETE', 'hold', 'unhold', 'Withdraws the hold indication.');
+export const stopMoh = simple('DELETE', 'moh', 'stopMoh', 'Ends the music on hold that startMoh started.');
+export const startSilence = simple('POST', 'silence', 'startSilence', 'Sends silence to the far end (replacing music on hold) until stopped or until a playback starts.');
+export const stopSilence = simple('DELETE', 'silence', 'stopSilence', 'Stops sending silence.');
 
 export const startMoh = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}/moh', nickname: 'startMoh',
-  summary: 'Play music on hold to a channel.',
-  notes: 'Using media operations such as /play on a channel playing MOH in this manner will suspend MOH without resuming automatically. If continuing music on hold is desired, the stasis application must reinitiate music on hold.',
-  params: { channelId, mohClass: query.string({ description: 'Music on hold class to use' }) },
+  summary: 'Plays a music on hold class to the far end (replacing silence).',
+  notes: 'A playback on the channel ends the music, and it does not come back when the playback is over: call startMoh again for that.',
+  params: { channelId, mohClass: query.string({ description: 'Class from the music on hold fixtures; a missing or unknown one plays default.' }) },
   responseClass: 'void', response: null, success: 204, errors: guarded,
 });
 
 export const sendDTMF = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}/dtmf', nickname: 'sendDTMF',
-  summary: 'Send provided DTMF to a given channel.',
+  summary: 'Sends DTMF digits to the far end (no event on this channel). The 204 comes at once; later commands on the channel wait until the digits are over.',
   params: {
     channelId,
-    dtmf: query.string({ description: 'DTMF To send.', required: true, handlerValidates: true }),
-    before: query.int({ description: 'Amount of time to wait before DTMF digits (specified in milliseconds) start.', default: 0, min: 0 }),
-    between: query.int({ description: 'Amount of time in between DTMF digits (specified in milliseconds).', default: 100, min: 0 }),
-    duration: query.int({ description: 'Length of each DTMF digit (specified in milliseconds).', default: 100, min: 0 }),
-    after: query.int({ description: 'Amount of time to wait after DTMF digits (specified in milliseconds) end.', default: 0, min: 0 }),
+    dtmf: query.string({ description: 'Digits 0-9, A-D, * and #; w waits 500 ms and W one second.', required: true, handlerValidates: true }),
+    before: query.int({ description: 'Milliseconds of quiet before the first digit.', default: 0, min: 0 }),
+    between: query.int({ description: 'Milliseconds of quiet between two digits.', default: 100, min: 0 }),
+    duration: query.int({ description: 'Milliseconds each digit sounds.', default: 100, min: 0 }),
+    after: query.int({ description: 'Milliseconds the channel stays busy after the last digit.', default: 0, min: 0 }),
   },
   responseClass: 'void', response: null, success: 204,
-  errors: [{ code: 400, reason: 'DTMF is required' }, ...guarded],
+  errors: [{ code: 400, reason: 'No digits, or a character that is neither a DTMF digit nor a pause.' }, ...guarded],
 });
 
 const muteDirection = query.string({
-  description: 'Direction in which to mute audio', default: 'both', values: ['both', 'in', 'out'] as const, handlerValidates: true,
+  description: 'Which audio: in (from the far end), out (to the far end), or both.', default: 'both', values: ['both', 'in', 'out'] as const, handlerValidates: true,
 });
 export const mute = defineOperation({
-  resource: 'channels', method: 'POST', path: '/channels/{channelId}/mute', nickname: 'mute', summary: 'Mute a channel.',
+  resource: 'channels', method: 'POST', path: '/channels/{channelId}/mute', nickname: 'mute', summary: 'Mutes the channel audio in one direction or both.',
   params: { channelId, direction: muteDirection }, responseClass: 'void', response: null, success: 204, errors: guarded,
 });
 export const unmute = defineOperation({
-  resource: 'channels', method: 'DELETE', path: '/channels/{channelId}/mute', nickname: 'unmute', summary: 'Unmute a channel.',
+  resource: 'channels', method: 'DELETE', path: '/channels/{channelId}/mute', nickname: 'unmute', summary: 'Lifts a mute in one direction or both.',
   params: { channelId, direction: muteDirection }, responseClass: 'void', response: null, success: 204, errors: guarded,
 });
 
 const playParams = {
-  media: query.string({ description: 'Media URIs to play.', required: true, allowMultiple: true, handlerValidates: true }),
-  lang: query.string({ description: 'For sounds, selects language for sound.' }),
-  offsetms: query.int({ description: 'Number of milliseconds to skip before playing. Only applies to the first URI if multiple media URIs are specified.', default: 0, min: 0, handlerValidates: true }),
-  skipms: query.int({ description: 'Number of milliseconds to skip for forward/reverse operations.', default: 3000, min: 0, handlerValidates: true }),
+  media: query.string({ description: 'What to play, one URI or several in turn: sound:, recording:, number:, digits:, characters: or tone:.', required: true, allowMultiple: true, handlerValidates: true }),
+  lang: query.string({ description: 'Language for sound: URIs (default: the channel language).' }),
+  offsetms: query.int({ description: 'Milliseconds to skip at the start of the first URI.', default: 0, min: 0, handlerValidates: true }),
+  skipms: query.int({ description: 'How far forward and reverse jump, in milliseconds (0 means the default).', default: 3000, min: 0, handlerValidates: true }),
 };
 export const play = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}/play', nickname: 'play',
-  summary: 'Start playback of media.',
-  notes: 'The media URI may be any of a number of URI\'s. Currently sound:, recording:, number:, digits:, characters:, and tone: URI\'s are supported. This operation creates a playback resource that can be used to control the playback of media (pause, rewind, fast forward, etc.)',
-  params: { channelId, ...playParams, playbackId: query.string({ description: 'Playback ID.' }) },
-  responseClass: 'Playback', response: Playback.schema, success: 201, errors: [...guarded, { code: 409, reason: 'Channel not in a Stasis application, or a playback with the given id already exists' }],
+  summary: 'Queues media for the channel and answers with the playback, state queued.',
+  notes: 'Playbacks on one channel run one after another, and the first to start ends any music on hold or silence. PlaybackStarted comes for each URI, PlaybackContinuing between two URIs, PlaybackFinished at the end. Pause, resume, rewind or skip it under /playbacks/{playbackId}.',
+  params: { channelId, ...playParams, playbackId: query.string({ description: 'Id for the playback; generated when not given.' }) },
+  responseClass: 'Playback', response: Playback.schema, success: 201, errors: [...guarded, { code: 409, reason: 'The channel is not in an application, or a playback with that id exists already.' }],
 });
 export const playWithId = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}/play/{playbackId}', nickname: 'playWithId', since: ['12.2.0'],
-  summary: 'Start playback of media and specify the playbackId.',
-  notes: 'The media URI may be any of a number of URI\'s. Currently sound:, recording:, number:, digits:, characters:, and tone: URI\'s are supported. This operation creates a playback resource that can be used to control the playback of media (pause, rewind, fast forward, etc.)',
-  params: { channelId, playbackId: path.string({ description: 'Playback ID.' }), ...playParams },
-  responseClass: 'Playback', response: Playback.schema, success: 201, errors: [...guarded, { code: 409, reason: 'Channel not in a Stasis application, or a playback with the given id already exists' }],
+  summary: 'Queues media for the channel under the playback id given in the path.',
+  notes: 'Playbacks on one channel run one after another, and the first to start ends any music on hold or silence. PlaybackStarted comes for each URI, PlaybackContinuing between two URIs, PlaybackFinished at the end. Pause, resume, rewind or skip it under /playbacks/{playbackId}.',
+  params: { channelId, playbackId: path.string({ description: 'Id for the playback.' }), ...playParams },
+  responseClass: 'Playback', response: Playback.schema, success: 201, errors: [...guarded, { code: 409, reason: 'The channel is not in an application, or a playback with that id exists already.' }],
 });
 
 export const record = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}/record', nickname: 'record',
-  summary: 'Start a recording.',
-  notes: 'Record audio from a channel. Note that this will not capture audio sent to the channel. The bridge itself has a record feature if that\'s what you want.',
+  summary: 'Records the audio that reaches the channel from its far end into a file.',
+  notes: 'What is played to the channel is not captured; record the bridge to get the mix. A ringing inbound channel is answered first. RecordingStarted marks the start; once finished, the file is listed under /recordings/stored.',
   params: {
     channelId,
-    name: query.string({ description: 'Recording\'s filename', required: true, missingMessage: 'Recording name is required' }),
-    format: query.string({ description: 'Format to encode audio in', required: true }),
-    maxDurationSeconds: query.int({ description: 'Maximum duration of the recording, in seconds. 0 for no limit', default: 0, min: 0, invalidMessage: 'max_duration_seconds cannot be negative' }),
-    maxSilenceSeconds: query.int({ description: 'Maximum duration of silence, in seconds. 0 for no limit', default: 0, min: 0, invalidMessage: 'max_silence_seconds cannot be negative' }),
-    ifExists: query.string({ description: 'Action to take if a recording with the same name already exists.', default: 'fail', values: ['fail', 'overwrite', 'append'] as const, handlerValidates: true }),
-    beep: query.boolean({ description: 'Play beep when recording begins', default: false }),
-    terminateOn: query.string({ description: 'DTMF input to terminate recording', default: 'none', values: ['none', 'any', '*', '#'] as const, handlerValidates: true }),
+    name: query.string({ description: 'Name to store the recording under (may contain /).', required: true, missingMessage: 'Recording name is required' }),
+    format: query.string({ description: 'Audio format of the file, one the formats fixture declares (e.g. wav, ulaw).', required: true }),
+    maxDurationSeconds: query.int({ description: 'Ends the recording after this many seconds; 0 means no limit.', default: 0, min: 0, invalidMessage: 'max_duration_seconds cannot be negative' }),
+    maxSilenceSeconds: query.int({ description: 'Ends the recording after this many seconds of silence; 0 means no limit.', default: 0, min: 0, invalidMessage: 'max_silence_seconds cannot be negative' }),
+    ifExists: query.string({ description: 'What to do when a stored recording has that name: fail (409), overwrite it, or append to it.', default: 'fail', values: ['fail', 'overwrite', 'append'] as const, handlerValidates: true }),
+    beep: query.boolean({ description: 'Play a beep to the channel before capture starts.', default: false }),
+    terminateOn: query.string({ description: 'Far-end DTMF that ends the recording: any digit, * or #; none to ignore DTMF.', default: 'none', values: ['none', 'any', '*', '#'] as const, handlerValidates: true }),
   },
   responseClass: 'LiveRecording', response: LiveRecording.schema, success: 201,
   errors: [
-    { code: 400, reason: 'Invalid parameters' }, e404,
-    { code: 409, reason: 'Channel is not in a Stasis application; the channel is currently bridged with other channels; A recording with the same name already exists on the system and can not be overwritten because it is in progress or ifExists=fail; the recordings quota (RECORDINGS_MAX_BYTES) has no room for another recording' },
-    { code: 422, reason: 'The format specified is unknown on this system' },
+    { code: 400, reason: 'A missing or bad name, no format, a bad ifExists or terminateOn, or a negative duration.' }, e404,
+    { code: 409, reason: 'The channel is not in an application or is in a bridge; the name belongs to a recording in progress, or to a stored one with ifExists=fail; RECORDINGS_MAX_BYTES leaves no room for another recording.' },
+    { code: 422, reason: 'The formats fixture does not declare that format.' },
   ],
 });
 
 export const getChannelVar = defineOperation({
   resource: 'channels', method: 'GET', path: '/channels/{channelId}/variable', nickname: 'getChannelVar',
-  summary: 'Get the value of a channel variable or function.',
-  params: { channelId, variable: query.string({ description: 'The channel variable or function to get', required: true, missingMessage: 'Variable name is required' }) },
+  summary: 'Reads a variable of the channel, or evaluates a dialplan function such as CALLERID(num) on it.',
+  params: { channelId, variable: query.string({ description: 'Variable name, or a function call (a name ending in a closing parenthesis).', required: true, missingMessage: 'Variable name is required' }) },
   responseClass: 'Variable', response: Variable.schema, success: 200,
-  errors: [{ code: 400, reason: 'Missing variable parameter.' }, { code: 404, reason: 'Channel or variable not found' }, e409],
+  errors: [{ code: 400, reason: 'No variable name given.' }, { code: 404, reason: 'No such channel, no such variable on it, or a function that cannot be read.' }, e409],
 });
 
 export const setChannelVar = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}/variable', nickname: 'setChannelVar',
-  summary: 'Set the value of a channel variable or function.',
+  summary: 'Sets a variable of the channel, or writes a dialplan function such as CALLERID(name) or HOLD_INTERCEPT(set); ChannelVarset (or the event the function implies) follows.',
   params: {
     channelId,
-    variable: query.string({ description: 'The channel variable or function to set', required: true, missingMessage: 'Variable name is required' }),
-    value: query.string({ description: 'The value to set the variable to' }),
+    variable: query.string({ description: 'Variable name, or a function call to write.', required: true, missingMessage: 'Variable name is required' }),
+    value: query.string({ description: 'New value; without it the variable is removed.' }),
     report_events: query.boolean({ description: 'Include the variable in the channelvars of every later event about this channel.', default: false }),
   },
   responseClass: 'void', response: null, success: 204,
-  errors: [{ code: 400, reason: 'Missing variable parameter.' }, e404, e409],
+  errors: [{ code: 400, reason: 'No variable name given, the channel already holds as many variables as allowed, or the function cannot be written.' }, e404, e409],
 });
 
 const snoopParams = {
-  spy: query.string({ description: 'Direction of audio to spy on', default: 'none', values: ['none', 'both', 'out', 'in'] as const, invalidMessage: 'Invalid direction specified for spy' }),
-  whisper: query.string({ description: 'Direction of audio to whisper into', default: 'none', values: ['none', 'both', 'out', 'in'] as const, invalidMessage: 'Invalid direction specified for whisper' }),
-  app: query.string({ description: 'Application the snooping channel is placed into', required: true, handlerValidates: true }),
-  appArgs: query.string({ description: 'The application arguments to pass to the Stasis application' }),
+  spy: query.string({ description: 'Audio of the target the snoop channel receives: in (what the target receives from its far end), out (what it sends), both, or none.', default: 'none', values: ['none', 'both', 'out', 'in'] as const, invalidMessage: 'Invalid direction specified for spy' }),
+  whisper: query.string({ description: 'Where audio played to the snoop channel is mixed into the target: in (with what it receives), out (toward its far end), both, or none.', default: 'none', values: ['none', 'both', 'out', 'in'] as const, invalidMessage: 'Invalid direction specified for whisper' }),
+  app: query.string({ description: 'Application the snoop channel enters once created.', required: true, handlerValidates: true }),
+  appArgs: query.string({ description: 'Comma-separated arguments for StasisStart.' }),
 };
 const snoopErrors = [
-  { code: 400, reason: 'Invalid parameters' }, { code: 404, reason: 'Channel not found' },
-  { code: 409, reason: 'A channel with the given snoop id already exists' },
+  { code: 400, reason: 'Spy and whisper both none, a bad direction, or no app.' }, { code: 404, reason: 'Provided channel was not found' },
+  { code: 409, reason: 'Channel with given unique ID already exists' },
 ];
 export const snoopChannel = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}/snoop', nickname: 'snoopChannel',
-  summary: 'Start snooping.', notes: 'Snoop (spy/whisper) on a specific channel.',
-  params: { channelId, ...snoopParams, snoopId: query.string({ description: 'Unique ID to assign to snooping channel' }) },
+  summary: 'Creates a snoop channel that listens to the target, speaks into it, or both.', notes: 'The snoop channel (Snoop/…) starts Up and enters app, whether or not the target is in an application; it ends when the target does.',
+  params: { channelId, ...snoopParams, snoopId: query.string({ description: 'Id for the snoop channel; generated when not given.' }) },
   responseClass: 'Channel', response: Channel.schema, success: 200, errors: snoopErrors,
 });
 export const snoopChannelWithId = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}/snoop/{snoopId}', nickname: 'snoopChannelWithId', since: ['12.2.0'],
-  summary: 'Start snooping.', notes: 'Snoop (spy/whisper) on a specific channel.',
-  params: { channelId, snoopId: path.string({ description: 'Unique ID to assign to snooping channel' }), ...snoopParams },
+  summary: 'Creates a snoop channel that listens to the target, speaks into it, or both.', notes: 'The snoop channel (Snoop/…) starts Up and enters app, whether or not the target is in an application; it ends when the target does.',
+  params: { channelId, snoopId: path.string({ description: 'Id for the snoop channel.' }), ...snoopParams },
   responseClass: 'Channel', response: Channel.schema, success: 200, errors: snoopErrors,
 });
 
 export const dial = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/{channelId}/dial', nickname: 'dial', since: ['14.0.0'],
-  summary: 'Dial a created channel.',
+  summary: 'Dials a channel made by /channels/create; Dial events report the progress, and the channel stays in its application.',
   params: {
     channelId,
-    caller: query.string({ description: 'Channel ID of caller' }),
-    timeout: query.int({ description: 'Dial timeout', default: 0, min: 0 }),
+    caller: query.string({ description: 'Id of the calling channel: its inheritable (_) variables and language carry over, its caller ID becomes the connected line, and its applications also get the Dial events.' }),
+    timeout: query.int({ description: 'Seconds to ring before giving up; 0 means no limit.', default: 0, min: 0 }),
   },
   responseClass: 'void', response: null, success: 204,
-  errors: [{ code: 404, reason: 'Channel cannot be found.' }, { code: 409, reason: 'Channel cannot be dialed.' }],
+  errors: [{ code: 404, reason: 'Channel not found' }, { code: 409, reason: 'The channel is not in an application, not Down, or was not made by /channels/create.' }],
 });
 
 export const rtpstatistics = defineOperation({
   resource: 'channels', method: 'GET', path: '/channels/{channelId}/rtp_statistics', nickname: 'rtpstatistics', since: ['18.8.0'],
-  summary: 'RTP stats on a channel.', params: { channelId },
-  responseClass: 'RTPstat', response: RTPstat.schema, success: 200, errors: [{ code: 404, reason: 'Channel cannot be found, or it has no RTP session.' }],
+  summary: 'RTP counters of the channel: simulated from the endpoint network profile for PJSIP, measured for external media over RTP.', params: { channelId },
+  responseClass: 'RTPstat', response: RTPstat.schema, success: 200, errors: [{ code: 404, reason: 'No such channel, or it has no RTP stream (Local, Snoop, AudioSocket).' }],
 });
 
 export const externalMedia = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/externalMedia', nickname: 'externalMedia', since: ['16.6.0', '17.1.0'],
-  summary: 'Start an External Media session.',
-  notes: 'Create a channel to an External Media source/sink.',
+  summary: 'Creates a channel whose audio is exchanged with an outside host over RTP or AudioSocket.',
+  notes: 'The channel starts Up and enters app. We connect to external_host, send the channel outbound audio every 20 ms and take what comes back as its inbound audio. RTP payload types: ulaw 0, alaw 8, slin 117, slin16 118.',
   params: {
-    channelId: query.string({ description: 'The unique id to assign the channel on creation.' }),
-    app: query.string({ description: 'Stasis Application to place channel into', required: true, handlerValidates: true }),
+    channelId: query.string({ description: 'Id for the new channel; generated when not given.' }),
+    app: query.string({ description: 'Application the channel enters as soon as it exists.', required: true, handlerValidates: true }),
     variables,
-    external_host: query.string({ description: 'Hostname/ip:port of external host', required: true, handlerValidates: true }),
-    encapsulation: query.string({ description: 'Payload encapsulation protocol', default: 'rtp', values: ['rtp', 'audiosocket'] as const, handlerValidates: true }),
-    transport: query.string({ description: 'Transport protocol', default: 'udp', values: ['udp', 'tcp'] as const, handlerValidates: true }),
-    connection_type: query.string({ description: 'Connection type (client/server)', default: 'client', values: ['client'] as const, handlerValidates: true }),
-    format: query.string({ description: 'Format to encode audio in', required: true, handlerValidates: true }),
-    direction: query.string({ description: 'External media direction', default: 'both', values: ['both'] as const, handlerValidates: true }),
-    data: query.string({ description: 'An arbitrary data field' }),
+    external_host: query.string({ description: 'Where to connect, as ip:port (or localhost:port); the address policy for external media must allow it.', required: true, handlerValidates: true }),
+    encapsulation: query.string({ description: 'How audio is framed: rtp (over udp) or audiosocket (over tcp).', default: 'rtp', values: ['rtp', 'audiosocket'] as const, handlerValidates: true }),
+    transport: query.string({ description: 'udp for rtp, tcp for audiosocket.', default: 'udp', values: ['udp', 'tcp'] as const, handlerValidates: true }),
+    connection_type: query.string({ description: 'Only client: we open the connection to external_host.', default: 'client', values: ['client'] as const, handlerValidates: true }),
+    format: query.string({ description: 'Audio format on the stream: ulaw, alaw, slin or slin16 with rtp; slin with audiosocket.', required: true, handlerValidates: true }),
+    direction: query.string({ description: 'Only both: audio flows each way.', default: 'both', values: ['both'] as const, handlerValidates: true }),
+    data: query.string({ description: 'For audiosocket, the UUID sent in its first frame (required there); unused with rtp.' }),
   },
   responseClass: 'Channel', response: Channel.schema, success: 200,
-  errors: [{ code: 400, reason: 'Invalid parameters' }, { code: 409, reason: 'Channel is not in a Stasis application; Channel is already bridged' }],
+  errors: [{ code: 400, reason: 'A missing app, external_host or format; a host that is not ip:port or is refused; an unknown format or one the encapsulation cannot carry; rtp without udp or audiosocket without tcp; audiosocket data that is not a UUID.' }, { code: 409, reason: 'Channel with given unique ID already exists' }],
 });
 
 /** Every channels operation, in the order the docs list them. */
