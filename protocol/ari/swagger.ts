@@ -46,7 +46,7 @@ function swaggerOperation(op: Operation): Record<string, unknown> {
 
 /** events.json defines the Message hierarchy and every event we can send, each listing its own properties only. */
 function eventModels(): Record<string, unknown> {
-  const Event = defineModel('Event', 'Base type for asynchronous events from Asterisk.', eventBaseFields, {
+  const Event = defineModel('Event', 'What every event frame carries besides its own fields.', eventBaseFields, {
     subTypes: EVENTS.map((e) => e.type),
   });
   const models: Record<string, unknown> = {

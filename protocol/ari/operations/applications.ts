@@ -2,49 +2,49 @@ import * as v from 'valibot';
 import { defineOperation, path, query } from '../../operation.js';
 import { Application } from '../models/application.js';
 
-const applicationName = path.string({ description: 'Application\'s name' });
+const applicationName = path.string({ description: 'Name of the application.' });
 const eventSource = query.string({
-  description: 'URI for event source (channel:{channelId}, bridge:{bridgeId}, endpoint:{tech}[/{resource}], deviceState:{deviceName}',
+  description: 'Sources, comma-separated or repeated: channel:<id or name>, bridge:<id>, endpoint:<tech> or endpoint:<tech>/<resource>. deviceState: is recognised, but there are no device states here.',
   required: true, allowMultiple: true, missingMessage: 'Missing parameter eventSource',
 });
 
 export const listApplications = defineOperation({
   resource: 'applications', method: 'GET', path: '/applications', nickname: 'list',
-  summary: 'List all applications.', params: {},
+  summary: 'Applications the server knows, by name: those with an event WebSocket, and those still holding channels or endpoint subscriptions.', params: {},
   responseClass: 'List[Application]', response: v.array(Application.schema), success: 200, errors: [],
 });
 
 export const getApplication = defineOperation({
   resource: 'applications', method: 'GET', path: '/applications/{applicationName}', nickname: 'get',
-  summary: 'Get details of an application.', params: { applicationName },
+  summary: 'One application and what it is subscribed to.', params: { applicationName },
   responseClass: 'Application', response: Application.schema, success: 200,
-  errors: [{ code: 404, reason: 'Application does not exist.' }],
+  errors: [{ code: 404, reason: 'Application not found' }],
 });
 
 export const subscribe = defineOperation({
   resource: 'applications', method: 'POST', path: '/applications/{applicationName}/subscription', nickname: 'subscribe',
-  summary: 'Subscribe an application to a event source.',
-  notes: 'Returns the state of the application after the subscriptions have changed',
+  summary: 'Subscribes the application to more channels, bridges or endpoints, so it receives their events.',
+  notes: 'The answer is the application as it is after the change.',
   params: { applicationName, eventSource },
   responseClass: 'Application', response: Application.schema, success: 200,
   errors: [
-    { code: 400, reason: 'Missing parameter.' },
-    { code: 404, reason: 'Application does not exist.' },
-    { code: 422, reason: 'Event source does not exist.' },
+    { code: 400, reason: 'No eventSource, or a scheme other than channel, bridge, endpoint or deviceState.' },
+    { code: 404, reason: 'Application not found' },
+    { code: 422, reason: 'Event source does not exist' },
   ],
 });
 
 export const unsubscribe = defineOperation({
   resource: 'applications', method: 'DELETE', path: '/applications/{applicationName}/subscription', nickname: 'unsubscribe',
-  summary: 'Unsubscribe an application from an event source.',
-  notes: 'Returns the state of the application after the subscriptions have changed',
+  summary: 'Ends subscriptions of the application to the sources given.',
+  notes: 'The answer is the application as it is after the change.',
   params: { applicationName, eventSource },
   responseClass: 'Application', response: Application.schema, success: 200,
   errors: [
-    { code: 400, reason: 'Missing parameter; event source scheme not recognized.' },
-    { code: 404, reason: 'Application does not exist.' },
-    { code: 409, reason: 'Application not subscribed to event source.' },
-    { code: 422, reason: 'Event source does not exist, or the application is not subscribed to it.' },
+    { code: 400, reason: 'No eventSource, or a scheme other than channel, bridge, endpoint or deviceState.' },
+    { code: 404, reason: 'Application not found' },
+    { code: 409, reason: 'Never answered here: a source the application is not subscribed to gets 422.' },
+    { code: 422, reason: 'Event source was not subscribed to (it does not exist, or the application is not subscribed to it).' },
   ],
 });
 

@@ -3,134 +3,134 @@ import { defineOperation, path, query } from '../../operation.js';
 import { Bridge } from '../models/bridge.js';
 import { LiveRecording, Playback } from '../models/media.js';
 
-const bridgeId = path.string({ description: 'Bridge\'s id' });
+const bridgeId = path.string({ description: 'Id of the bridge.' });
 const e404 = { code: 404, reason: 'Bridge not found' };
-const e409 = { code: 409, reason: 'Bridge not in a Stasis application' };
+const e409 = { code: 409, reason: 'Never answered here: every bridge belongs to the applications (Asterisk uses 409 for bridges outside them).' };
 const createParams = {
-  type: query.string({ description: 'Comma separated list of bridge type attributes (mixing, holding, dtmf_events, proxy_media, video_sfu, video_single, sdp_label).' }),
-  name: query.string({ description: 'Name to give to the bridge being created.' }),
+  type: query.string({ description: 'Comma-separated attributes: mixing (the default; members hear each other) or holding (members hear only what the bridge plays). dtmf_events, proxy_media, video_sfu, video_single and sdp_label are accepted but change nothing; other words are ignored.' }),
+  name: query.string({ description: 'Free-form name, shown in the name field.' }),
 };
 
 export const listBridges = defineOperation({
   resource: 'bridges', method: 'GET', path: '/bridges', nickname: 'list',
-  summary: 'List all active bridges in Asterisk.', params: {},
+  summary: 'Snapshots of every bridge.', params: {},
   responseClass: 'List[Bridge]', response: v.array(Bridge.schema), success: 200, errors: [],
 });
 
 export const createBridge = defineOperation({
   resource: 'bridges', method: 'POST', path: '/bridges', nickname: 'create',
-  summary: 'Create a new bridge.',
-  notes: 'This bridge persists until it has been shut down, or Asterisk has been shut down.',
-  params: { ...createParams, bridgeId: query.string({ description: 'Unique ID to give to the bridge being created.' }) },
+  summary: 'Creates a bridge; BridgeCreated follows.',
+  notes: 'A bridge lasts until it is destroyed, across server restarts as well.',
+  params: { ...createParams, bridgeId: query.string({ description: 'Id for the new bridge; generated when not given.' }) },
   responseClass: 'Bridge', response: Bridge.schema, success: 200,
-  errors: [{ code: 409, reason: 'Bridge with the same bridgeId already exists' }],
+  errors: [{ code: 409, reason: 'A bridge with that id exists already.' }],
 });
 
 export const createBridgeWithId = defineOperation({
   resource: 'bridges', method: 'POST', path: '/bridges/{bridgeId}', nickname: 'createWithId', since: ['12.2.0'],
-  summary: 'Create a new bridge with a given id.',
-  notes: 'This bridge persists until it has been shut down, or Asterisk has been shut down.',
-  params: { bridgeId: path.string({ description: 'Unique ID to give to the bridge being created.' }), ...createParams },
+  summary: 'Creates a bridge under the id given in the path; BridgeCreated follows.',
+  notes: 'A bridge lasts until it is destroyed, across server restarts as well.',
+  params: { bridgeId: path.string({ description: 'Id for the new bridge.' }), ...createParams },
   responseClass: 'Bridge', response: Bridge.schema, success: 200,
-  errors: [{ code: 409, reason: 'Bridge with the same bridgeId already exists' }],
+  errors: [{ code: 409, reason: 'A bridge with that id exists already.' }],
 });
 
 export const getBridge = defineOperation({
   resource: 'bridges', method: 'GET', path: '/bridges/{bridgeId}', nickname: 'get',
-  summary: 'Get bridge details.', params: { bridgeId },
+  summary: 'Snapshot of one bridge.', params: { bridgeId },
   responseClass: 'Bridge', response: Bridge.schema, success: 200, errors: [e404],
 });
 
 export const destroyBridge = defineOperation({
   resource: 'bridges', method: 'DELETE', path: '/bridges/{bridgeId}', nickname: 'destroy',
-  summary: 'Shut down a bridge.', notes: 'If any channels are in this bridge, they will be removed and resume whatever they were doing beforehand.',
+  summary: 'Destroys a bridge: its members leave it (ChannelLeftBridge), its playbacks and recordings end, then BridgeDestroyed.', notes: 'The former members stay in their applications.',
   params: { bridgeId },
   responseClass: 'void', response: null, success: 204, errors: [e404, e409],
 });
 
-const channelList = query.string({ description: 'Ids of channels to add to bridge', required: true, allowMultiple: true, handlerValidates: true });
+const channelList = query.string({ description: 'Channels to add, by id or name (comma-separated or repeated).', required: true, allowMultiple: true, handlerValidates: true });
 
 export const addChannel = defineOperation({
   resource: 'bridges', method: 'POST', path: '/bridges/{bridgeId}/addChannel', nickname: 'addChannel',
-  summary: 'Add a channel to a bridge.',
+  summary: 'Adds channels to the bridge, ChannelEnteredBridge for each; a channel in another bridge leaves that one first.',
   params: {
     bridgeId,
     channel: channelList,
-    role: query.string({ description: 'Channel\'s role in the bridge' }),
-    absorbDTMF: query.boolean({ description: 'Absorb DTMF coming from this channel, preventing it to pass through to the bridge', default: false }),
-    mute: query.boolean({ description: 'Mute audio from this channel, preventing it to pass through to the bridge', default: false }),
-    inhibitConnectedLineUpdates: query.boolean({ description: 'Do not present the identity of the newly connected channel to other bridge members', default: false }),
+    role: query.string({ description: 'Free-form role kept for the member (holding_participant by default in a holding bridge).' }),
+    absorbDTMF: query.boolean({ description: 'Kept with the member; DTMF does not travel through bridges here, so it changes nothing.', default: false }),
+    mute: query.boolean({ description: 'The other members (and bridge recordings) do not hear this channel.', default: false }),
+    inhibitConnectedLineUpdates: query.boolean({ description: 'Accepted and ignored: joining a bridge sends no connected line updates here.', default: false }),
   },
   responseClass: 'void', response: null, success: 204,
   errors: [
-    { code: 400, reason: 'Channel not found' }, e404,
-    { code: 409, reason: 'Bridge not in Stasis application; Channel currently recording' },
+    { code: 400, reason: 'No channel given, or one of them does not exist.' }, e404,
+    { code: 409, reason: 'A channel is recording (the channels listed before it are added).' },
     { code: 422, reason: 'Channel not in Stasis application' },
   ],
 });
 
 export const removeChannel = defineOperation({
   resource: 'bridges', method: 'POST', path: '/bridges/{bridgeId}/removeChannel', nickname: 'removeChannel',
-  summary: 'Remove a channel from a bridge.',
-  params: { bridgeId, channel: query.string({ description: 'Ids of channels to remove from bridge', required: true, allowMultiple: true, handlerValidates: true }) },
+  summary: 'Takes channels out of the bridge, ChannelLeftBridge for each; they stay in their applications.',
+  params: { bridgeId, channel: query.string({ description: 'Channels to take out, by id or name (comma-separated or repeated).', required: true, allowMultiple: true, handlerValidates: true }) },
   responseClass: 'void', response: null, success: 204,
-  errors: [{ code: 400, reason: 'Channel not found' }, e404, e409, { code: 422, reason: 'Channel not in this bridge' }],
+  errors: [{ code: 400, reason: 'No channel given, or one of them does not exist.' }, e404, e409, { code: 422, reason: 'A channel is not in this bridge, or not in an application.' }],
 });
 
 export const startBridgeMoh = defineOperation({
   resource: 'bridges', method: 'POST', path: '/bridges/{bridgeId}/moh', nickname: 'startMoh',
-  summary: 'Play music on hold to a bridge or change the MOH class that is playing.',
-  params: { bridgeId, mohClass: query.string({ description: 'Channel\'s id' }) },
+  summary: 'Plays a music on hold class to every member of the bridge, or switches to another class.',
+  params: { bridgeId, mohClass: query.string({ description: 'Class from the music on hold fixtures; a missing or unknown one plays default.' }) },
   responseClass: 'void', response: null, success: 204, errors: [e404, e409],
 });
 
 export const stopBridgeMoh = defineOperation({
   resource: 'bridges', method: 'DELETE', path: '/bridges/{bridgeId}/moh', nickname: 'stopMoh',
-  summary: 'Stop playing music on hold to a bridge.', params: { bridgeId },
+  summary: 'Stops the music on hold of the bridge.', params: { bridgeId },
   responseClass: 'void', response: null, success: 204,
-  errors: [e404, { code: 409, reason: 'Bridge isn\'t playing music on hold; Bridge not in Stasis application' }],
+  errors: [e404, { code: 409, reason: 'The bridge is not playing music on hold.' }],
 });
 
 const playParams = {
-  media: query.string({ description: 'Media URIs to play.', required: true, allowMultiple: true }),
-  lang: query.string({ description: 'For sounds, selects language for sound.' }),
-  offsetms: query.int({ description: 'Number of milliseconds to skip before playing. Only applies to the first URI if multiple media URIs are specified.', default: 0, min: 0, invalidMessage: 'offsetms cannot be negative' }),
-  skipms: query.int({ description: 'Number of milliseconds to skip for forward/reverse operations.', default: 3000, min: 0, invalidMessage: 'skipms cannot be negative' }),
+  media: query.string({ description: 'What to play, one URI or several in turn: sound:, recording:, number:, digits:, characters: or tone:.', required: true, allowMultiple: true }),
+  lang: query.string({ description: 'Language for sound: URIs (default: en).' }),
+  offsetms: query.int({ description: 'Milliseconds to skip at the start of the first URI.', default: 0, min: 0, invalidMessage: 'offsetms cannot be negative' }),
+  skipms: query.int({ description: 'How far forward and reverse jump, in milliseconds (0 means the default).', default: 3000, min: 0, invalidMessage: 'skipms cannot be negative' }),
 };
 
 export const playOnBridge = defineOperation({
   resource: 'bridges', method: 'POST', path: '/bridges/{bridgeId}/play', nickname: 'play',
-  summary: 'Start playback of media on a bridge.',
-  notes: 'The media URI may be any of a number of URI\'s. Currently sound:, recording:, number:, digits:, characters:, and tone: URI\'s are supported. This operation creates a playback resource that can be used to control the playback of media (pause, rewind, fast forward, etc.)',
-  params: { bridgeId, ...playParams, playbackId: query.string({ description: 'Playback Id.' }) },
-  responseClass: 'Playback', response: Playback.schema, success: 201, errors: [e404, e409],
+  summary: 'Queues media for every member of the bridge and answers with the playback, state queued.',
+  notes: 'Playbacks on one bridge run one after another, over its music on hold, which resumes afterwards. PlaybackStarted comes for each URI, PlaybackContinuing between two URIs, PlaybackFinished at the end. Pause, resume, rewind or skip it under /playbacks/{playbackId}.',
+  params: { bridgeId, ...playParams, playbackId: query.string({ description: 'Id for the playback; generated when not given.' }) },
+  responseClass: 'Playback', response: Playback.schema, success: 201, errors: [e404, { code: 409, reason: 'A playback with that id exists already.' }],
 });
 
 export const playOnBridgeWithId = defineOperation({
   resource: 'bridges', method: 'POST', path: '/bridges/{bridgeId}/play/{playbackId}', nickname: 'playWithId', since: ['12.3.0'],
-  summary: 'Start playback of media on a bridge.',
-  params: { bridgeId, playbackId: path.string({ description: 'Playback ID.' }), ...playParams },
-  responseClass: 'Playback', response: Playback.schema, success: 201, errors: [e404, e409],
+  summary: 'Queues media for the bridge under the playback id given in the path.',
+  params: { bridgeId, playbackId: path.string({ description: 'Id for the playback.' }), ...playParams },
+  responseClass: 'Playback', response: Playback.schema, success: 201, errors: [e404, { code: 409, reason: 'A playback with that id exists already.' }],
 });
 
 export const recordBridge = defineOperation({
   resource: 'bridges', method: 'POST', path: '/bridges/{bridgeId}/record', nickname: 'record',
-  summary: 'Start a recording.', notes: 'This records the mixed audio from all channels participating in this bridge.',
+  summary: 'Records the bridge mix into a file: every unmuted member plus what the bridge plays.', notes: 'RecordingStarted marks the start; once finished, the file is listed under /recordings/stored. Destroying the bridge ends the recording.',
   params: {
     bridgeId,
-    name: query.string({ description: 'Recording\'s filename', required: true }),
-    format: query.string({ description: 'Format to encode audio in', required: true }),
-    maxDurationSeconds: query.int({ description: 'Maximum duration of the recording, in seconds. 0 for no limit.', default: 0, min: 0, invalidMessage: 'max_duration_seconds cannot be negative' }),
-    maxSilenceSeconds: query.int({ description: 'Maximum duration of silence, in seconds. 0 for no limit.', default: 0, min: 0, invalidMessage: 'max_silence_seconds cannot be negative' }),
-    ifExists: query.string({ description: 'Action to take if a recording with the same name already exists.', default: 'fail', values: ['fail', 'overwrite', 'append'] as const, handlerValidates: true }),
-    beep: query.boolean({ description: 'Play beep when recording begins', default: false }),
-    terminateOn: query.string({ description: 'DTMF input to terminate recording.', default: 'none', values: ['none', 'any', '*', '#'] as const, handlerValidates: true }),
+    name: query.string({ description: 'Name to store the recording under (may contain /).', required: true }),
+    format: query.string({ description: 'Audio format of the file, one the formats fixture declares (e.g. wav, ulaw).', required: true }),
+    maxDurationSeconds: query.int({ description: 'Ends the recording after this many seconds; 0 means no limit.', default: 0, min: 0, invalidMessage: 'max_duration_seconds cannot be negative' }),
+    maxSilenceSeconds: query.int({ description: 'Ends the recording after this many seconds of silence; 0 means no limit.', default: 0, min: 0, invalidMessage: 'max_silence_seconds cannot be negative' }),
+    ifExists: query.string({ description: 'What to do when a stored recording has that name: fail (409), overwrite it, or append to it.', default: 'fail', values: ['fail', 'overwrite', 'append'] as const, handlerValidates: true }),
+    beep: query.boolean({ description: 'Accepted; a bridge recording starts without a beep.', default: false }),
+    terminateOn: query.string({ description: 'Checked like a channel recording, but DTMF never ends a bridge recording.', default: 'none', values: ['none', 'any', '*', '#'] as const, handlerValidates: true }),
   },
   responseClass: 'LiveRecording', response: LiveRecording.schema, success: 201,
   errors: [
-    { code: 400, reason: 'Invalid parameters' }, e404,
-    { code: 409, reason: 'Bridge is not in a Stasis application; A recording with the same name already exists on the system and can not be overwritten because it is in progress or ifExists=fail; the recordings quota (RECORDINGS_MAX_BYTES) has no room for another recording' },
-    { code: 422, reason: 'The format specified is unknown on this system' },
+    { code: 400, reason: 'A missing or bad name, no format, a bad ifExists or terminateOn, or a negative duration.' }, e404,
+    { code: 409, reason: 'The name belongs to a recording in progress, or to a stored one with ifExists=fail; RECORDINGS_MAX_BYTES leaves no room for another recording.' },
+    { code: 422, reason: 'The formats fixture does not declare that format.' },
   ],
 });
 
