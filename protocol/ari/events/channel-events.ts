@@ -4,68 +4,68 @@ import { defineEvent } from './define-event.js';
 
 const channel = f.ref(Channel);
 
-export const StasisStart = defineEvent('StasisStart', 'Notification that a channel has entered a Stasis application.', {
-  args: f.list(f.string(), 'Arguments to the application'),
+export const StasisStart = defineEvent('StasisStart', 'A channel entered the application, which may now control it.', {
+  args: f.list(f.string(), 'Arguments from Stasis() or appArgs, split at commas.'),
   channel,
   replace_channel: optional(f.ref(Channel)),
 });
-export const StasisEnd = defineEvent('StasisEnd', 'Notification that a channel has left a Stasis application.', { channel });
-export const ChannelCreated = defineEvent('ChannelCreated', 'Notification that a channel has been created.', { channel });
-export const ChannelDestroyed = defineEvent('ChannelDestroyed', 'Notification that a channel has been destroyed.', {
-  cause: f.int('Integer representation of the cause of the hangup'),
-  cause_txt: f.string('Text representation of the cause of the hangup'),
-  tech_cause: optional(f.int('Integer representation of the technology-specific off-nominal cause of the hangup.')),
+export const StasisEnd = defineEvent('StasisEnd', 'A channel left the application (continue, move, hangup); on hangup it comes before ChannelDestroyed.', { channel });
+export const ChannelCreated = defineEvent('ChannelCreated', 'A channel came into being; only applications subscribed to everything, or to its endpoint, hear of it.', { channel });
+export const ChannelDestroyed = defineEvent('ChannelDestroyed', 'A channel is gone, with its hangup cause.', {
+  cause: f.int('Q.850 cause number.'),
+  cause_txt: f.string('The cause in words (Normal Clearing, User busy, …).'),
+  tech_cause: optional(f.int('Never sent: there is no technology-specific cause here.')),
   channel,
 });
-export const ChannelStateChange = defineEvent('ChannelStateChange', 'Notification of a channel\'s state change.', { channel });
-export const ChannelHangupRequest = defineEvent('ChannelHangupRequest', 'A hangup was requested on the channel.', {
-  cause: optional(f.int('Integer representation of the cause of the hangup.')),
-  soft: optional(f.boolean('Whether the hangup request was a soft hangup request.')),
-  tech_cause: optional(f.int('Integer representation of the technology-specific off-nominal cause of the hangup.')),
+export const ChannelStateChange = defineEvent('ChannelStateChange', 'The state of a channel changed (Ringing, Up, …).', { channel });
+export const ChannelHangupRequest = defineEvent('ChannelHangupRequest', 'The channel was asked to hang up: by ARI (soft, cause 32) or by its far end (with that cause).', {
+  cause: optional(f.int('Q.850 cause of the far end, or 32 for a request made through ARI.')),
+  soft: optional(f.boolean('True for a request made through ARI.')),
+  tech_cause: optional(f.int('Never sent: there is no technology-specific cause here.')),
   channel,
 });
-export const ChannelDialplan = defineEvent('ChannelDialplan', 'Channel changed location in the dialplan.', {
-  channel: f.ref(Channel, 'The channel that changed dialplan location.'),
-  dialplan_app: f.string('The application about to be executed.'),
-  dialplan_app_data: f.string('The data to be passed to the application.'),
+export const ChannelDialplan = defineEvent('ChannelDialplan', 'A channel moved to another dialplan location, or started an application there.', {
+  channel: f.ref(Channel, 'The channel, at its new location.'),
+  dialplan_app: f.string('Application run at that location (e.g. Stasis).'),
+  dialplan_app_data: f.string('Its argument string.'),
 });
-export const ChannelCallerId = defineEvent('ChannelCallerId', 'Channel changed Caller ID.', {
-  caller_presentation: f.int('The integer representation of the Caller Presentation value.'),
-  caller_presentation_txt: f.string('The text representation of the Caller Presentation value.'),
-  channel: f.ref(Channel, 'The channel that changed Caller ID.'),
+export const ChannelCallerId = defineEvent('ChannelCallerId', 'The caller ID of a channel changed (CALLERID written, for instance).', {
+  caller_presentation: f.int('Presentation code as a number.'),
+  caller_presentation_txt: f.string('Presentation code in words.'),
+  channel: f.ref(Channel, 'The channel, with its new caller ID.'),
 });
-export const ChannelConnectedLine = defineEvent('ChannelConnectedLine', 'Channel changed Connected Line.', {
-  channel: f.ref(Channel, 'The channel whose connected line has changed.'),
+export const ChannelConnectedLine = defineEvent('ChannelConnectedLine', 'The connected line of a channel changed.', {
+  channel: f.ref(Channel, 'The channel, with its new connected line.'),
 });
-export const ChannelVarset = defineEvent('ChannelVarset', 'Channel variable changed.', {
-  variable: f.string('The variable that changed.'),
-  value: f.string('The new value of the variable.'),
-  channel: optional(f.ref(Channel, 'The channel on which the variable was set. If missing, the variable is a global variable.')),
+export const ChannelVarset = defineEvent('ChannelVarset', 'A variable was set or removed, on a channel or globally.', {
+  variable: f.string('Variable name.'),
+  value: f.string('New value (empty when removed).'),
+  channel: optional(f.ref(Channel, 'The channel; absent for a global variable.')),
 });
-export const ChannelDtmfReceived = defineEvent('ChannelDtmfReceived', 'DTMF received on a channel. This event is sent when the DTMF ends. There is no notification about the start of DTMF', {
-  digit: f.string('DTMF digit received (0-9, A-E, # or *)'),
-  duration_ms: f.int('Number of milliseconds DTMF was received'),
-  channel: f.ref(Channel, 'The channel on which DTMF was received'),
+export const ChannelDtmfReceived = defineEvent('ChannelDtmfReceived', 'A digit arrived from the far end (simulation API, the other half of a Local pair, or RTP events); sent when the digit ends.', {
+  digit: f.string('The digit: 0-9, A-D, * or #.'),
+  duration_ms: f.int('How long it lasted, in simulated milliseconds.'),
+  channel: f.ref(Channel, 'The channel that received it.'),
 });
-export const ChannelHold = defineEvent('ChannelHold', 'A channel initiated a media hold.', {
-  channel: f.ref(Channel, 'The channel that initiated the hold event.'),
-  musicclass: optional(f.string('The music on hold class that the initiator requested.')),
+export const ChannelHold = defineEvent('ChannelHold', 'The far end put the channel on hold, or a hold indication was intercepted (HOLD_INTERCEPT).', {
+  channel: f.ref(Channel, 'The channel concerned.'),
+  musicclass: optional(f.string('Music class asked for, or N/A.')),
 });
-export const ChannelUnhold = defineEvent('ChannelUnhold', 'A channel initiated a media unhold.', {
-  channel: f.ref(Channel, 'The channel that initiated the unhold event.'),
+export const ChannelUnhold = defineEvent('ChannelUnhold', 'The hold ended (far end, or intercepted indication).', {
+  channel: f.ref(Channel, 'The channel concerned.'),
 });
-export const ChannelTalkingStarted = defineEvent('ChannelTalkingStarted', 'Talking was detected on the channel.', {
-  channel: f.ref(Channel, 'The channel on which talking started.'),
+export const ChannelTalkingStarted = defineEvent('ChannelTalkingStarted', 'With TALK_DETECT set on the channel, the far end started talking.', {
+  channel: f.ref(Channel, 'The channel concerned.'),
 });
-export const ChannelTalkingFinished = defineEvent('ChannelTalkingFinished', 'Talking is no longer detected on the channel.', {
-  channel: f.ref(Channel, 'The channel on which talking completed.'),
-  duration: f.int('The length of time, in milliseconds, that talking was detected on the channel'),
+export const ChannelTalkingFinished = defineEvent('ChannelTalkingFinished', 'With TALK_DETECT set on the channel, the far end stopped talking.', {
+  channel: f.ref(Channel, 'The channel concerned.'),
+  duration: f.int('How long the talking lasted, in simulated milliseconds.'),
 });
-export const Dial = defineEvent('Dial', 'Dialing state has changed.', {
-  caller: optional(f.ref(Channel, 'The calling channel.')),
-  peer: f.ref(Channel, 'The dialed channel.'),
-  forward: optional(f.string('Forwarding target requested by the original dialed channel.')),
-  forwarded: optional(f.ref(Channel, 'Channel that the caller has been forwarded to.')),
-  dialstring: optional(f.string('The dial string for calling the peer channel.')),
-  dialstatus: f.string('Current status of the dialing attempt to the peer.'),
+export const Dial = defineEvent('Dial', 'Progress of a dial: first with an empty dialstatus, then as the far end rings, answers or fails.', {
+  caller: optional(f.ref(Channel, 'Channel on whose behalf the dial runs (dial with caller); absent otherwise.')),
+  peer: f.ref(Channel, 'The channel being dialled.'),
+  forward: optional(f.string('Always empty: calls are not forwarded here.')),
+  forwarded: optional(f.ref(Channel, 'Never sent.')),
+  dialstring: optional(f.string('What was dialled: the resource part of the endpoint.')),
+  dialstatus: f.string('Empty at first, then RINGING, PROGRESS, ANSWER, BUSY, NOANSWER, CONGESTION or CHANUNAVAIL.'),
 });

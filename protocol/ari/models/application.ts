@@ -1,11 +1,11 @@
 import { defineModel, f } from '../../model.js';
 
-export const Application = defineModel('Application', 'Details of a Stasis application', {
-  name: f.string('Name of this application'),
-  channel_ids: f.list(f.string(), 'Id\'s for channels subscribed to.'),
-  bridge_ids: f.list(f.string(), 'Id\'s for bridges subscribed to.'),
-  endpoint_ids: f.list(f.string(), '{tech}/{resource} for endpoints subscribed to.'),
-  device_names: f.list(f.string(), 'Names of the devices subscribed to.'),
-  events_allowed: f.list(f.object(), 'Event types sent to the application.'),
-  events_disallowed: f.list(f.object(), 'Event types not sent to the application.'),
+export const Application = defineModel('Application', 'An application and the event sources it is subscribed to.', {
+  name: f.string('The name it connected with.'),
+  channel_ids: f.list(f.string(), 'Channels whose events it receives.'),
+  bridge_ids: f.list(f.string(), 'Bridges whose events it receives.'),
+  endpoint_ids: f.list(f.string(), 'Endpoints it subscribed to, as tech/resource, or a bare tech for all of one technology.'),
+  device_names: f.list(f.string(), 'Always empty: there are no device states here.'),
+  events_allowed: f.list(f.object(), 'Always empty: event type filters are not offered.'),
+  events_disallowed: f.list(f.object(), 'Always empty: event type filters are not offered.'),
 });

@@ -1,51 +1,51 @@
 import { defineModel, f, optional } from '../../model.js';
 
-export const Variable = defineModel('Variable', 'The value of a channel variable', {
-  value: f.string('The value of the variable requested'),
+export const Variable = defineModel('Variable', 'A variable as read.', {
+  value: f.string('The value read.'),
 });
 
-export const BuildInfo = defineModel('BuildInfo', 'Info about how the server was built', {
-  os: f.string('OS the server was built on.'),
-  kernel: f.string('Kernel version the server was built on.'),
-  options: f.string('Compile time options, or empty string if default.'),
-  machine: f.string('Machine architecture (x86_64, i686, ppc, etc.)'),
-  date: f.string('Date and time when the server was built.'),
-  user: f.string('Username that built the server'),
+export const BuildInfo = defineModel('BuildInfo', 'Host facts; we have no build of our own to describe, so these are the host values.', {
+  os: f.string('Operating system name of the host.'),
+  kernel: f.string('Kernel release of the host.'),
+  options: f.string('Always empty.'),
+  machine: f.string('CPU architecture of the host (x86_64, arm64, …).'),
+  date: f.string('When the server started, reported in place of a build date.'),
+  user: f.string('User the server runs as.'),
 });
 
-export const SystemInfo = defineModel('SystemInfo', 'Info about the server', {
-  version: f.string('Server version.'),
+export const SystemInfo = defineModel('SystemInfo', 'Version and identity of the server.', {
+  version: f.string('An Asterisk-style version whose suffix names us (22.0.0-trunkline).'),
   entity_id: f.string(),
 });
 
-export const SetId = defineModel('SetId', 'Effective user/group id', {
-  user: f.string('Effective user id.'),
-  group: f.string('Effective group id.'),
+export const SetId = defineModel('SetId', 'Who the process runs as.', {
+  user: f.string('User name.'),
+  group: f.string('Group, reported as the user name.'),
 });
 
-export const ConfigInfo = defineModel('ConfigInfo', 'Info about server configuration', {
-  name: f.string('Server system name.'),
-  default_language: f.string('Default language for media playback.'),
-  max_channels: optional(f.int('Maximum number of simultaneous channels.')),
-  max_open_files: optional(f.int('Maximum number of open file handles (files, sockets).')),
-  max_load: optional(f.double('Maximum load avg on system.')),
-  setid: f.ref(SetId, 'Effective user/group id for running the server.'),
+export const ConfigInfo = defineModel('ConfigInfo', 'Settings the server runs with.', {
+  name: f.string('Host name.'),
+  default_language: f.string('Language new channels start with (en).'),
+  max_channels: optional(f.int('Limit on live channels, when one is configured.')),
+  max_open_files: optional(f.int('Never sent.')),
+  max_load: optional(f.double('Never sent.')),
+  setid: f.ref(SetId, 'Who the process runs as.'),
 });
 
-export const StatusInfo = defineModel('StatusInfo', 'Info about the server status', {
-  startup_time: f.date('Time when the server was started.'),
-  last_reload_time: f.date('Time when the server was last reloaded.'),
+export const StatusInfo = defineModel('StatusInfo', 'When the server started.', {
+  startup_time: f.date('When this process started.'),
+  last_reload_time: f.date('Same as startup_time: there is no reload here.'),
 });
 
-export const AsteriskInfo = defineModel('AsteriskInfo', 'Server system information', {
-  build: optional(f.ref(BuildInfo, 'Info about how the server was built')),
-  system: optional(f.ref(SystemInfo, 'Info about the system running the server')),
-  config: optional(f.ref(ConfigInfo, 'Info about server configuration')),
-  status: optional(f.ref(StatusInfo, 'Info about server status')),
+export const AsteriskInfo = defineModel('AsteriskInfo', 'The sections of GET /asterisk/info; only those asked for are present.', {
+  build: optional(f.ref(BuildInfo, 'Host facts.')),
+  system: optional(f.ref(SystemInfo, 'Version and identity.')),
+  config: optional(f.ref(ConfigInfo, 'Settings.')),
+  status: optional(f.ref(StatusInfo, 'Start times.')),
 });
 
-export const AsteriskPing = defineModel('AsteriskPing', 'Server ping information', {
-  asterisk_id: f.string('The server id'),
-  ping: f.string('Always string value is pong'),
-  timestamp: f.string('The timestamp string of request received time'),
+export const AsteriskPing = defineModel('AsteriskPing', 'The answer to a ping.', {
+  asterisk_id: f.string('Id of this server, as in the asterisk_id of events.'),
+  ping: f.string('Always pong.'),
+  timestamp: f.string('When the ping was answered.'),
 });

@@ -6,68 +6,68 @@ export const CHANNEL_STATES = [
 ] as const;
 export type ChannelState = (typeof CHANNEL_STATES)[number];
 
-export const CallerID = defineModel('CallerID', 'Caller identification', {
+export const CallerID = defineModel('CallerID', 'A party as shown to the other side: name and number.', {
   name: f.string(),
   number: f.string(),
 });
 
-export const DialplanCEP = defineModel('DialplanCEP', 'Dialplan location (context/extension/priority)', {
-  context: f.string('Context in the dialplan'),
-  exten: f.string('Extension in the dialplan'),
-  priority: f.long('Priority in the dialplan'),
-  app_name: f.string('Name of current dialplan application'),
-  app_data: f.string('Parameter of current dialplan application'),
+export const DialplanCEP = defineModel('DialplanCEP', 'Where a channel is in the dialplan, and what runs there.', {
+  context: f.string('Dialplan context.'),
+  exten: f.string('Extension within the context.'),
+  priority: f.long('Step within the extension.'),
+  app_name: f.string('Application running at that step (Stasis while the channel is in an ARI application); empty before any has run.'),
+  app_data: f.string('Its argument string.'),
 });
 
-export const Dialed = defineModel('Dialed', 'Dialed channel information.', {});
+export const Dialed = defineModel('Dialed', 'A model without fields, declared because Asterisk declares it.', {});
 
-export const Channel = defineModel('Channel', 'A specific communication connection between the server and an Endpoint.', {
-  id: f.string('Unique identifier of the channel. This is the same as the Uniqueid field in AMI.'),
-  protocol_id: f.string('Protocol id from underlying channel driver (i.e. Call-ID for PJSIP); empty when not applicable or not implemented by the driver.'),
-  name: f.string('Name of the channel (i.e. SIP/foo-0000a7e3)'),
+export const Channel = defineModel('Channel', 'One leg of a call between this server and an endpoint, as it was when the answer or event was made.', {
+  id: f.string('Unique id: the one given at creation, or one we make up (<epoch seconds>.<sequence>).'),
+  protocol_id: f.string('SIP Call-ID for PJSIP channels (made up here, unique per channel); empty for other technologies.'),
+  name: f.string('Channel name: the endpoint, a dash and a hex sequence (PJSIP/alice-00000001); the halves of a Local pair end in ;1 and ;2.'),
   state: f.enum(CHANNEL_STATES),
   caller: f.ref(CallerID),
   connected: f.ref(CallerID),
   accountcode: f.string(),
-  dialplan: f.ref(DialplanCEP, 'Current location in the dialplan'),
-  creationtime: f.date('Timestamp when channel was created'),
-  language: f.string('The default spoken language'),
-  channelvars: optional(f.object('Channel variables')),
+  dialplan: f.ref(DialplanCEP, 'Where the channel is in the dialplan.'),
+  creationtime: f.date('When the channel was created.'),
+  language: f.string('Language of sounds played to it (the endpoint one, en by default).'),
+  channelvars: optional(f.object('Variables set with report_events, present once there is one.')),
 });
 
 const rtpDouble = (d: string) => optional(f.double(d));
 
-export const RTPstat = defineModel('RTPstat', 'A statistics of a RTP.', {
-  txcount: f.int('Number of packets transmitted.'),
-  rxcount: f.int('Number of packets received.'),
-  txjitter: rtpDouble('Jitter on transmitted packets.'),
-  rxjitter: rtpDouble('Jitter on received packets.'),
-  remote_maxjitter: rtpDouble('Maximum jitter on remote side.'),
-  remote_minjitter: rtpDouble('Minimum jitter on remote side.'),
-  remote_normdevjitter: rtpDouble('Average jitter on remote side.'),
-  remote_stdevjitter: rtpDouble('Standard deviation jitter on remote side.'),
-  local_maxjitter: rtpDouble('Maximum jitter on local side.'),
-  local_minjitter: rtpDouble('Minimum jitter on local side.'),
-  local_normdevjitter: rtpDouble('Average jitter on local side.'),
-  local_stdevjitter: rtpDouble('Standard deviation jitter on local side.'),
-  txploss: f.int('Number of transmitted packets lost.'),
-  rxploss: f.int('Number of received packets lost.'),
-  remote_maxrxploss: rtpDouble('Maximum number of packets lost on remote side.'),
-  remote_minrxploss: rtpDouble('Minimum number of packets lost on remote side.'),
-  remote_normdevrxploss: rtpDouble('Average number of packets lost on remote side.'),
-  remote_stdevrxploss: rtpDouble('Standard deviation packets lost on remote side.'),
-  local_maxrxploss: rtpDouble('Maximum number of packets lost on local side.'),
-  local_minrxploss: rtpDouble('Minimum number of packets lost on local side.'),
-  local_normdevrxploss: rtpDouble('Average number of packets lost on local side.'),
-  local_stdevrxploss: rtpDouble('Standard deviation packets lost on local side.'),
-  rtt: rtpDouble('Total round trip time.'),
-  maxrtt: rtpDouble('Maximum round trip time.'),
-  minrtt: rtpDouble('Minimum round trip time.'),
-  normdevrtt: rtpDouble('Average round trip time.'),
-  stdevrtt: rtpDouble('Standard deviation round trip time.'),
-  local_ssrc: f.int('Our SSRC.'),
-  remote_ssrc: f.int('Their SSRC.'),
-  txoctetcount: f.int('Number of octets transmitted.'),
-  rxoctetcount: f.int('Number of octets received.'),
-  channel_uniqueid: f.string('The Asterisk channel\'s unique ID that owns this instance.'),
+export const RTPstat = defineModel('RTPstat', 'Counters of the RTP stream of a channel.', {
+  txcount: f.int('Packets sent.'),
+  rxcount: f.int('Packets received.'),
+  txjitter: rtpDouble('Jitter of the packets we send.'),
+  rxjitter: rtpDouble('Jitter of the packets we receive.'),
+  remote_maxjitter: rtpDouble('Largest jitter the peer reported.'),
+  remote_minjitter: rtpDouble('Smallest jitter the peer reported.'),
+  remote_normdevjitter: rtpDouble('Mean jitter the peer reported.'),
+  remote_stdevjitter: rtpDouble('Spread (standard deviation) of the jitter the peer reported.'),
+  local_maxjitter: rtpDouble('Largest jitter we measured.'),
+  local_minjitter: rtpDouble('Smallest jitter we measured.'),
+  local_normdevjitter: rtpDouble('Mean jitter we measured.'),
+  local_stdevjitter: rtpDouble('Spread (standard deviation) of the jitter we measured.'),
+  txploss: f.int('Packets we sent that were lost.'),
+  rxploss: f.int('Packets we expected and never got.'),
+  remote_maxrxploss: rtpDouble('Largest loss the peer reported.'),
+  remote_minrxploss: rtpDouble('Smallest loss the peer reported.'),
+  remote_normdevrxploss: rtpDouble('Mean loss the peer reported.'),
+  remote_stdevrxploss: rtpDouble('Spread (standard deviation) of the loss the peer reported.'),
+  local_maxrxploss: rtpDouble('Largest loss we measured.'),
+  local_minrxploss: rtpDouble('Smallest loss we measured.'),
+  local_normdevrxploss: rtpDouble('Mean loss we measured.'),
+  local_stdevrxploss: rtpDouble('Spread (standard deviation) of the loss we measured.'),
+  rtt: rtpDouble('Round trip to the peer.'),
+  maxrtt: rtpDouble('Longest round trip.'),
+  minrtt: rtpDouble('Shortest round trip.'),
+  normdevrtt: rtpDouble('Mean round trip.'),
+  stdevrtt: rtpDouble('Spread (standard deviation) of the round trips.'),
+  local_ssrc: f.int('SSRC of the packets we send.'),
+  remote_ssrc: f.int('SSRC of the packets we receive.'),
+  txoctetcount: f.int('Payload bytes sent.'),
+  rxoctetcount: f.int('Payload bytes received.'),
+  channel_uniqueid: f.string('Id of the channel the stream belongs to.'),
 });
