@@ -167,7 +167,7 @@ export function defineOperation<const P extends Params, R extends v.GenericSchem
 ): Operation<P, R, S, C> {
   const errors = op.errors.some((e) => e.code === 400)
     ? op.errors
-    : [{ code: 400, reason: 'Invalid parameters or request body.' }, ...op.errors];
+    : [{ code: 400, reason: 'A missing, mistyped or out-of-range parameter, or a malformed JSON body.' }, ...op.errors];
   return { ...op, since: op.since ?? ['12.0.0'], errors: [...errors].sort((a, b) => a.code - b.code) };
 }
 

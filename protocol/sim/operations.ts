@@ -3,7 +3,7 @@ import { body, defineOperation, path, query, rawBody, type Params } from '../ope
 import { Channel } from '../ari/models/channel.js';
 import { CallRecord, SimChannel } from './models.js';
 
-const channelId = path.string({ description: 'Channel\'s id or name' });
+const channelId = path.string({ description: 'Id or name of a live channel.' });
 const e404 = { code: 404, reason: 'Channel not found' };
 
 export const placeCall = defineOperation({
@@ -21,7 +21,7 @@ export const placeCall = defineOperation({
   responseClass: 'Channel', response: Channel.schema, success: 200,
   errors: [
     { code: 400, reason: 'Invalid endpoint, or unknown context/extension.' },
-    { code: 409, reason: 'Channel with given unique ID already exists.' },
+    { code: 409, reason: 'Channel with given unique ID already exists' },
   ],
 });
 
@@ -96,14 +96,14 @@ export const setFarAudio = defineOperation({
 
 export const uploadFarAudio = defineOperation({
   resource: 'sim', method: 'PUT', path: '/channels/{channelId}/audio', nickname: 'uploadAudio',
-  summary: 'The far end speaks uploaded audio: a WAV file (any rate, PCM or G.711) or raw 8 kHz 16-bit little-endian PCM (audio/x-sln or application/octet-stream).',
+  summary: 'The far end speaks uploaded audio: a WAV file (8 to 48 kHz, PCM or G.711) or raw 8 kHz 16-bit little-endian PCM (audio/x-sln or application/octet-stream).',
   params: {
     channelId,
     loop: query.boolean({ description: 'Start over at the end instead of falling silent.', default: false }),
     audio: rawBody('The audio, as the request body.'),
   },
   responseClass: 'void', response: null, success: 204,
-  errors: [{ code: 400, reason: 'Audio that cannot be decoded' }, e404],
+  errors: [{ code: 400, reason: 'No audio, audio that cannot be decoded, more than SIM_AUDIO_MAX_SECONDS of it, or another Content-Type.' }, e404],
 });
 
 export const history = defineOperation({
