@@ -21,8 +21,8 @@ export const gp = {
 
 /** The repository path parameters every `/repos/{owner}/{repo}` operation has. */
 export const repoParams = {
-  owner: gp.path('owner of the repo'),
-  repo: gp.path('name of the repo'),
+  owner: gp.path('Name of the user who owns the repository.'),
+  repo: gp.path('Repository name, without its owner.'),
 };
 
 /** Token scope categories (Gitea's), checked against the HTTP method: GET/HEAD need read, the rest write. */

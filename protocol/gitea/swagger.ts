@@ -55,7 +55,7 @@ export function giteaSwagger(ops: readonly GOperation[], models: readonly GModel
   for (const op of ops) (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op);
   const definitions: Record<string, JsonSchema> = {
     APIError: {
-      description: 'APIError is an api error with a message',
+      description: 'An error answer: what went wrong, and where the API is documented.',
       type: 'object',
       properties: { message: { type: 'string' }, url: { type: 'string' } },
     },
@@ -77,7 +77,7 @@ export function giteaSwagger(ops: readonly GOperation[], models: readonly GModel
     definitions,
     securityDefinitions: {
       AccessToken: { type: 'apiKey', name: 'access_token', in: 'query' },
-      AuthorizationHeaderToken: { description: 'API tokens must be prepended with "token" followed by a space.', type: 'apiKey', name: 'Authorization', in: 'header' },
+      AuthorizationHeaderToken: { description: '`token <the token>` (or `Bearer <the token>`).', type: 'apiKey', name: 'Authorization', in: 'header' },
       BasicAuth: { type: 'basic' },
       Token: { type: 'apiKey', name: 'token', in: 'query' },
     },

@@ -2,8 +2,8 @@ import { rq, requestModel } from '../request.js';
 import { nullable, responseModel, t } from '../schema.js';
 import { PayloadCommitVerification, PayloadUser } from './contents.js';
 
-export const PayloadCommit = responseModel('PayloadCommit', 'PayloadCommit represents a commit', {
-  id: t.string('sha1 hash of the commit'),
+export const PayloadCommit = responseModel('PayloadCommit', 'A commit as a branch reports its head.', {
+  id: t.string('Commit id.'),
   message: t.string(),
   url: t.string(),
   author: t.refOrNull(PayloadUser),
@@ -15,7 +15,7 @@ export const PayloadCommit = responseModel('PayloadCommit', 'PayloadCommit repre
   modified: nullable(t.strings()),
 });
 
-export const Branch = responseModel('Branch', 'Branch represents a repository branch', {
+export const Branch = responseModel('Branch', 'A branch, its head commit, and what the caller may do with it.', {
   name: t.string(),
   commit: t.refOrNull(PayloadCommit),
   protected: t.bool(),
@@ -59,20 +59,20 @@ const protectionFields = {
   block_admin_merge_override: rq.bool('BlockAdminMergeOverride'),
 };
 
-export const CreateBranchProtectionOption = requestModel('CreateBranchProtectionOption', 'CreateBranchProtectionOption options for creating a branch protection', {
-  branch_name: rq.string('BranchName', {}, 'Deprecated: true'),
+export const CreateBranchProtectionOption = requestModel('CreateBranchProtectionOption', 'Body of a new protection rule. Push and file rules are enforced; review rules are only kept, as there are no pull requests here.', {
+  branch_name: rq.string('BranchName', {}, 'Older spelling of rule_name, used when rule_name is empty.'),
   rule_name: rq.string('RuleName'),
   priority: rq.int64('Priority'),
   ...protectionFields,
 });
 
-export const EditBranchProtectionOption = requestModel('EditBranchProtectionOption', 'EditBranchProtectionOption options for editing a branch protection', {
+export const EditBranchProtectionOption = requestModel('EditBranchProtectionOption', 'Changes to a protection rule; a field left out keeps its value.', {
   priority: rq.int64('Priority'),
   ...protectionFields,
 });
 
-export const BranchProtection = responseModel('BranchProtection', 'BranchProtection represents a branch protection for a repository', {
-  branch_name: t.string('Deprecated: true'),
+export const BranchProtection = responseModel('BranchProtection', 'A protection rule: which pushes and file changes the branches it matches accept.', {
+  branch_name: t.string('Older spelling of rule_name: the same for a plain branch name, empty for a glob pattern.'),
   rule_name: t.string(),
   priority: t.int64(),
   enable_push: t.bool(),

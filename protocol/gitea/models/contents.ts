@@ -1,48 +1,48 @@
 import { nullable, omitempty, responseModel, t } from '../schema.js';
 
-export const FileLinksResponse = responseModel('FileLinksResponse', 'FileLinksResponse contains the links for a repo\'s file', {
+export const FileLinksResponse = responseModel('FileLinksResponse', 'Where else an entry can be fetched: the API, git, the web.', {
   self: nullable(t.string()),
   git: nullable(t.string()),
   html: nullable(t.string()),
 });
 
 /** Gitea 1.27 field order; the omitempty fields are absent, every other key present (null when empty). */
-export const ContentsResponse = responseModel('ContentsResponse', 'ContentsResponse contains information about a repo\'s entry\'s (dir, file, symlink, submodule) metadata and content', {
+export const ContentsResponse = responseModel('ContentsResponse', 'One entry of a tree at a ref: what it is, where it lives, the last commit that touched it, and for a single file its content.', {
   name: t.string(),
   path: t.string(),
   sha: t.string(),
-  last_commit_sha: omitempty(t.string('the last commit that changed the entry')),
+  last_commit_sha: omitempty(t.string('Id of the newest commit that touched this path.')),
   last_committer_date: omitempty(t.datetime()),
   last_author_date: omitempty(t.datetime()),
   last_commit_message: omitempty(t.string()),
-  type: t.enum(['file', 'dir', 'symlink', 'submodule'], '`type` will be `file`, `dir`, `symlink`, or `submodule`'),
+  type: t.enum(['file', 'dir', 'symlink', 'submodule'], 'Kind of entry.'),
   size: t.int64(),
-  encoding: nullable(t.enum(['base64'], '`encoding` is populated when `type` is `file`, otherwise null')),
-  content: nullable(t.string('`content` is populated when `type` is `file`, otherwise null')),
-  target: nullable(t.string('`target` is populated when `type` is `symlink`, otherwise null')),
+  encoding: nullable(t.enum(['base64'], '`base64` when content is given; null otherwise.')),
+  content: nullable(t.string('A single file read by its own path, or just written: its bytes in base64, up to API_MAX_BLOB_SIZE. Null otherwise, directory listings included.')),
+  target: nullable(t.string('Where a symlink points; null for other kinds.')),
   url: nullable(t.string()),
   html_url: nullable(t.string()),
   git_url: nullable(t.string()),
   download_url: nullable(t.string()),
-  submodule_git_url: nullable(t.string('`submodule_git_url` is populated when `type` is `submodule`, otherwise null')),
+  submodule_git_url: nullable(t.string('A submodule\'s URL from .gitmodules; null for other kinds.')),
   _links: t.refOrNull(FileLinksResponse),
   lfs_oid: omitempty(t.string()),
   lfs_size: omitempty(t.int64()),
 });
 
-export const CommitMeta = responseModel('CommitMeta', 'CommitMeta contains meta information of a commit in terms of API.', {
+export const CommitMeta = responseModel('CommitMeta', 'A commit by id, with its API address and date.', {
   url: t.string(),
   sha: t.string(),
   created: t.datetime(),
 });
 
-export const CommitUser = responseModel('CommitUser', 'CommitUser contains information of a user in the context of a commit.', {
+export const CommitUser = responseModel('CommitUser', 'Name, email and date of a commit\'s author or committer.', {
   name: t.string(),
   email: t.string(),
   date: t.string(),
 });
 
-export const FileCommitResponse = responseModel('FileCommitResponse', 'FileCommitResponse contains information generated from a Git commit for a repo\'s file.', {
+export const FileCommitResponse = responseModel('FileCommitResponse', 'The commit a file change produced.', {
   url: t.string(),
   sha: t.string(),
   created: t.datetime(),
@@ -54,13 +54,13 @@ export const FileCommitResponse = responseModel('FileCommitResponse', 'FileCommi
   tree: t.refOrNull(CommitMeta),
 });
 
-export const PayloadUser = responseModel('PayloadUser', 'PayloadUser represents the author or committer of a commit', {
+export const PayloadUser = responseModel('PayloadUser', 'Name, email and user name of a commit\'s author or committer.', {
   name: t.string(),
   email: t.string(),
   username: t.string(),
 });
 
-export const PayloadCommitVerification = responseModel('PayloadCommitVerification', 'PayloadCommitVerification represents the GPG verification of a commit', {
+export const PayloadCommitVerification = responseModel('PayloadCommitVerification', 'Outcome of checking a commit\'s signature; signatures are not checked here, so it always says unsigned.', {
   verified: t.bool(),
   reason: t.string(),
   signature: t.string(),
@@ -68,25 +68,25 @@ export const PayloadCommitVerification = responseModel('PayloadCommitVerificatio
   payload: t.string(),
 });
 
-export const FileResponse = responseModel('FileResponse', 'FileResponse contains information about a repo\'s file', {
+export const FileResponse = responseModel('FileResponse', 'The answer to a single-file write: the file as it now is, and the commit.', {
   content: t.refOrNull(ContentsResponse),
   commit: t.refOrNull(FileCommitResponse),
   verification: t.refOrNull(PayloadCommitVerification),
 });
 
-export const FilesResponse = responseModel('FilesResponse', 'FilesResponse contains information about multiple files from a repo', {
+export const FilesResponse = responseModel('FilesResponse', 'The answer to a multi-file change: each file as it now is (null for one deleted), and the commit.', {
   files: nullable(t.arrayOfNullable(ContentsResponse)),
   commit: t.refOrNull(FileCommitResponse),
   verification: t.refOrNull(PayloadCommitVerification),
 });
 
-export const FileDeleteResponse = responseModel('FileDeleteResponse', 'FileDeleteResponse contains information about a repo\'s file that was deleted', {
+export const FileDeleteResponse = responseModel('FileDeleteResponse', 'The answer to a file deletion: the commit; content is always null.', {
   content: t.alwaysNull(),
   commit: t.refOrNull(FileCommitResponse),
   verification: t.refOrNull(PayloadCommitVerification),
 });
 
-export const GitBlobResponse = responseModel('GitBlobResponse', 'GitBlobResponse represents a git blob', {
+export const GitBlobResponse = responseModel('GitBlobResponse', 'A git blob with its content in base64 (none above API_MAX_BLOB_SIZE).', {
   content: nullable(t.string()),
   encoding: nullable(t.string()),
   url: t.string(),

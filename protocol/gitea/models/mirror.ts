@@ -1,7 +1,7 @@
 import { rq, requestModel } from '../request.js';
 import { responseModel, t } from '../schema.js';
 
-export const PushMirror = responseModel('PushMirror', 'PushMirror represents information of a push mirror', {
+export const PushMirror = responseModel('PushMirror', 'A remote this repository is pushed to.', {
   repo_name: t.string(),
   remote_name: t.string('`remote_mirror_` and 10 random characters'),
   remote_address: t.string('the address with any credentials removed'),
@@ -13,7 +13,7 @@ export const PushMirror = responseModel('PushMirror', 'PushMirror represents inf
   public_key: t.string('with use_ssh: the OpenSSH public key to install on the remote (`ssh-ed25519 …`); empty otherwise'),
 });
 
-export const CreatePushMirrorOption = requestModel('CreatePushMirrorOption', 'CreatePushMirrorOption represents need information to create a push mirror of a repository.', {
+export const CreatePushMirrorOption = requestModel('CreatePushMirrorOption', 'Body of a new push mirror: the remote, how to sign in to it, and when to push.', {
   remote_address: rq.string('RemoteAddress'),
   remote_username: rq.string('RemoteUsername'),
   remote_password: rq.string('RemotePassword'),
@@ -22,10 +22,10 @@ export const CreatePushMirrorOption = requestModel('CreatePushMirrorOption', 'Cr
   use_ssh: rq.bool('UseSSH', 'authenticate with a generated ed25519 key pair (exclusive with remote_username/remote_password)'),
 });
 
-export const MigrateRepoOptions = requestModel('MigrateRepoOptions', 'MigrateRepoOptions options for migrating repository\'s this is used to interact with api v1', {
+export const MigrateRepoOptions = requestModel('MigrateRepoOptions', 'Body of a migration: what to copy, who owns the copy, and whether it stays a mirror.', {
   clone_addr: rq.string('CloneAddr', { required: true }),
-  uid: rq.int64('RepoOwnerID', {}, 'deprecated (only for backwards compatibility)'),
-  repo_owner: rq.string('RepoOwner', {}, 'Name of User or Organisation who will own Repo after migration'),
+  uid: rq.int64('RepoOwnerID', {}, 'Accepted and ignored; repo_owner names the owner.'),
+  repo_owner: rq.string('RepoOwner', {}, 'Account that owns the new repository: the caller when empty; someone else only for site admins.'),
   repo_name: rq.string('RepoName', { required: true, alphaDashDot: true, maxSize: 100 }),
   service: rq.string('Service', { in: ['', 'git', 'github', 'gitea', 'gitlab', 'gogs', 'onedev', 'gitbucket', 'codebase', 'codecommit'] }),
   auth_username: rq.string('AuthUsername'),

@@ -2,14 +2,14 @@ import { rq, requestModel } from '../request.js';
 import { omitempty, responseModel, t } from '../schema.js';
 import { User } from './user.js';
 
-export const Permission = responseModel('Permission', 'Permission represents a set of permissions', {
+export const Permission = responseModel('Permission', 'What the caller may do with the repository.', {
   admin: t.bool(),
   push: t.bool(),
   pull: t.bool(),
 });
 
 /** Gitea's Repository, field order as served; the features we do not have report their defaults. */
-export const Repository = responseModel('Repository', 'Repository represents a repository', {
+export const Repository = responseModel('Repository', 'A repository; fields for features this server does not have carry their default values.', {
   id: t.int64(),
   owner: t.ref(User),
   name: t.string(),
@@ -20,7 +20,7 @@ export const Repository = responseModel('Repository', 'Repository represents a r
   fork: t.bool(),
   template: t.bool(),
   mirror: t.bool(),
-  size: t.int64('size of the repository in KiB'),
+  size: t.int64('Disk space taken by its git data, in KiB.'),
   language: t.string(),
   languages_url: t.string(),
   html_url: t.string(),
@@ -73,36 +73,36 @@ export const Repository = responseModel('Repository', 'Repository represents a r
   licenses: t.strings(),
 });
 
-export const CreateRepoOption = requestModel('CreateRepoOption', 'CreateRepoOption options when creating repository', {
-  name: rq.string('Name', { required: true, alphaDashDot: true, maxSize: 100 }, 'Name of the repository to create'),
+export const CreateRepoOption = requestModel('CreateRepoOption', 'Body of a new repository.', {
+  name: rq.string('Name', { required: true, alphaDashDot: true, maxSize: 100 }, 'Repository name: letters, digits, `-`, `_` and `.`, at most 100.'),
   description: rq.string('Description', { maxSize: 2048 }),
-  private: rq.bool('Private', 'Whether the repository is private'),
+  private: rq.bool('Private', 'Hide the repository from everyone but its owner, its collaborators and site admins.'),
   issue_labels: rq.string('IssueLabels', { maxSize: 255 }),
-  auto_init: rq.bool('AutoInit', 'Whether the repository should be auto-initialized (an initial commit with a README)'),
+  auto_init: rq.bool('AutoInit', 'Start with one commit holding a README.'),
   template: rq.bool('Template'),
   gitignores: rq.string('Gitignores'),
   license: rq.string('License', { maxSize: 100 }),
   readme: rq.string('Readme', { maxSize: 255 }),
-  default_branch: rq.string('DefaultBranch', { gitRefName: true, maxSize: 100 }, 'DefaultBranch of the repository (used when initializes and in template)'),
+  default_branch: rq.string('DefaultBranch', { gitRefName: true, maxSize: 100 }, 'Branch the first commit goes to and HEAD names; `main` when empty.'),
   trust_model: rq.string('TrustModel', { in: ['', 'default', 'collaborator', 'committer', 'collaboratorcommitter'] }),
   object_format_name: rq.string('ObjectFormatName', { in: ['', 'sha1', 'sha256'] }),
 });
 
-export const EditRepoOption = requestModel('EditRepoOption', 'EditRepoOption options when editing a repository\'s properties', {
+export const EditRepoOption = requestModel('EditRepoOption', 'Changes to a repository\'s settings; a field left out keeps its value.', {
   name: rq.string('Name', { alphaDashDot: true, maxSize: 100 }),
   description: rq.string('Description', { maxSize: 2048 }),
   website: rq.string('Website', { maxSize: 1024 }),
   private: rq.bool('Private'),
   template: rq.bool('Template'),
   default_branch: rq.string('DefaultBranch'),
-  archived: rq.bool('Archived', 'set to `true` to archive this repository.'),
+  archived: rq.bool('Archived', 'true makes the repository read-only (archived); false lifts that.'),
 });
 
-export const AddCollaboratorOption = requestModel('AddCollaboratorOption', 'AddCollaboratorOption options when adding a user as a collaborator of a repository', {
+export const AddCollaboratorOption = requestModel('AddCollaboratorOption', 'The access to give a collaborator.', {
   permission: rq.string('Permission', {}, 'read, write or admin (default write)'),
 });
 
-export const RepoCollaboratorPermission = responseModel('RepoCollaboratorPermission', 'RepoCollaboratorPermission to get repository permission for a collaborator', {
+export const RepoCollaboratorPermission = responseModel('RepoCollaboratorPermission', 'A user\'s access level on a repository.', {
   permission: t.string(),
   role_name: t.string(),
   user: t.ref(User),

@@ -2,33 +2,33 @@ import { rq, requestModel } from '../request.js';
 import { responseModel, t } from '../schema.js';
 
 /** Gitea's User; `username` (same as `login`) comes last, as Gitea's MarshalJSON adds it. */
-export const User = responseModel('User', 'User represents a user', {
-  id: t.int64('the user\'s id'),
-  login: t.string('login of the user, same as `username`'),
-  login_name: t.string('identifier of the user, provided by the external authenticator (if configured)'),
-  source_id: t.int64('The ID of the user\'s Authentication Source'),
-  full_name: t.string('the user\'s full name'),
+export const User = responseModel('User', 'A user account, as the caller may see it.', {
+  id: t.int64('Numeric id.'),
+  login: t.string('User name (repeated in `username`).'),
+  login_name: t.string('Name at an external sign-in source; always empty here.'),
+  source_id: t.int64('External sign-in source; always 0 here (local accounts only).'),
+  full_name: t.string('Display name.'),
   email: t.string(),
-  avatar_url: t.string('URL to the user\'s avatar'),
-  html_url: t.string('URL to the user\'s gitea page'),
-  language: t.string('User locale'),
-  is_admin: t.bool('Is the user an administrator'),
+  avatar_url: t.string('Avatar image address; empty here.'),
+  html_url: t.string('Address of the user\'s web page.'),
+  language: t.string('Interface language; empty here.'),
+  is_admin: t.bool('A site administrator (false unless the caller is this user or a site admin).'),
   last_login: t.datetime(),
   created: t.datetime(),
-  restricted: t.bool('Is user restricted'),
-  active: t.bool('Is user active'),
-  prohibit_login: t.bool('Is user login prohibited'),
-  location: t.string('the user\'s location'),
-  website: t.string('the user\'s website'),
-  description: t.string('the user\'s description'),
-  visibility: t.enum(['public', 'limited', 'private'], 'User visibility level option: public, limited, private'),
+  restricted: t.bool('A restricted account; always false here.'),
+  active: t.bool('The account is activated (false unless the caller is this user or a site admin).'),
+  prohibit_login: t.bool('Sign-in is blocked (false unless the caller is this user or a site admin).'),
+  location: t.string('Where the user is; empty here.'),
+  website: t.string('The user\'s site; empty here.'),
+  description: t.string('About the user; empty here.'),
+  visibility: t.enum(['public', 'limited', 'private'], 'Who may see the account: everyone (public), signed-in users (limited), or the user and site admins (private).'),
   followers_count: t.int64(),
   following_count: t.int64(),
   starred_repos_count: t.int64(),
-  username: t.string('the user\'s username, same as `login`'),
+  username: t.string('Same as login.'),
 });
 
-export const AccessToken = responseModel('AccessToken', 'AccessToken represents an API access token.', {
+export const AccessToken = responseModel('AccessToken', 'An API token; its secret appears only in the answer that creates it.', {
   id: t.int64(),
   name: t.string(),
   sha1: t.string('the token itself; only filled when the token is created'),
@@ -38,12 +38,12 @@ export const AccessToken = responseModel('AccessToken', 'AccessToken represents 
   last_used_at: t.datetime(),
 });
 
-export const CreateAccessTokenOption = requestModel('CreateAccessTokenOption', 'CreateAccessTokenOption options when create access token', {
+export const CreateAccessTokenOption = requestModel('CreateAccessTokenOption', 'Body of a new token: a name not yet used by this user, and its scopes.', {
   name: rq.string('Name', { required: true }),
   scopes: rq.strings('Scopes'),
 });
 
-export const CreateUserOption = requestModel('CreateUserOption', 'CreateUserOption create user options', {
+export const CreateUserOption = requestModel('CreateUserOption', 'Body of a new account.', {
   source_id: rq.int64('SourceID'),
   login_name: rq.string('LoginName'),
   username: rq.string('Username', { required: true, username: true, maxSize: 40 }),
@@ -59,6 +59,6 @@ export const CreateUserOption = requestModel('CreateUserOption', 'CreateUserOpti
   admin: rq.bool('Admin', 'create the user as a site administrator (Trunkline extension)'),
 });
 
-export const ServerVersion = responseModel('ServerVersion', 'ServerVersion wraps the version of the server', {
+export const ServerVersion = responseModel('ServerVersion', 'The API version the server follows.', {
   version: t.string(),
 });

@@ -9,7 +9,7 @@ import {
 } from '../models/contents.js';
 import { ChangeFilesOptions, CreateFileOptions, DeleteFileOptions, UpdateFileOptions } from '../models/file-options.js';
 
-const ref = gp.query('The name of the commit/branch/tag. Default to the repository’s default branch.');
+const ref = gp.query('Branch, tag or full commit id to read at; the default branch when left out.');
 const filepath = (description: string) => gp.path(description, { wildcard: true });
 const notFound = { code: 404, reason: 'the repository, ref or path does not exist' } as const;
 const scopes = ['repository'] as const;
@@ -19,7 +19,7 @@ export const repoGetContentsList = defineGiteaOperation({
   method: 'GET',
   path: '/repos/{owner}/{repo}/contents',
   tags: ['repository'],
-  summary: 'Gets the metadata of all the entries of the root dir',
+  summary: 'The entries at the top of the tree, without file contents',
   params: { ...repoParams, ref },
   body: null,
   success: 200,
@@ -35,8 +35,8 @@ export const repoGetContents = defineGiteaOperation({
   method: 'GET',
   path: '/repos/{owner}/{repo}/contents/{filepath}',
   tags: ['repository'],
-  summary: 'Gets the metadata and contents (if a file) of an entry in a repository, or a list of entries if a dir',
-  params: { ...repoParams, filepath: filepath('path of the dir, file, symlink or submodule in the repo'), ref },
+  summary: 'One tree entry: a file with its content in base64, a symlink, or a submodule; for a directory, its entries without contents',
+  params: { ...repoParams, filepath: filepath('Path from the repository root.'), ref },
   body: null,
   success: 200,
   response: v.union([ContentsResponse.schema, v.array(ContentsResponse.schema)]),
@@ -61,7 +61,7 @@ export const repoChangeFiles = defineGiteaOperation({
   method: 'POST',
   path: '/repos/{owner}/{repo}/contents',
   tags: ['repository'],
-  summary: 'Modify multiple files in a repository',
+  summary: 'Create, update, rename or delete several files in one commit',
   params: repoParams,
   body: ChangeFilesOptions.schema,
   bodyModel: ChangeFilesOptions,
@@ -79,8 +79,8 @@ export const repoCreateFile = defineGiteaOperation({
   method: 'POST',
   path: '/repos/{owner}/{repo}/contents/{filepath}',
   tags: ['repository'],
-  summary: 'Create a file in a repository',
-  params: { ...repoParams, filepath: filepath('path of the file to create') },
+  summary: 'Add a new file in a commit of its own',
+  params: { ...repoParams, filepath: filepath('Path of the new file.') },
   body: CreateFileOptions.schema,
   bodyModel: CreateFileOptions,
   bodyRequired: true,
@@ -97,8 +97,8 @@ export const repoUpdateFile = defineGiteaOperation({
   method: 'PUT',
   path: '/repos/{owner}/{repo}/contents/{filepath}',
   tags: ['repository'],
-  summary: 'Update a file in a repository (with an empty `sha`, create it: 201)',
-  params: { ...repoParams, filepath: filepath('path of the file to update') },
+  summary: 'Replace a file\'s content (and move it, with from_path) in a commit of its own; with an empty `sha` the file is created instead (201)',
+  params: { ...repoParams, filepath: filepath('Path of the file; where it ends up when from_path moves it.') },
   body: UpdateFileOptions.schema,
   bodyModel: UpdateFileOptions,
   bodyRequired: true,
@@ -116,8 +116,8 @@ export const repoDeleteFile = defineGiteaOperation({
   method: 'DELETE',
   path: '/repos/{owner}/{repo}/contents/{filepath}',
   tags: ['repository'],
-  summary: 'Delete a file in a repository',
-  params: { ...repoParams, filepath: filepath('path of the file to delete') },
+  summary: 'Remove a file in a commit of its own; `sha` must name the blob it holds now',
+  params: { ...repoParams, filepath: filepath('Path of the file to remove.') },
   body: DeleteFileOptions.schema,
   bodyModel: DeleteFileOptions,
   bodyRequired: true,
@@ -134,8 +134,8 @@ export const getBlob = defineGiteaOperation({
   method: 'GET',
   path: '/repos/{owner}/{repo}/git/blobs/{sha}',
   tags: ['repository'],
-  summary: 'Gets the blob of a repository.',
-  params: { ...repoParams, sha: gp.path('sha of the blob') },
+  summary: 'A blob by id, with its content in base64 (no content above API_MAX_BLOB_SIZE)',
+  params: { ...repoParams, sha: gp.path('Blob id, in hex.') },
   body: null,
   success: 200,
   response: GitBlobResponse.schema,

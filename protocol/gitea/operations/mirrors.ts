@@ -6,14 +6,14 @@ import { defineGiteaOperation, gp, repoParams } from '../operation.js';
 const disabled = { code: 400, reason: 'Mirror feature is disabled' } as const;
 const notFound = { code: 404, reason: 'the repository does not exist or the caller cannot see it' } as const;
 const notAdmin = { code: 403, reason: 'not a repository admin, or token scope' } as const;
-const name = gp.path('remote name of the push mirror');
+const name = gp.path('The push mirror\'s remote name (`remote_mirror_…`).');
 
 export const repoMirrorSync = defineGiteaOperation({
   operationId: 'repoMirrorSync',
   method: 'POST',
   path: '/repos/{owner}/{repo}/mirror-sync',
   tags: ['repository'],
-  summary: 'Sync a mirrored repository',
+  summary: 'Queue a fetch for a pull mirror; the answer does not wait for it',
   params: repoParams,
   body: null,
   success: 200,
@@ -28,7 +28,7 @@ export const repoPushMirrorSync = defineGiteaOperation({
   method: 'POST',
   path: '/repos/{owner}/{repo}/push_mirrors-sync',
   tags: ['repository'],
-  summary: 'Sync all push mirrored repository',
+  summary: 'Push to every push mirror now, one after another; the answer comes when all are done or one fails',
   params: repoParams,
   body: null,
   success: 200,
@@ -44,8 +44,8 @@ export const repoListPushMirrors = defineGiteaOperation({
   method: 'GET',
   path: '/repos/{owner}/{repo}/push_mirrors',
   tags: ['repository'],
-  summary: "Get all push mirrors of the repository",
-  params: { ...repoParams, page: gp.int('page number of results to return (1-based)'), limit: gp.int('page size of results') },
+  summary: 'The repository\'s push mirrors, a page at a time',
+  params: { ...repoParams, page: gp.int('Which page to answer, counting from 1 (0 or less: the first).'), limit: gp.int('Entries per page: 30 when unset or 0 or less, at most 50.') },
   body: null,
   success: 200,
   response: v.array(PushMirror.schema),
@@ -61,7 +61,7 @@ export const repoGetPushMirrorByRemoteName = defineGiteaOperation({
   method: 'GET',
   path: '/repos/{owner}/{repo}/push_mirrors/{name}',
   tags: ['repository'],
-  summary: 'Get push mirror of the repository by remoteName',
+  summary: 'One push mirror, by remote name',
   params: { ...repoParams, name },
   body: null,
   success: 200,
@@ -78,7 +78,7 @@ export const repoAddPushMirror = defineGiteaOperation({
   method: 'POST',
   path: '/repos/{owner}/{repo}/push_mirrors',
   tags: ['repository'],
-  summary: 'add a push mirror to the repository',
+  summary: 'Register a remote that the repository is pushed to on a schedule, after each commit, or both',
   params: repoParams,
   body: CreatePushMirrorOption.schema,
   bodyModel: CreatePushMirrorOption,
@@ -104,7 +104,7 @@ export const repoDeletePushMirror = defineGiteaOperation({
   method: 'DELETE',
   path: '/repos/{owner}/{repo}/push_mirrors/{name}',
   tags: ['repository'],
-  summary: 'deletes a push mirror from a repository by remoteName',
+  summary: 'Stop pushing to a remote and forget it',
   params: { ...repoParams, name },
   body: null,
   success: 204,
@@ -120,7 +120,7 @@ export const repoMigrate = defineGiteaOperation({
   method: 'POST',
   path: '/repos/migrate',
   tags: ['repository'],
-  summary: 'Migrate a remote git repository (a plain copy, or with mirror: a pull mirror kept in sync; with lfs: its LFS objects too)',
+  summary: 'Copy a remote git repository into a new one here: once, or with mirror as a pull mirror fetched again on a schedule; with lfs its LFS objects come along',
   params: {},
   body: MigrateRepoOptions.schema,
   bodyModel: MigrateRepoOptions,

@@ -6,7 +6,7 @@ export const getVersion = defineGiteaOperation({
   method: 'GET',
   path: '/version',
   tags: ['miscellaneous'],
-  summary: 'Returns the version of the Gitea application',
+  summary: 'The Gitea API version whose wire format this server follows, with a +trunkline suffix',
   params: {},
   body: null,
   success: 200,

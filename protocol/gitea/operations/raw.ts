@@ -1,18 +1,18 @@
 import { defineGiteaOperation, gp, repoParams } from '../operation.js';
 import { EditorConfigDefinition } from '../models/contents.js';
 
-const ref = gp.query('The name of the commit/branch/tag. Default to the repository’s default branch.');
+const ref = gp.query('Branch, tag or commit id; it is put in front of filepath, which is then read as filepath says.');
 const filepath = (description: string) => gp.path(description, { wildcard: true });
 const scopes = ['repository'] as const;
 
-const rawParams = { ...repoParams, filepath: filepath('path of the file to get, it should be "{ref}/{filepath}". If there is no ref could be inferred, it will be treated as the default branch'), ref };
+const rawParams = { ...repoParams, filepath: filepath('Path of the file, optionally led by a branch, a tag, `HEAD` or a full commit id (`main/docs/a.md`); when no such lead matches, the whole path is read on the default branch.'), ref };
 
 export const repoGetRawFile = defineGiteaOperation({
   operationId: 'repoGetRawFile',
   method: 'GET',
   path: '/repos/{owner}/{repo}/raw/{filepath}',
   tags: ['repository'],
-  summary: 'Get a file from a repository',
+  summary: 'A file\'s bytes as git stores them (an LFS file answers its pointer), with ranges and conditional requests',
   params: rawParams,
   body: null,
   success: 200,
@@ -30,7 +30,7 @@ export const repoGetRawFileOrLFS = defineGiteaOperation({
   method: 'GET',
   path: '/repos/{owner}/{repo}/media/{filepath}',
   tags: ['repository'],
-  summary: 'Get a file or it\'s LFS object from a repository',
+  summary: 'As raw, except that an LFS pointer whose object this server holds is answered with the object',
   params: rawParams,
   body: null,
   success: 200,
@@ -48,8 +48,8 @@ export const repoGetArchive = defineGiteaOperation({
   method: 'GET',
   path: '/repos/{owner}/{repo}/archive/{archive}',
   tags: ['repository'],
-  summary: 'Get an archive of a repository (`<ref>.zip`, `<ref>.tar.gz` or `<ref>.bundle`)',
-  params: { ...repoParams, archive: filepath('the git reference for download with attached archive format (e.g. master.zip)'), path: gp.query('limit a zip or tar.gz archive to this path (repeatable)') },
+  summary: 'The tree at a branch, tag or commit as a zip, a tar.gz or a git bundle, streamed while git builds it',
+  params: { ...repoParams, archive: filepath('The ref followed by the format: `main.zip`, `v1.0.tar.gz`, `<commit>.bundle`.'), path: gp.query('Put only this path in a zip or tar.gz; repeat the parameter for several (bundles take none).') },
   body: null,
   success: 200,
   response: null,
@@ -71,8 +71,8 @@ export const repoGetEditorConfig = defineGiteaOperation({
   method: 'GET',
   path: '/repos/{owner}/{repo}/editorconfig/{filepath}',
   tags: ['repository'],
-  summary: 'Get the EditorConfig definitions of a file in a repository',
-  params: { ...repoParams, filepath: filepath('path of the file, from the repository root, to get the definitions of'), ref },
+  summary: 'The settings the repository\'s .editorconfig gives a file',
+  params: { ...repoParams, filepath: filepath('Path of the file, from the repository root.'), ref: gp.query('Branch, tag, `HEAD` or full commit id to read .editorconfig at; the default branch when left out or when it names none of these.') },
   body: null,
   success: 200,
   response: EditorConfigDefinition.schema,

@@ -3,7 +3,7 @@ import { defineGiteaOperation, gp, repoParams } from '../operation.js';
 import { AddCollaboratorOption, CreateRepoOption, EditRepoOption, RepoCollaboratorPermission, Repository } from '../models/repository.js';
 import { User } from '../models/user.js';
 
-const page = { page: gp.int('page number of results to return (1-based)'), limit: gp.int('page size of results') };
+const page = { page: gp.int('Which page to answer, counting from 1 (0 or less: the first).'), limit: gp.int('Entries per page: 30 when unset or 0 or less, at most 50.') };
 const notFound = { code: 404, reason: 'the repository does not exist or the caller cannot see it' } as const;
 
 export const createCurrentUserRepo = defineGiteaOperation({
@@ -11,7 +11,7 @@ export const createCurrentUserRepo = defineGiteaOperation({
   method: 'POST',
   path: '/user/repos',
   tags: ['repository', 'user'],
-  summary: 'Create a repository',
+  summary: 'Make a new repository owned by the signed-in user; with auto_init it starts with one commit holding a README',
   params: {},
   body: CreateRepoOption.schema,
   bodyModel: CreateRepoOption,
@@ -21,7 +21,7 @@ export const createCurrentUserRepo = defineGiteaOperation({
   scopes: ['user', 'repository'],
   guards: ['signedIn'],
   errors: [
-    { code: 400, reason: 'bad options' },
+    { code: 400, reason: 'with auto_init, a readme, gitignore or license template we do not have; or object_format_name sha256' },
     { code: 403, reason: 'token lacks write:user or write:repository' },
     { code: 409, reason: 'The repository with the same name already exists.' },
     { code: 422, reason: 'invalid or reserved name' },
@@ -33,7 +33,7 @@ export const repoGet = defineGiteaOperation({
   method: 'GET',
   path: '/repos/{owner}/{repo}',
   tags: ['repository'],
-  summary: 'Get a repository',
+  summary: 'One repository, if the caller may see it',
   params: repoParams,
   body: null,
   success: 200,
@@ -49,7 +49,7 @@ export const repoEdit = defineGiteaOperation({
   method: 'PATCH',
   path: '/repos/{owner}/{repo}',
   tags: ['repository'],
-  summary: 'Edit a repository\'s properties. Only fields that are set will be changed.',
+  summary: 'Change a repository\'s settings; a field left out of the body keeps its value',
   params: repoParams,
   body: EditRepoOption.schema,
   bodyModel: EditRepoOption,
@@ -70,7 +70,7 @@ export const repoDelete = defineGiteaOperation({
   method: 'DELETE',
   path: '/repos/{owner}/{repo}',
   tags: ['repository'],
-  summary: 'Delete a repository',
+  summary: 'Remove a repository and its git data (its owner or a site admin only)',
   params: repoParams,
   body: null,
   success: 204,
@@ -85,7 +85,7 @@ export const repoListCollaborators = defineGiteaOperation({
   method: 'GET',
   path: '/repos/{owner}/{repo}/collaborators',
   tags: ['repository'],
-  summary: 'List a repository\'s collaborators',
+  summary: 'The users given access to a repository, a page at a time',
   params: { ...repoParams, ...page },
   body: null,
   success: 200,
@@ -96,14 +96,14 @@ export const repoListCollaborators = defineGiteaOperation({
   errors: [{ code: 403, reason: 'token scope' }, notFound],
 });
 
-const collaborator = { ...repoParams, collaborator: gp.path('username of the user') };
+const collaborator = { ...repoParams, collaborator: gp.path('Name of the user in question.') };
 
 export const repoCheckCollaborator = defineGiteaOperation({
   operationId: 'repoCheckCollaborator',
   method: 'GET',
   path: '/repos/{owner}/{repo}/collaborators/{collaborator}',
   tags: ['repository'],
-  summary: 'Check if a user is a collaborator of a repository (204 yes, 404 no)',
+  summary: 'Whether a user has been given access to a repository: 204 if so, 404 if not',
   params: collaborator,
   body: null,
   success: 204,
@@ -118,7 +118,7 @@ export const repoAddCollaborator = defineGiteaOperation({
   method: 'PUT',
   path: '/repos/{owner}/{repo}/collaborators/{collaborator}',
   tags: ['repository'],
-  summary: 'Add or update a collaborator of a repository',
+  summary: 'Give a user access to a repository, or change the access already given',
   params: collaborator,
   body: AddCollaboratorOption.schema,
   bodyModel: AddCollaboratorOption,
@@ -134,7 +134,7 @@ export const repoDeleteCollaborator = defineGiteaOperation({
   method: 'DELETE',
   path: '/repos/{owner}/{repo}/collaborators/{collaborator}',
   tags: ['repository'],
-  summary: 'Delete a collaborator from a repository',
+  summary: 'Take away the access a user was given to a repository',
   params: collaborator,
   body: null,
   success: 204,
@@ -149,7 +149,7 @@ export const repoGetRepoPermissions = defineGiteaOperation({
   method: 'GET',
   path: '/repos/{owner}/{repo}/collaborators/{collaborator}/permission',
   tags: ['repository'],
-  summary: 'Get repository permissions for a user',
+  summary: 'The access level a user has on a repository, with the user',
   params: collaborator,
   body: null,
   success: 200,
