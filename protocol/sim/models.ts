@@ -29,7 +29,7 @@ export const SimChannel = defineModel('SimChannel', 'A live channel as the simul
 });
 
 export const CallRecord = defineModel('CallRecord', 'A channel that has ended, as kept in the history.', {
-  id: f.string('Unique id of the channel.'),
+  id: f.string('Id the channel had.'),
   name: f.string('Channel name.'),
   endpoint: f.string('Endpoint at the far end.'),
   direction: f.oneOf(['inbound', 'outbound'] as const),
@@ -38,8 +38,8 @@ export const CallRecord = defineModel('CallRecord', 'A channel that has ended, a
   creationtime: f.date('When the channel was created.'),
   answertime: optional(f.date('When the channel was answered.')),
   endtime: f.date('When the channel was destroyed.'),
-  cause: f.int('Hangup cause.'),
-  cause_txt: f.string('Hangup cause text.'),
+  cause: f.int('Q.850 cause the channel ended with.'),
+  cause_txt: f.string('That cause in words.'),
   app: optional(f.string('Last Stasis application the channel was in.')),
   dialplan: f.object('Last dialplan location.'),
   variables: f.object('Channel variables at the end (within the answer\'s size bound: see variables_truncated).'),

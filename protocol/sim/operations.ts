@@ -15,7 +15,7 @@ export const placeCall = defineOperation({
     extension: query.string({ description: 'Extension dialled.', default: 's' }),
     context: query.string({ description: 'Dialplan context; defaults to the endpoint\'s context.' }),
     callerId: query.string({ description: 'Caller ID presented, e.g. "Alice" <1001>; defaults to the endpoint\'s.' }),
-    channelId: query.string({ description: 'Unique id to give the channel.' }),
+    channelId: query.string({ description: 'Id for the new channel; generated when not given.' }),
     variables: body.variables('{"variables": {"NAME": "value"}} set on the channel before the dialplan runs.'),
   },
   responseClass: 'Channel', response: Channel.schema, success: 200,
