@@ -24,13 +24,13 @@ const fileOptions = {
 
 export const CreateFileOptions = requestModel('CreateFileOptions', 'Body of a file creation. Given author or committer alone, it stands for both; given neither, the signed-in user does.', {
   ...fileOptions,
-  content: rq.string('ContentBase64', { required: true }, 'content must be base64 encoded'),
+  content: rq.string('ContentBase64', { required: true }, 'The file\'s bytes, base64.'),
 });
 
 export const UpdateFileOptions = requestModel('UpdateFileOptions', 'Body of a file update. Given author or committer alone, it stands for both; given neither, the signed-in user does.', {
   ...fileOptions,
   sha: rq.string('SHA', {}, 'Blob id the file holds now; empty to create the file instead.'),
-  content: rq.string('ContentBase64', { required: true }, 'content must be base64 encoded'),
+  content: rq.string('ContentBase64', { required: true }, 'The file\'s bytes, base64.'),
   from_path: rq.string('FromPath', { maxSize: 500 }, 'Move the file from this path to the one in the URL.'),
 });
 

@@ -31,7 +31,7 @@ export const User = responseModel('User', 'A user account, as the caller may see
 export const AccessToken = responseModel('AccessToken', 'An API token; its secret appears only in the answer that creates it.', {
   id: t.int64(),
   name: t.string(),
-  sha1: t.string('the token itself; only filled when the token is created'),
+  sha1: t.string('The secret: present only in the answer that creates the token, empty elsewhere.'),
   token_last_eight: t.string(),
   scopes: t.strings(),
   created_at: t.datetime(),
