@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ReadCache } from '../../server/db/read-cache.js';
+import { basicAuth, request, type Reply } from './request.js';
 import { startTestServer, type TestServer } from './server.js';
 import { checkViolationsAfterEach } from './violations.js';
 import { WAIT_MS } from './wait.js';
@@ -11,13 +12,8 @@ import { WAIT_MS } from './wait.js';
 /** The admin every Gitea test server starts with (ADMIN_USERNAME / ADMIN_PASSWORD). */
 export const ADMIN = { name: 'root', password: 'root-password-1' };
 
-export interface GReply<T = any> {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** Parsed JSON (undefined when the body is empty or not JSON). */
-  body: T;
-}
+/** A Gitea answer: the shared client's reply (request.ts). */
+export type GReply<T = any> = Reply<T>;
 
 /** How a request authenticates: a token (header), Basic `user:password`, or nothing. */
 export type Auth = { token: string } | { basic: string } | { query: string } | null;
@@ -54,8 +50,9 @@ export interface GiteaWorld {
   commit(owner: string, repo: string, files: Record<string, string | Buffer | null>, opts?: { branch?: string; newBranch?: string; auth?: Auth; message?: string }): Promise<any>;
 }
 
-const authHeader = (auth: Auth): Record<string, string> =>
-  !auth ? {} : 'token' in auth ? { authorization: `token ${auth.token}` } : 'basic' in auth ? { authorization: `Basic ${Buffer.from(auth.basic).toString('base64')}` } : {};
+/** The Authorization header of `auth` (none for a query token or no credentials). */
+export const authHeader = (auth: Auth): Record<string, string> =>
+  !auth ? {} : 'token' in auth ? { authorization: `token ${auth.token}` } : 'basic' in auth ? { authorization: basicAuth(auth.basic) } : {};
 
 let userCount = 0;
 
@@ -64,26 +61,9 @@ export async function giteaWorld(t: TestServer): Promise<GiteaWorld> {
   const url = t.url;
   async function api<T = any>(method: string, path: string, opts: GOptions = {}): Promise<GReply<T>> {
     const auth = opts.auth === undefined ? world.admin.auth : opts.auth;
-    let target = url + path;
+    let target = path;
     if (auth && 'query' in auth) target += `${path.includes('?') ? '&' : '?'}token=${auth.query}`;
-    const headers: Record<string, string> = { ...authHeader(auth), ...opts.headers };
-    let body: string | Buffer | undefined = opts.body;
-    if (opts.json !== undefined) {
-      body = JSON.stringify(opts.json);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await fetch(target, { method, headers, ...(body !== undefined ? { body } : {}) }).catch((err: Error & { cause?: Error & { code?: string } }) => {
-      // fetch says only "fetch failed": name what failed.
-      throw new Error(`${method} ${path}: ${err.message} (${err.cause?.code ?? ''} ${err.cause?.message ?? ''})`, { cause: err });
-    });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, body: parsed as T };
+    return request<T>(url, method, target, { json: opts.json, body: opts.body, headers: { ...authHeader(auth), ...opts.headers } });
   }
 
   async function token(account: Pick<Account, 'name' | 'password'>, scopes: string[], name = `t${++userCount}`): Promise<string> {
