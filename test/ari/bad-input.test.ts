@@ -1,5 +1,4 @@
 import { readdirSync, statSync } from 'node:fs';
-import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join, relative } from 'node:path';
 import { suite } from 'uvu';
@@ -10,6 +9,7 @@ import { SIM_RESOURCE } from '../../protocol/sim/index.js';
 import type { Operation, ParamDef } from '../../protocol/operation.js';
 import { originateInApp } from '../_helpers/ari.js';
 import { connectEvents, sleep, waitUntil, WAIT_MS, type EventLog } from '../_helpers/events.js';
+import { rawRequest, type RawReply } from '../_helpers/raw-request.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
 
@@ -115,46 +115,10 @@ const qs = (q: Record<string, string>) => {
 
 // ---- requests -------------------------------------------------------------------------------------------
 
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  body: any;
-}
+type Reply = RawReply;
 
 /** One request through node:http (paths go out byte for byte: no `..` normalisation), with a time limit. */
-function send(base: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
-  const u = new URL(base);
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.body !== undefined) headers['content-length'] = String(Buffer.byteLength(opts.body));
-    const req = request({ host: u.hostname, port: u.port, path, method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        clearTimeout(timer);
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
-      });
-      res.on('error', reject);
-    });
-    const timer = setTimeout(() => {
-      req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`));
-    }, REQUEST_TIMEOUT_MS);
-    req.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    if (opts.body !== undefined) req.write(opts.body);
-    req.end();
-  });
-}
+const send = (base: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}) => rawRequest(base, method, path, { ...opts, timeoutMs: REQUEST_TIMEOUT_MS });
 
 interface Case {
   op: Operation;

@@ -1,8 +1,9 @@
-import { request, type IncomingHttpHeaders } from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hangupAndWait, originateInApp } from '../_helpers/ari.js';
 import { ariHttp } from '../_helpers/http.js';
+// node:http, for what fetch will not send: a Host header of our choosing, or a body streamed in chunks with no Content-Length.
+import { rawRequest as raw } from '../_helpers/raw-request.js';
 import { startTestServer } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
 
@@ -14,40 +15,6 @@ const REALM = 'Basic realm="Asterisk REST Interface"';
 const basic = (cred: string) => `Basic ${Buffer.from(cred).toString('base64')}`;
 /** The methods an Allow header lists, sorted. */
 const allowed = (h: string | null) => (h ?? '').split(',').map((s) => s.trim()).filter(Boolean).sort();
-
-interface RawReply {
-  status: number;
-  headers: IncomingHttpHeaders;
-  text: string;
-  body: any;
-}
-
-/**
- * A request through node:http, for what fetch will not send: a Host header of our
- * choosing, or a body streamed in chunks with no Content-Length.
- */
-function raw(base: string, method: string, path: string, opts: { headers?: Record<string, string>; chunks?: string[] } = {}): Promise<RawReply> {
-  const u = new URL(base + path);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method, headers: opts.headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => {
-        let body: unknown;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
-      });
-    });
-    req.on('error', reject);
-    for (const c of opts.chunks ?? []) req.write(c);
-    req.end();
-  });
-}
 
 const globalVar = async (name: string) => (await ctx.t.http('GET', '/ari/asterisk/variable', { query: { variable: name } })).body;
 

@@ -7,9 +7,9 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { git, type GiteaWorld } from '../_helpers/gitea.js';
+import { rawRequest as sendRaw, type RawReply } from '../_helpers/raw-request.js';
 
 export const b64 = (s: string | Buffer) => (Buffer.isBuffer(s) ? s : Buffer.from(s)).toString('base64');
 
@@ -157,26 +157,8 @@ export const errorBody = (g: GiteaWorld, message: string) => ({ message, url: `$
  * A request whose path is sent exactly as written (fetch would resolve
  * `..` and `%2E%2E` segments before sending).
  */
-export function rawRequest(g: GiteaWorld, method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; text: string; body: any }> {
-  const u = new URL(g.url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: u.hostname, port: u.port, method, path, headers: { authorization: `token ${g.admin.token}`, ...opts.headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, text, body });
-      });
-    });
-    req.on('error', reject);
-    req.end(opts.body);
-  });
+export function rawRequest(g: GiteaWorld, method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}): Promise<RawReply> {
+  return sendRaw(g.url, method, path, { ...opts, headers: { authorization: `token ${g.admin.token}`, ...opts.headers } });
 }
 
 /** A blob's bytes. */

@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import { readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { GITEA_OPERATIONS } from '../../protocol/gitea/index.js';
 import type { GOperation } from '../../protocol/gitea/operation.js';
 import type { RField, RModel } from '../../protocol/gitea/request.js';
 import { ADMIN, git, giteaWorld, useGitea, type GiteaWorld } from '../_helpers/gitea.js';
+import { rawRequest, type RawReply } from '../_helpers/raw-request.js';
 import { startTestServer } from '../_helpers/server.js';
 import { waitUntil, WAIT_MS } from '../_helpers/wait.js';
 
@@ -34,11 +34,7 @@ const TIMEOUT_MS = WAIT_MS;
 const SMALL_BODY = 4096;
 const SMALL_WS = 1024;
 
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
+type Reply = RawReply;
 
 interface Case {
   op: GOperation;
@@ -72,36 +68,9 @@ interface World {
 
 const stats = { requests: 0, ops: new Set<string>(), serverErrors: 0 };
 
-function send(base: string, c: Pick<Case, 'method' | 'path' | 'headers' | 'body' | 'chunked'>): Promise<Reply> {
-  const u = new URL(base);
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...c.headers };
-    // Node's client frames a DELETE body only when told to (chunked) or given a length.
-    if (c.body !== undefined) headers[c.chunked ? 'transfer-encoding' : 'content-length'] = c.chunked ? 'chunked' : String(Buffer.byteLength(c.body));
-    // A fresh connection per request: one bad request cannot spoil the next one's.
-    const req = httpRequest({ host: u.hostname, port: u.port, method: c.method, path: c.path, headers, timeout: TIMEOUT_MS, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => {
-      req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`));
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      // A server that refuses an oversized body may answer and close before reading it all.
-      if (err.code === 'EPIPE' || err.code === 'ECONNRESET') reject(new Error(`connection ${err.code} before an answer`));
-      else reject(err);
-    });
-    if (c.body !== undefined) {
-      if (c.chunked) {
-        const buf = Buffer.from(c.body);
-        for (let i = 0; i < buf.length; i += 1024) req.write(buf.subarray(i, i + 1024));
-      } else req.write(c.body);
-    }
-    req.end();
-  });
-}
+/** One case through node:http on a connection of its own: one bad request cannot spoil the next one's. */
+const send = (base: string, c: Pick<Case, 'method' | 'path' | 'headers' | 'body' | 'chunked'>): Promise<Reply> =>
+  rawRequest(base, c.method, c.path, { headers: c.headers, body: c.body, chunked: c.chunked, freshConnection: true, timeoutMs: TIMEOUT_MS });
 
 /** Checks one answer; returns the problems (empty: fine). */
 function judge(w: World, c: Case, r: Reply): string[] {
