@@ -1,5 +1,4 @@
 import { readdirSync, statSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join, relative } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -9,8 +8,12 @@ import { SIM_RESOURCE } from '../../protocol/sim/index.js';
 import type { Operation, ParamDef } from '../../protocol/operation.js';
 import { originateInApp } from '../_helpers/ari.js';
 import { connectEvents, sleep, waitUntil, WAIT_MS, type EventLog } from '../_helpers/events.js';
+import { openSocket as opened } from '../_helpers/open-socket.js';
 import { rawRequest, type RawReply } from '../_helpers/raw-request.js';
+import { rawSocket } from '../_helpers/raw-socket.js';
+import { refusedUpgrade as refused } from '../_helpers/refused-upgrade.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { socketClosed } from '../_helpers/socket-closed.js';
 import { useServer } from '../_helpers/suite.js';
 
 // A bad-input and auth suite GENERATED from the ARI declarations in protocol/ari/: every
@@ -493,47 +496,7 @@ test('a body over MAX_BODY_BYTES (2048) → 413 for every operation that reads o
 function wsUrl(base: string, query: string): string {
   return `${base.replace(/^http/, 'ws')}/ari/events${query}`;
 }
-function closed(ws: WebSocket, ms = WAIT_MS): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('socket not closed')), ms);
-    ws.once('close', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-}
-function opened(url: string): Promise<WebSocket> {
-  const ws = new WebSocket(url);
-  ws.on('error', () => {});
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(ws));
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-  });
-}
-/** A refused upgrade: its status and JSON body. */
-function refused(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any; realm?: string }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
-    ws.on('error', () => {});
-    ws.once('open', () => {
-      ws.terminate();
-      reject(new Error(`upgrade accepted: ${url}`));
-    });
-    ws.once('unexpected-response', (_req, res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => {
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = text;
-        }
-        resolve({ status: res.statusCode ?? 0, body, realm: res.headers['www-authenticate'] as string | undefined });
-      });
-    });
-  });
-}
+const closed = async (ws: WebSocket, ms = WAIT_MS): Promise<number> => (await socketClosed(ws, ms)).code;
 
 test('the event WebSocket: a bad app list or bad credentials are refused before the upgrade', async () => {
   const key = 'api_key=asterisk:asterisk';
@@ -593,26 +556,16 @@ test('the event WebSocket (WS_MAX_PAYLOAD=1024): oversized and garbage frames cl
     for (const garbage of [Buffer.from([0x81, 0x05, 0x68, 0x65, 0x6c, 0x6c, 0x6f]), Buffer.from([0x83, 0x80, 0, 0, 0, 0]), Buffer.from([0x81, 0xff, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), Buffer.from('GET / HTTP/1.1\r\n\r\n')]) {
       stats.requests++;
       const u = new URL(s.url);
-      const sock = connect(Number(u.port), u.hostname);
-      await new Promise<void>((resolve) => sock.once('connect', () => resolve()));
-      sock.write(
+      const sock = await rawSocket(
+        s.url,
         `GET /ari/events?app=ws-raw&api_key=asterisk:asterisk HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
           'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
       );
-      let data = '';
-      sock.on('data', (c) => (data += c.toString('latin1')));
-      const gotAll = new Promise<string>((resolve) => {
-        const timer = setTimeout(() => resolve(`${data}[still open]`), WAIT_MS);
-        sock.on('close', () => {
-          clearTimeout(timer);
-          resolve(data);
-        });
-      });
       // The garbage goes on the upgraded connection: after the server's 101 has arrived.
-      await waitUntil(() => data.includes('\r\n\r\n') || sock.destroyed, 'the upgrade was answered');
-      sock.write(garbage);
-      const all = await gotAll;
-      sock.destroy();
+      await waitUntil(() => sock.got().includes('\r\n\r\n') || sock.socket.destroyed, 'the upgrade was answered');
+      sock.socket.write(garbage);
+      const all = (await sock.ended(WAIT_MS)) ? sock.got() : `${sock.got()}[still open]`;
+      sock.socket.destroy();
       assert.match(all, /^HTTP\/1\.1 101/, 'upgraded first');
       assert.not.match(all, /\[still open\]$/, `socket closed after ${garbage.toString('hex')}`);
     }

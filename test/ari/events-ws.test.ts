@@ -3,7 +3,10 @@ import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { createInApp, eventSequence, hangupAndWait } from '../_helpers/ari.js';
 import { connectEvents, EventLog, sleep, waitUntil, WAIT_MS } from '../_helpers/events.js';
+import { openSocket as open } from '../_helpers/open-socket.js';
+import { refusedUpgrade as refused } from '../_helpers/refused-upgrade.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { socketClosed as closed } from '../_helpers/socket-closed.js';
 import { checkViolationsAfterEach } from '../_helpers/violations.js';
 
 const test = suite('events-ws');
@@ -29,59 +32,6 @@ const basic = (cred: string) => `Basic ${Buffer.from(cred).toString('base64')}`;
 
 function eventsUrl(base: string, query: Record<string, string>): string {
   return `${base.replace(/^http/, 'ws')}/ari/events?${new URLSearchParams(query)}`;
-}
-
-interface Refusal {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: any;
-}
-
-/** Tries an upgrade that must be refused: resolves with the HTTP answer, rejects if the socket opens. */
-function refused(url: string, headers: Record<string, string> = {}): Promise<Refusal> {
-  const ws = new WebSocket(url, { headers });
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => {
-      ws.terminate();
-      reject(new Error('the upgrade was accepted'));
-    });
-    ws.once('unexpected-response', (_req, res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => {
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = text;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-        ws.terminate();
-      });
-    });
-    ws.once('error', () => { /* reported through unexpected-response or open */ });
-  });
-}
-
-/** Opens a raw socket (no helper), resolving once it is open. */
-function open(url: string, opts: WebSocket.ClientOptions = {}): Promise<WebSocket> {
-  const ws = new WebSocket(url, opts);
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(ws));
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-    ws.once('error', reject);
-  });
-}
-
-function closed(ws: WebSocket, timeoutMs = WAIT_MS): Promise<{ code: number; reason: string }> {
-  if (ws.readyState === WebSocket.CLOSED) return Promise.resolve({ code: -1, reason: 'already closed' });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('socket was not closed')), timeoutMs);
-    ws.once('close', (code, reason) => {
-      clearTimeout(timer);
-      resolve({ code, reason: reason.toString() });
-    });
-  });
 }
 
 async function connect(apps: string | string[], opts: { subscribeAll?: boolean; auth?: string } = {}): Promise<EventLog> {

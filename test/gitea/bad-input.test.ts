@@ -1,5 +1,4 @@
 import { readdirSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -8,8 +7,12 @@ import { GITEA_OPERATIONS } from '../../protocol/gitea/index.js';
 import type { GOperation } from '../../protocol/gitea/operation.js';
 import type { RField, RModel } from '../../protocol/gitea/request.js';
 import { ADMIN, git, giteaWorld, useGitea, type GiteaWorld } from '../_helpers/gitea.js';
+import { openSocket } from '../_helpers/open-socket.js';
 import { rawRequest, type RawReply } from '../_helpers/raw-request.js';
+import { rawSocket } from '../_helpers/raw-socket.js';
+import { basicAuth } from '../_helpers/request.js';
 import { startTestServer } from '../_helpers/server.js';
+import { socketClosed } from '../_helpers/socket-closed.js';
 import { waitUntil, WAIT_MS } from '../_helpers/wait.js';
 
 // Bad input and credentials for EVERY declared Gitea operation, generated from
@@ -523,42 +526,15 @@ test('regressions this suite found: dot segments, a null body, huge patterns, a 
 // ---------------------------------------------------------------------------
 // The events WebSocket: oversized and garbage frames close that socket; the server stays up.
 
-function openEvents(url: string): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/api/v1/events`, { headers: { authorization: `Basic ${Buffer.from(`${ADMIN.name}:${ADMIN.password}`).toString('base64')}` } });
-    ws.once('open', () => resolve(ws));
-    ws.once('error', reject);
-  });
-}
-
-function closed(ws: WebSocket): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`socket not closed within ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
-    ws.on('error', () => {});
-    ws.once('close', (code: number) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-}
+const openEvents = (url: string) => openSocket(`${url.replace(/^http/, 'ws')}/api/v1/events`, { headers: { authorization: basicAuth(`${ADMIN.name}:${ADMIN.password}`) } });
+const closed = async (ws: WebSocket): Promise<number> => (await socketClosed(ws, TIMEOUT_MS)).code;
 
 /** Writes raw bytes on a fresh connection; resolves with what came back before the server closed it (or TIMEOUT_MS). */
-function rawExchange(url: string, data: string): Promise<string> {
-  const u = new URL(url);
-  return new Promise((resolve) => {
-    let got = '';
-    const sock = connect(Number(u.port), u.hostname, () => sock.write(data));
-    const timer = setTimeout(() => {
-      sock.destroy();
-      resolve(got || `no answer within ${TIMEOUT_MS} ms`);
-    }, TIMEOUT_MS);
-    sock.on('data', (d) => (got += d.toString('latin1')));
-    sock.on('error', () => {});
-    sock.on('close', () => {
-      clearTimeout(timer);
-      resolve(got);
-    });
-  });
+async function rawExchange(url: string, data: string): Promise<string> {
+  const sock = await rawSocket(url, data);
+  if (await sock.ended(TIMEOUT_MS)) return sock.got();
+  sock.socket.destroy();
+  return sock.got() || `no answer within ${TIMEOUT_MS} ms`;
 }
 
 /** A raw frame (FIN set), masked unless said otherwise. */

@@ -9,6 +9,7 @@ import type { RepoEvent } from '../../protocol/gitea/events.js';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { ADMIN, giteaWorld, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { waitUntil } from '../_helpers/wait.js';
 
 // Mirror hosts that accept a connection and never answer (tarpits): a sync gives up within its
 // configured limits, one owner's hanging mirrors cannot hold every queue slot, and a shutdown
@@ -44,12 +45,7 @@ async function tarpit() {
   };
 }
 
-async function until(what: string, ok: () => boolean, ms = 60_000): Promise<void> {
-  for (let waited = 0; !ok(); waited += 25) {
-    if (waited > ms) throw new Error(`gave up waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = (what: string, ok: () => boolean) => waitUntil(ok, what, 60_000, 25);
 
 /**
  * A guard against hanging forever (what these limits prevent), not a timing assertion: the

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
-import { connectEvents, type AriEvent, type EventLog } from '../_helpers/events.js';
+import { connectEvents, sleep, type AriEvent, type EventLog } from '../_helpers/events.js';
 
 // Crash safety (decisions.md: "nothing acknowledged is lost when the process is killed"):
 // a mixed load runs against the real process — ARI channel lifecycles with variables and
@@ -113,7 +113,6 @@ function waitEvent(log: EventLog, pred: (e: AriEvent) => boolean, ms = 15_000): 
   return Promise.race([log.waitFor(pred, ms), killedP]);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const gitRun = (args: string[]) => spawnSync('git', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
 const gitAsync = (args: string[]) =>
   new Promise<void>((resolve, reject) => execFile('git', args, { env: process.env }, (err) => (err ? reject(err) : resolve())));
