@@ -5,8 +5,8 @@ import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ReadCache } from '../../server/db/read-cache.js';
 import { basicAuth, request, type Reply } from './request.js';
-import { startTestServer, type TestServer } from './server.js';
-import { checkViolationsAfterEach } from './violations.js';
+import type { TestServer } from './server.js';
+import { useTestServer } from './use-test-server.js';
 import { WAIT_MS } from './wait.js';
 
 /** The admin every Gitea test server starts with (ADMIN_USERNAME / ADMIN_PASSWORD). */
@@ -118,21 +118,11 @@ export async function giteaWorld(t: TestServer): Promise<GiteaWorld> {
 }
 
 /**
- * Registers a Gitea suite's hooks: a fresh server whose admin is ADMIN, the
- * helpers in `ctx.g`, contract violations reported after each test (as the
- * ARI suites do).
+ * Registers a Gitea suite's hooks (the shared lifecycle, use-test-server.ts): a fresh server whose
+ * admin is ADMIN, the helpers in `ctx.g`, contract violations reported after each test.
  */
-export function useGitea(test: Test, env: Record<string, string> = {}): { g: GiteaWorld } {
-  const ctx = {} as { g: GiteaWorld };
-  test.before(async () => {
-    const t = await startTestServer({ ADMIN_USERNAME: ADMIN.name, ADMIN_PASSWORD: ADMIN.password, ...env });
-    ctx.g = await giteaWorld(t);
-  });
-  test.after(async () => {
-    await ctx.g.t.close();
-  });
-  checkViolationsAfterEach(test, () => ctx.g?.t);
-  return ctx;
+export function useGitea(test: Test, env: Record<string, string> = {}): { t: TestServer; g: GiteaWorld } {
+  return useTestServer(test, { ADMIN_USERNAME: ADMIN.name, ADMIN_PASSWORD: ADMIN.password, ...env }, { open: async (t) => ({ g: await giteaWorld(t) }) });
 }
 
 /** Runs the git CLI (isolated by the test runner's environment) and returns its result; throws on failure unless `allowFail`. */

@@ -2,22 +2,18 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { connectEvents } from '../_helpers/events.js';
-import { startTestServer, type TestServer } from '../_helpers/server.js';
-import { checkViolationsAfterEach } from '../_helpers/violations.js';
+import type { TestServer } from '../_helpers/server.js';
+import { useTestServer } from '../_helpers/use-test-server.js';
 
 // No credential is ever written to a log line or returned in a response.
 const test = suite('secrets');
 const PASSWORD = 'Sup3r-S3cret-Pw';
 const VIEWER = 'V1ewer-Pw-Zz';
+const ctx = useTestServer(test, { LOG_LEVEL: 'trace', ARI_USERS: `boss:${PASSWORD},viewer:${VIEWER}:ro` });
 let t: TestServer;
-
-test.before(async () => {
-  t = await startTestServer({ LOG_LEVEL: 'trace', ARI_USERS: `boss:${PASSWORD},viewer:${VIEWER}:ro` });
+test.before(() => {
+  t = ctx.t;
 });
-test.after(async () => {
-  await t.close();
-});
-checkViolationsAfterEach(test, () => t);
 
 test('credentials in headers, api_key and WebSocket URLs never reach the logs or any answer', async () => {
   const basic = (u: string, p: string) => `${u}:${p}`;
