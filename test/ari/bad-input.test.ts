@@ -10,6 +10,7 @@ import { originateInApp } from '../_helpers/ari.js';
 import { connectEvents, sleep, waitUntil, WAIT_MS, type EventLog } from '../_helpers/events.js';
 import { openSocket as opened } from '../_helpers/open-socket.js';
 import { rawRequest, type RawReply } from '../_helpers/raw-request.js';
+import { basicAuth } from '../_helpers/request.js';
 import { rawSocket } from '../_helpers/raw-socket.js';
 import { refusedUpgrade as refused } from '../_helpers/refused-upgrade.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
@@ -36,9 +37,8 @@ const WS_OP = ARI_RESOURCES.flatMap((r) => [...r.operations]).find((op) => op.up
 const AUTH_REQUIRED = { message: 'Authentication required' };
 const WRITE_DENIED = { message: 'Write access denied' };
 const REALM = 'Basic realm="Asterisk REST Interface"';
-const basic = (cred: string) => `Basic ${Buffer.from(cred).toString('base64')}`;
-const GOOD = basic('asterisk:asterisk');
-const VIEWER = basic('viewer:secret-viewer');
+const GOOD = basicAuth('asterisk:asterisk');
+const VIEWER = basicAuth('viewer:secret-viewer');
 /** A request with no answer by then is a hang (generous: a busy machine is not a hang). */
 const REQUEST_TIMEOUT_MS = WAIT_MS;
 
@@ -261,8 +261,8 @@ function authCases(): Case[] {
     const sep = path.includes('?') ? '&' : '?';
     const deny = { expect: 401, expectBody: AUTH_REQUIRED, realm: true } as const;
     out.push({ op, kind: 'no credentials', path, headers: { authorization: '' }, ...deny });
-    out.push({ op, kind: 'wrong Basic password', path, headers: { authorization: basic('asterisk:wrong') }, ...deny });
-    out.push({ op, kind: 'unknown Basic user', path, headers: { authorization: basic('nobody:asterisk') }, ...deny });
+    out.push({ op, kind: 'wrong Basic password', path, headers: { authorization: basicAuth('asterisk:wrong') }, ...deny });
+    out.push({ op, kind: 'unknown Basic user', path, headers: { authorization: basicAuth('nobody:asterisk') }, ...deny });
     out.push({ op, kind: 'api_key x:y', path: `${path}${sep}api_key=x:y`, headers: { authorization: '' }, ...deny });
     out.push({ op, kind: 'api_key wrong password', path: `${path}${sep}api_key=asterisk:nope`, headers: { authorization: '' }, ...deny });
     out.push({ op, kind: 'garbage Authorization', path, headers: { authorization: 'Basic %%%' }, ...deny });
@@ -517,7 +517,7 @@ test('the event WebSocket: a bad app list or bad credentials are refused before 
       assert.is(r.realm, REALM);
     }
   }
-  const wrong = await refused(wsUrl(ctx.t.url, '?app=x'), { authorization: basic('asterisk:nope') });
+  const wrong = await refused(wsUrl(ctx.t.url, '?app=x'), { authorization: basicAuth('asterisk:nope') });
   assert.is(wrong.status, 401);
   stats.requests++;
   // A plain GET (no upgrade) is a 400, not a hang.

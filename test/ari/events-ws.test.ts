@@ -5,9 +5,10 @@ import { createInApp, eventSequence, hangupAndWait } from '../_helpers/ari.js';
 import { connectEvents, EventLog, sleep, waitUntil, WAIT_MS } from '../_helpers/events.js';
 import { openSocket as open } from '../_helpers/open-socket.js';
 import { refusedUpgrade as refused } from '../_helpers/refused-upgrade.js';
+import { basicAuth } from '../_helpers/request.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { useTestServer } from '../_helpers/use-test-server.js';
 import { socketClosed as closed } from '../_helpers/socket-closed.js';
-import { checkViolationsAfterEach } from '../_helpers/violations.js';
 
 const test = suite('events-ws');
 let t: TestServer;
@@ -15,20 +16,20 @@ let ev: EventLog;
 /** Every event log opened on the main server, with the apps it serves (checked for the envelope at the end). */
 const logs: Array<{ log: EventLog; apps: string[] }> = [];
 
-test.before(async () => {
-  t = await startTestServer();
-  ev = await connectEvents(t.url, 'app1');
-  logs.push({ log: ev, apps: ['app1'] });
+useTestServer(test, {}, {
+  async open(server) {
+    t = server;
+    ev = await connectEvents(t.url, 'app1');
+    logs.push({ log: ev, apps: ['app1'] });
+    return {};
+  },
+  async close() {
+    for (const { log } of logs) await log.close();
+  },
 });
-test.after(async () => {
-  for (const { log } of logs) await log.close();
-  await t.close();
-});
-checkViolationsAfterEach(test, () => t);
 
 const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0000$/;
 const EID = /^([0-9a-f]{2}:){5}[0-9a-f]{2}$/;
-const basic = (cred: string) => `Basic ${Buffer.from(cred).toString('base64')}`;
 
 function eventsUrl(base: string, query: Record<string, string>): string {
   return `${base.replace(/^http/, 'ws')}/ari/events?${new URLSearchParams(query)}`;
@@ -45,7 +46,7 @@ test('wrong or missing credentials: HTTP 401 before the upgrade, with WWW-Authen
     ['wrong api_key', eventsUrl(t.url, { app: 'app-x', api_key: 'asterisk:wrong' }), {}],
     ['unknown user', eventsUrl(t.url, { app: 'app-x', api_key: 'mallory:asterisk' }), {}],
     ['no credentials', eventsUrl(t.url, { app: 'app-x' }), {}],
-    ['wrong Basic header', eventsUrl(t.url, { app: 'app-x' }), { authorization: basic('asterisk:nope') }],
+    ['wrong Basic header', eventsUrl(t.url, { app: 'app-x' }), { authorization: basicAuth('asterisk:nope') }],
   ];
   for (const [name, url, headers] of cases) {
     const r = await refused(url, headers);
@@ -58,7 +59,7 @@ test('wrong or missing credentials: HTTP 401 before the upgrade, with WWW-Authen
 });
 
 test('a Basic Authorization header works as well as api_key', async () => {
-  const ws = await open(eventsUrl(t.url, { app: 'basic-app' }), { headers: { authorization: basic('asterisk:asterisk') } });
+  const ws = await open(eventsUrl(t.url, { app: 'basic-app' }), { headers: { authorization: basicAuth('asterisk:asterisk') } });
   const log = new EventLog(ws);
   logs.push({ log, apps: ['basic-app'] });
   await createInApp(t, log, { app: 'basic-app', id: 'ws-basic' });
