@@ -177,6 +177,9 @@ export function commitFiles(dir: string, files: Record<string, string | Buffer |
   return git(['rev-parse', 'HEAD'], { cwd: dir }).stdout.trim();
 }
 
+/** Where the server keeps a repository (DATA_DIR/git/<id>.git). */
+export const gitDirOf = (g: GiteaWorld, repoId: number): string => join(g.t.dataDir, 'git', `${repoId}.git`);
+
 /**
  * A direct SQL write to the server's database, for states the API cannot make
  * (a mirror repository, odd stored values); the server's read cache is emptied

@@ -8,13 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { git, type GiteaWorld } from '../_helpers/gitea.js';
+import { git, gitDirOf, type GiteaWorld } from '../_helpers/gitea.js';
 import { rawRequest as sendRaw, type RawReply } from '../_helpers/raw-request.js';
 
 export const b64 = (s: string | Buffer) => (Buffer.isBuffer(s) ? s : Buffer.from(s)).toString('base64');
-
-/** Where the server keeps a repository (DATA_DIR/git/<id>.git). */
-export const gitDirOf = (g: GiteaWorld, repoId: number) => join(g.t.dataDir, 'git', `${repoId}.git`);
 
 /** Go's url.PathEscape of one segment. */
 export function pathEscape(s: string): string {
@@ -149,9 +146,6 @@ export function fsck(gitDir: string): string {
   const r = git(['--git-dir', gitDir, 'fsck', '--strict', '--no-progress', '--no-dangling'], { allowFail: true });
   return r.status === 0 ? (r.stdout + r.stderr).trim() : `fsck failed (${r.status}): ${r.stdout}${r.stderr}`;
 }
-
-/** The swagger URL every error body carries. */
-export const errorBody = (g: GiteaWorld, message: string) => ({ message, url: `${g.url}/api/swagger` });
 
 /**
  * A request whose path is sent exactly as written (fetch would resolve

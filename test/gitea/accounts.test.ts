@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { apiError, expectJsonError } from '../_helpers/api-error.js';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/log.js';
 import { startServer, type RunningServer } from '../../server/start.js';
-import { ADMIN, useGitea, type GiteaWorld } from '../_helpers/gitea.js';
+import { ADMIN, useGitea } from '../_helpers/gitea.js';
 import { startTestServer } from '../_helpers/server.js';
 
 // Accounts: the first-start admin, user creation, access tokens, every way of authenticating, and token scopes.
@@ -22,18 +23,10 @@ const USER_KEYS = [
 ];
 const TOKEN_KEYS = ['id', 'name', 'sha1', 'token_last_eight', 'scopes', 'created_at', 'last_used_at'];
 
-const apiError = (g: GiteaWorld, message: string) => ({ message, url: `${g.url}/api/swagger` });
 const basic = (name: string, password: string) => ({ basic: `${name}:${password}` });
 
 /** Every secret a test handed to the server: none of them may ever be in a log line. */
 const secrets = new Set<string>([ADMIN.password]);
-
-async function expectError(p: Promise<{ status: number; body: unknown; headers: Headers }>, status: number, message: string) {
-  const r = await p;
-  assert.is(r.status, status, `status (body ${JSON.stringify(r.body)})`);
-  assert.equal(r.body, apiError(ctx.g, message));
-  assert.is(r.headers.get('content-type'), 'application/json;charset=utf-8');
-}
 
 /** A fresh server without the test admin, on its own data directory, whose one-time announcements are captured. */
 async function bareServer(env: Record<string, string>, dataDir: string) {
@@ -166,15 +159,17 @@ test('POST /admin/users: only a site admin, with a token holding write:admin', a
   const { g } = ctx;
   const bob = await g.user('bob');
   secrets.add(bob.password).add(bob.token);
-  await expectError(g.api('POST', '/api/v1/admin/users', { json: { username: 'x1', email: 'x1@example.com', password: 'x1-password-1' }, auth: bob.auth }), 403, 'user should be the site admin');
-  await expectError(
+  await expectJsonError(ctx.g, g.api('POST', '/api/v1/admin/users', { json: { username: 'x1', email: 'x1@example.com', password: 'x1-password-1' }, auth: bob.auth }), 403, 'user should be the site admin');
+  await expectJsonError(
+    ctx.g,
     g.api('POST', '/api/v1/admin/users', { json: { username: 'x1', email: 'x1@example.com', password: 'x1-password-1' }, auth: basic(bob.name, bob.password) }),
     403,
     'user should be the site admin',
   );
-  await expectError(g.api('POST', '/api/v1/admin/users', { json: { username: 'x1', email: 'x1@example.com', password: 'x1-password-1' }, auth: null }), 401, 'token is required');
+  await expectJsonError(ctx.g, g.api('POST', '/api/v1/admin/users', { json: { username: 'x1', email: 'x1@example.com', password: 'x1-password-1' }, auth: null }), 401, 'token is required');
   const readAdmin = await g.token(g.admin, ['read:admin']);
-  await expectError(
+  await expectJsonError(
+    ctx.g,
     g.api('POST', '/api/v1/admin/users', { json: { username: 'x1', email: 'x1@example.com', password: 'x1-password-1' }, auth: { token: readAdmin } }),
     403,
     'token does not have at least one of required scope(s), required=[write:admin], token scope=read:admin',
@@ -192,28 +187,28 @@ test('POST /admin/users: conflicts, reserved names and binding errors, with Gite
   const { g } = ctx;
   const post = (json: unknown) => g.api('POST', '/api/v1/admin/users', { json });
   await g.user('carol');
-  await expectError(post({ username: 'carol', email: 'new@example.com', password: 'long-enough-1' }), 422, 'user already exists [name: carol]');
-  await expectError(post({ username: 'CAROL', email: 'new@example.com', password: 'long-enough-1' }), 422, 'user already exists [name: CAROL]');
-  await expectError(post({ username: 'carol2', email: 'Carol@Example.com', password: 'long-enough-1' }), 422, 'e-mail already in use [email: Carol@Example.com]');
+  await expectJsonError(ctx.g, post({ username: 'carol', email: 'new@example.com', password: 'long-enough-1' }), 422, 'user already exists [name: carol]');
+  await expectJsonError(ctx.g, post({ username: 'CAROL', email: 'new@example.com', password: 'long-enough-1' }), 422, 'user already exists [name: CAROL]');
+  await expectJsonError(ctx.g, post({ username: 'carol2', email: 'Carol@Example.com', password: 'long-enough-1' }), 422, 'e-mail already in use [email: Carol@Example.com]');
   for (const name of ['api', 'API', 'assets', 'user', 'explore', 'ghost', 'ari', 'sim', 'admin', 'users', 'repos', 'login']) {
-    await expectError(post({ username: name, email: `${name}1@example.com`, password: 'long-enough-1' }), 422, `name is reserved [name: ${name.toLowerCase()}]`);
+    await expectJsonError(ctx.g, post({ username: name, email: `${name}1@example.com`, password: 'long-enough-1' }), 422, `name is reserved [name: ${name.toLowerCase()}]`);
   }
   for (const [name, pattern] of [['me.keys', '*.keys'], ['me.gpg', '*.gpg'], ['Feed.RSS', '*.rss'], ['x.atom', '*.atom'], ['pic.png', '*.png']]) {
-    await expectError(post({ username: name, email: `${name}@example.com`, password: 'long-enough-1' }), 422, `name pattern is not allowed [pattern: ${pattern}]`);
+    await expectJsonError(ctx.g, post({ username: name, email: `${name}@example.com`, password: 'long-enough-1' }), 422, `name pattern is not allowed [pattern: ${pattern}]`);
   }
   for (const name of ['-bad', 'bad-', 'a..b', 'a_-b', 'sp ace', 'ünï', '.x']) {
-    await expectError(post({ username: name, email: 'bad@example.com', password: 'long-enough-1' }), 422, '[Username]: Username');
+    await expectJsonError(ctx.g, post({ username: name, email: 'bad@example.com', password: 'long-enough-1' }), 422, '[Username]: Username');
   }
-  await expectError(post({ username: 'a'.repeat(41), email: 'long@example.com', password: 'long-enough-1' }), 422, '[Username]: MaxSize');
-  await expectError(post({ email: 'none@example.com', password: 'long-enough-1' }), 422, '[Username]: Required');
-  await expectError(post({ username: 'nomail', password: 'long-enough-1' }), 422, '[Email]: Required');
-  await expectError(post({ username: 'badmail', email: 'not-an-email', password: 'long-enough-1' }), 422, '[Email]: Email');
-  await expectError(post({ username: 'badvis', email: 'badvis@example.com', password: 'long-enough-1', visibility: 'secret' }), 422, '[Visibility]: In');
-  await expectError(post({ username: 7, email: 'n@example.com' }), 422, '[]: json: cannot unmarshal number into Go struct field CreateUserOption.username of type string');
+  await expectJsonError(ctx.g, post({ username: 'a'.repeat(41), email: 'long@example.com', password: 'long-enough-1' }), 422, '[Username]: MaxSize');
+  await expectJsonError(ctx.g, post({ email: 'none@example.com', password: 'long-enough-1' }), 422, '[Username]: Required');
+  await expectJsonError(ctx.g, post({ username: 'nomail', password: 'long-enough-1' }), 422, '[Email]: Required');
+  await expectJsonError(ctx.g, post({ username: 'badmail', email: 'not-an-email', password: 'long-enough-1' }), 422, '[Email]: Email');
+  await expectJsonError(ctx.g, post({ username: 'badvis', email: 'badvis@example.com', password: 'long-enough-1', visibility: 'secret' }), 422, '[Visibility]: In');
+  await expectJsonError(ctx.g, post({ username: 7, email: 'n@example.com' }), 422, '[]: json: cannot unmarshal number into Go struct field CreateUserOption.username of type string');
   // Passwords shorter than MIN_PASSWORD_LENGTH (8), or none: 400, checked before the name (as Gitea).
-  await expectError(post({ username: 'shorty', email: 'shorty@example.com', password: 'short' }), 400, 'PasswordIsRequired');
-  await expectError(post({ username: 'nopw', email: 'nopw@example.com' }), 400, 'PasswordIsRequired');
-  await expectError(post({ username: 'carol', email: 'carol@example.com', password: 'short' }), 400, 'PasswordIsRequired');
+  await expectJsonError(ctx.g, post({ username: 'shorty', email: 'shorty@example.com', password: 'short' }), 400, 'PasswordIsRequired');
+  await expectJsonError(ctx.g, post({ username: 'nopw', email: 'nopw@example.com' }), 400, 'PasswordIsRequired');
+  await expectJsonError(ctx.g, post({ username: 'carol', email: 'carol@example.com', password: 'short' }), 400, 'PasswordIsRequired');
   const none = await g.api('GET', '/api/v1/users/shorty');
   assert.is(none.status, 404, 'nothing was created');
 });
@@ -239,23 +234,24 @@ test('tokens: creation needs Basic auth as that user (or an admin); the token is
   secrets.add(dave.password).add(dave.token).add(erin.password).add(erin.token);
   const path = '/api/v1/users/dave/tokens';
   // Token auth is refused, even with every scope.
-  await expectError(g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: dave.auth }), 401, 'auth required');
-  await expectError(g.api('GET', path, { auth: dave.auth }), 401, 'auth required');
-  await expectError(g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: { query: dave.token } }), 401, 'auth required');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: dave.auth }), 401, 'auth required');
+  await expectJsonError(ctx.g, g.api('GET', path, { auth: dave.auth }), 401, 'auth required');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: { query: dave.token } }), 401, 'auth required');
   // A token without the user scope gets the scope error first.
   const repoOnly = await g.token(dave, ['write:repository']);
   secrets.add(repoOnly);
-  await expectError(
+  await expectJsonError(
+    ctx.g,
     g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: { token: repoOnly } }),
     403,
     'token does not have at least one of required scope(s), required=[write:user], token scope=write:repository',
   );
   // Another (non-admin) user.
-  await expectError(g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: basic('erin', erin.password) }), 403, 'doer should be the site admin or be same as the contextUser');
-  await expectError(g.api('GET', path, { auth: basic('erin', erin.password) }), 403, 'doer should be the site admin or be same as the contextUser');
-  await expectError(g.api('POST', '/api/v1/users/nobody/tokens', { json: { name: 'x', scopes: ['all'] }, auth: basic('dave', dave.password) }), 404, 'user does not exist [uid: 0, name: nobody]');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: basic('erin', erin.password) }), 403, 'doer should be the site admin or be same as the contextUser');
+  await expectJsonError(ctx.g, g.api('GET', path, { auth: basic('erin', erin.password) }), 403, 'doer should be the site admin or be same as the contextUser');
+  await expectJsonError(ctx.g, g.api('POST', '/api/v1/users/nobody/tokens', { json: { name: 'x', scopes: ['all'] }, auth: basic('dave', dave.password) }), 404, 'user does not exist [uid: 0, name: nobody]');
   // Anonymous: Gitea's reqSelfOrAdmin runs before the Basic check.
-  await expectError(g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: null }), 403, 'doer should be the site admin or be same as the contextUser');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: null }), 403, 'doer should be the site admin or be same as the contextUser');
 
   const made = await g.api('POST', path, { json: { name: 'ci', scopes: ['read:repository', 'write:user'] }, auth: basic('dave', dave.password) });
   assert.is(made.status, 201);
@@ -305,13 +301,13 @@ test('tokens: name and scope rules (400), binding (422)', async () => {
   const path = '/api/v1/users/frank/tokens';
   const auth = basic('frank', frank.password);
   assert.is((await g.api('POST', path, { json: { name: 'dup', scopes: ['read:user'] }, auth })).status, 201);
-  await expectError(g.api('POST', path, { json: { name: 'dup', scopes: ['read:user'] }, auth }), 400, 'access token name has been used already');
-  await expectError(g.api('POST', path, { json: { name: 'none' }, auth }), 400, 'access token must have a scope');
-  await expectError(g.api('POST', path, { json: { name: 'none', scopes: [] }, auth }), 400, 'access token must have a scope');
-  await expectError(g.api('POST', path, { json: { name: 'bad', scopes: ['read:repository', 'write:everything'] }, auth }), 400, 'invalid access token scope provided: invalid access token scope: write:everything');
-  await expectError(g.api('POST', path, { json: { name: 'bad', scopes: ['read:project'] }, auth }), 400, 'invalid access token scope provided: invalid access token scope: read:project');
-  await expectError(g.api('POST', path, { json: { scopes: ['all'] }, auth }), 422, '[Name]: Required');
-  await expectError(g.api('POST', path, { json: { name: 'x', scopes: 'all' }, auth }), 422, '[]: json: cannot unmarshal string into Go struct field CreateAccessTokenOption.scopes of type []string');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'dup', scopes: ['read:user'] }, auth }), 400, 'access token name has been used already');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'none' }, auth }), 400, 'access token must have a scope');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'none', scopes: [] }, auth }), 400, 'access token must have a scope');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'bad', scopes: ['read:repository', 'write:everything'] }, auth }), 400, 'invalid access token scope provided: invalid access token scope: write:everything');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'bad', scopes: ['read:project'] }, auth }), 400, 'invalid access token scope provided: invalid access token scope: read:project');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { scopes: ['all'] }, auth }), 422, '[Name]: Required');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'x', scopes: 'all' }, auth }), 422, '[]: json: cannot unmarshal string into Go struct field CreateAccessTokenOption.scopes of type []string');
   // Normalisation: write implies read; every write scope collapses to `all`; a comma list is split.
   const norm = async (name: string, scopes: string[]) => (await g.api('POST', path, { json: { name, scopes }, auth })).body.scopes;
   assert.equal(await norm('n1', ['read:repository', 'write:repository']), ['write:repository']);
@@ -340,14 +336,14 @@ test('tokens: DELETE by id or by name (204), unknown (404); another user\'s toke
   assert.is(del.status, 204);
   assert.is(del.text, '');
   // The deleted token no longer authenticates.
-  await expectError(g.api('GET', '/api/v1/user', { auth: { token: a.body.sha1 } }), 401, 'invalid username, password or token');
+  await expectJsonError(ctx.g, g.api('GET', '/api/v1/user', { auth: { token: a.body.sha1 } }), 401, 'invalid username, password or token');
   assert.is((await g.api('DELETE', `${path}/by-name`, { auth })).status, 204);
-  await expectError(g.api('GET', '/api/v1/user', { auth: { token: b.body.sha1 } }), 401, 'invalid username, password or token');
-  await expectError(g.api('DELETE', `${path}/by-name`, { auth }), 404, 'not found');
-  await expectError(g.api('DELETE', `${path}/${a.body.id}`, { auth }), 404, 'not found');
-  await expectError(g.api('DELETE', `${path}/${hanks.body.id}`, { auth }), 404, 'not found');
-  await expectError(g.api('DELETE', `${path}/${hanks.body.id}`, { auth: gina.auth }), 401, 'auth required');
-  await expectError(g.api('DELETE', `/api/v1/users/hank/tokens/${hanks.body.id}`, { auth }), 403, 'doer should be the site admin or be same as the contextUser');
+  await expectJsonError(ctx.g, g.api('GET', '/api/v1/user', { auth: { token: b.body.sha1 } }), 401, 'invalid username, password or token');
+  await expectJsonError(ctx.g, g.api('DELETE', `${path}/by-name`, { auth }), 404, 'not found');
+  await expectJsonError(ctx.g, g.api('DELETE', `${path}/${a.body.id}`, { auth }), 404, 'not found');
+  await expectJsonError(ctx.g, g.api('DELETE', `${path}/${hanks.body.id}`, { auth }), 404, 'not found');
+  await expectJsonError(ctx.g, g.api('DELETE', `${path}/${hanks.body.id}`, { auth: gina.auth }), 401, 'auth required');
+  await expectJsonError(ctx.g, g.api('DELETE', `/api/v1/users/hank/tokens/${hanks.body.id}`, { auth }), 403, 'doer should be the site admin or be same as the contextUser');
   assert.is((await g.api('GET', '/api/v1/user', { auth: { token: hanks.body.sha1 } })).status, 200, 'hank\'s token is untouched');
   // The site admin may delete it (Basic).
   assert.is((await g.api('DELETE', `/api/v1/users/hank/tokens/hanks`, { auth: basic(ADMIN.name, ADMIN.password) })).status, 204);
@@ -438,24 +434,27 @@ test('scopes: read vs write by method, `all`, the exact 403 text, checked before
   assert.is((await g.api('GET', repo, { auth: { token: write } })).status, 200, 'write implies read');
   assert.is((await g.api('GET', repo, { auth: { token: all } })).status, 200);
   const needWrite = 'token does not have at least one of required scope(s), required=[write:repository], token scope=read:repository';
-  await expectError(g.api('PATCH', repo, { json: { description: 'x' }, auth: { token: read } }), 403, needWrite);
-  await expectError(g.api('DELETE', repo, { auth: { token: read } }), 403, needWrite);
-  await expectError(g.api('PATCH', '/api/v1/repos/jack/no-such-repo', { json: {}, auth: { token: read } }), 403, needWrite);
-  await expectError(g.api('PATCH', '/api/v1/repos/nobody/nothing', { json: {}, auth: { token: read } }), 403, needWrite);
-  await expectError(g.api('GET', '/api/v1/repos/nobody/nothing', { auth: { token: userOnly } }), 403, 'token does not have at least one of required scope(s), required=[read:repository], token scope=read:user');
-  await expectError(g.api('GET', '/api/v1/user', { auth: { token: read } }), 403, 'token does not have at least one of required scope(s), required=[read:user], token scope=read:repository');
-  await expectError(
+  await expectJsonError(ctx.g, g.api('PATCH', repo, { json: { description: 'x' }, auth: { token: read } }), 403, needWrite);
+  await expectJsonError(ctx.g, g.api('DELETE', repo, { auth: { token: read } }), 403, needWrite);
+  await expectJsonError(ctx.g, g.api('PATCH', '/api/v1/repos/jack/no-such-repo', { json: {}, auth: { token: read } }), 403, needWrite);
+  await expectJsonError(ctx.g, g.api('PATCH', '/api/v1/repos/nobody/nothing', { json: {}, auth: { token: read } }), 403, needWrite);
+  await expectJsonError(ctx.g, g.api('GET', '/api/v1/repos/nobody/nothing', { auth: { token: userOnly } }), 403, 'token does not have at least one of required scope(s), required=[read:repository], token scope=read:user');
+  await expectJsonError(ctx.g, g.api('GET', '/api/v1/user', { auth: { token: read } }), 403, 'token does not have at least one of required scope(s), required=[read:user], token scope=read:repository');
+  await expectJsonError(
+    ctx.g,
     g.api('POST', '/api/v1/user/repos', { json: { name: 'nope' }, auth: { token: write } }),
     403,
     'token does not have at least one of required scope(s), required=[write:user], token scope=write:repository',
   );
-  await expectError(
+  await expectJsonError(
+    ctx.g,
     g.api('POST', '/api/v1/user/repos', { json: { name: 'nope' }, auth: { token: both } }),
     403,
     'token does not have at least one of required scope(s), required=[write:user], token scope=read:repository,read:user',
   );
   const writeBoth = await g.token(jack, ['write:user', 'read:repository']);
-  await expectError(
+  await expectJsonError(
+    ctx.g,
     g.api('POST', '/api/v1/user/repos', { json: { name: 'nope' }, auth: { token: writeBoth } }),
     403,
     'token does not have at least one of required scope(s), required=[write:repository], token scope=read:repository,write:user',
@@ -476,12 +475,12 @@ test('scopes: a public-only token reaches public repositories only (403 on a pri
   await g.repo('closed', { owner: kim, private: true });
   const pub = await g.token(kim, ['public-only', 'read:repository']);
   assert.is((await g.api('GET', '/api/v1/repos/kim/open', { auth: { token: pub } })).status, 200);
-  await expectError(g.api('GET', '/api/v1/repos/kim/closed', { auth: { token: pub } }), 403, 'token scope is limited to public repos');
+  await expectJsonError(ctx.g, g.api('GET', '/api/v1/repos/kim/closed', { auth: { token: pub } }), 403, 'token scope is limited to public repos');
   const full = await g.token(kim, ['read:repository']);
   assert.is((await g.api('GET', '/api/v1/repos/kim/closed', { auth: { token: full } })).status, 200);
   // Someone else's private repository is still just not there.
   await g.repo('hidden', { private: true });
-  await expectError(g.api('GET', '/api/v1/repos/root/hidden', { auth: { token: pub } }), 404, 'not found');
+  await expectJsonError(ctx.g, g.api('GET', '/api/v1/repos/root/hidden', { auth: { token: pub } }), 404, 'not found');
 });
 
 test('secrets at rest: passwords are scrypt hashes, tokens SHA-256; nothing secret in any log line', async () => {
@@ -548,8 +547,8 @@ test('GET /user, GET /users/{username}: what each viewer sees', async () => {
   assert.equal(Object.keys(anon.body), USER_KEYS);
   assert.is(anon.body.login, 'mia');
   assert.is(anon.body.email, 'mia@noreply.127.0.0.1');
-  await expectError(g.api('GET', '/api/v1/users/nobody'), 404, 'user does not exist [uid: 0, name: nobody]');
-  await expectError(g.api('GET', '/api/v1/user', { auth: null }), 401, 'token is required');
+  await expectJsonError(ctx.g, g.api('GET', '/api/v1/users/nobody'), 404, 'user does not exist [uid: 0, name: nobody]');
+  await expectJsonError(ctx.g, g.api('GET', '/api/v1/user', { auth: null }), 401, 'token is required');
 });
 
 test('GET /version: anyone, no scope', async () => {

@@ -2,8 +2,9 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { git, useGitea } from '../_helpers/gitea.js';
-import { b64, errorBody, fsck, gitDirOf, lsTree, revParse } from './_contents.js';
+import { apiError } from '../_helpers/api-error.js';
+import { git, gitDirOf, useGitea } from '../_helpers/gitea.js';
+import { b64, fsck, lsTree, revParse } from './_contents.js';
 
 const test = suite('concurrency');
 const ctx = useGitea(test);
@@ -80,7 +81,7 @@ test('parallel updates of one file with the same sha: exactly one wins each roun
     for (const r of res) {
       if (r === w) continue;
       assert.is(r.status, 422, r.text);
-      assert.equal(r.body, errorBody(g, `sha does not match [given: ${sha}, expected: ${now}]`));
+      assert.equal(r.body, apiError(g, `sha does not match [given: ${sha}, expected: ${now}]`));
     }
   }
   assert.is(git(['--git-dir', repo.dir, 'rev-list', '--count', 'main']).stdout.trim(), String(1 + 1 + 5));

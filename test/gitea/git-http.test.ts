@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RULE_CHECK_STEPS } from '../../server/gitea/services/protections.js';
-import { cloneUrl, commitFiles, git, gitAsync, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { cloneUrl, commitFiles, git, gitAsync, gitDirOf, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
 import { startTestServer } from '../_helpers/server.js';
 import { WAIT_MS } from '../_helpers/wait.js';
@@ -59,7 +59,6 @@ async function addCollaborator(owner: Account, repo: string, user: Account, perm
   assert.is(r.status, 204, r.text);
 }
 
-const gitDirOf = (g: GiteaWorld, id: number) => join(g.t.dataDir, 'git', `${id}.git`);
 
 test.before(async () => {
   work = mkdtempSync(join(tmpdir(), 'trunkline-git-http-'));

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { apiError } from '../_helpers/api-error.js';
 import { cloneUrl, git, gitAsync, giteaWorld, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { requireTool } from '../_helpers/skip.js';
 import { startTestServer } from '../_helpers/server.js';
@@ -31,7 +32,6 @@ let alice: Account;
 let bob: Account;
 let work: string;
 
-const apiError = (message: string) => ({ message, url: `${g.url}/api/swagger` });
 const migrate = (body: object) => g.api('POST', '/api/v1/repos/migrate', { json: body, auth: bob.auth });
 const asAlice = { auth_username: 'alice', auth_password: '' };
 const media = async (repo: string, path: string, auth: Account = bob) => {
@@ -189,7 +189,7 @@ test('a source without an LFS server (Gitea): pointers → 422 and nothing kept;
     await w.repo('plain', { owner: carol });
     const r = await migrate({ clone_addr: `${w.url}/carol/withptr.git`, auth_username: 'carol', auth_token: carol.token, repo_name: 'from-nolfs', lfs: true });
     assert.is(r.status, 422, r.text);
-    assert.equal(r.body, apiError('Migration failed: LFS batch request: HTTP 404'));
+    assert.equal(r.body, apiError(g, 'Migration failed: LFS batch request: HTTP 404'));
     assert.is((await g.api('GET', '/api/v1/repos/bob/from-nolfs', { auth: bob.auth })).status, 404);
 
     const plain = await migrate({ clone_addr: `${w.url}/carol/plain.git`, repo_name: 'plain-nolfs', lfs: true });
@@ -212,10 +212,10 @@ test('lfs_endpoint passes the address policy: another scheme 400, the metadata a
   const base = { clone_addr: `${g.url}/alice/one.git`, repo_name: 'ep', lfs: true };
   const ftp = await migrate({ ...base, lfs_endpoint: 'ftp://example.com/lfs' });
   assert.is(ftp.status, 400);
-  assert.equal(ftp.body, apiError('Invalid mirror protocol'));
+  assert.equal(ftp.body, apiError(g, 'Invalid mirror protocol'));
   const meta = await migrate({ ...base, lfs_endpoint: 'http://169.254.169.254/lfs' });
   assert.is(meta.status, 401);
-  assert.equal(meta.body, apiError('Permission denied'));
+  assert.equal(meta.body, apiError(g, 'Permission denied'));
   // Without lfs the endpoint is not looked at (as Gitea).
   const off = await migrate({ ...base, lfs: false, lfs_endpoint: 'ftp://example.com/lfs' });
   assert.is(off.status, 201, off.text);
@@ -273,7 +273,7 @@ test('hostile LFS remotes: hrefs and redirects off the endpoint\'s origin refuse
       h.handle = (req, res) => (req.method === 'POST' ? c.batch(res) : c.get ? c.get(res) : res.writeHead(404).end());
       const r = await migrate({ clone_addr: `${g.url}/alice/one.git`, ...asAlice, repo_name: `hostile-${i}`, lfs: true, lfs_endpoint: `${h.url}/lfs` });
       assert.is(r.status, 422, `${c.name}: ${r.text}`);
-      assert.equal(r.body, apiError(`Migration failed: ${c.message}`), c.name);
+      assert.equal(r.body, apiError(g, `Migration failed: ${c.message}`), c.name);
       assert.is((await g.api('GET', `/api/v1/repos/bob/hostile-${i}`, { auth: bob.auth })).status, 404, c.name);
       // The batch request: exact body, and no credentials (lfs_endpoint is another origin than clone_addr and has none of its own).
       assert.equal(h.seen[0]!.url, '/lfs/objects/batch', c.name);

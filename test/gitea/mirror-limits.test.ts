@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { apiError } from '../_helpers/api-error.js';
 import type { RepoEvent } from '../../protocol/gitea/events.js';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { ADMIN, giteaWorld, type Account, type GiteaWorld } from '../_helpers/gitea.js';
@@ -19,7 +20,6 @@ const test = suite('gitea: mirror time limits, fairness and shutdown');
 const FAST = { MIRROR_ALLOW_LOCAL_NETWORKS: 'true', MIRROR_LOW_SPEED_TIME: '1s', MIRROR_TIMEOUT: '3s' };
 /** Limits no test reaches: the syncs hang until something else stops them. */
 const SLOW = { MIRROR_ALLOW_LOCAL_NETWORKS: 'true', MIRROR_LOW_SPEED_TIME: '10m', MIRROR_TIMEOUT: '10m' };
-const apiError = (w: GiteaWorld, message: string) => ({ message, url: `${w.url}/api/swagger` });
 
 /** A TCP server on 127.0.0.1 that accepts connections and never says a word. */
 async function tarpit() {

@@ -5,8 +5,9 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { apiError } from '../_helpers/api-error.js';
 import { GO_TIME } from '../../protocol/gitea/schema.js';
-import { cloneUrl, commitFiles, git, gitAsync, giteaWorld, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { cloneUrl, commitFiles, git, gitAsync, gitDirOf, giteaWorld, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { have, requireTool, skip, skipBecause } from '../_helpers/skip.js';
 import { waitUntil, WAIT_MS } from '../_helpers/wait.js';
 import { startTestServer } from '../_helpers/server.js';
@@ -24,8 +25,6 @@ let carol: Account; // write collaborator on alice/src
 const MIRRORS = '/api/v1/repos/alice/src/push_mirrors';
 const REMOTE_NAME = /^remote_mirror_[a-zA-Z0-9]{10}$/;
 
-const gitDirOf = (w: GiteaWorld, id: number) => join(w.t.dataDir, 'git', `${id}.git`);
-const apiError = (w: GiteaWorld, message: string) => ({ message, url: `${w.url}/api/swagger` });
 /** A port nothing listens on (for the test sshd). */
 const freePort = () =>
   new Promise<number>((resolve) => {
