@@ -9,7 +9,7 @@ import { parseWav, wavHeader } from '../../server/ari/media/wav.js';
 import { callInApp, createInApp, eventLabel } from '../_helpers/ari.js';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { connectEvents, sleep, waitUntil, WAIT_MS, type AriEvent, type EventLog } from '../_helpers/events.js';
-import type { AriHttp } from '../_helpers/http.js';
+import { ariHttp, type AriHttp } from '../_helpers/http.js';
 import { startTestServer, TEST_SCALE } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
 
@@ -19,7 +19,6 @@ const test = suite('recordings');
 const ctx = useServer(test);
 
 const enc = encodeURIComponent;
-const AUTH = `Basic ${Buffer.from('asterisk:asterisk').toString('base64')}`;
 let seq = 0;
 const uid = (p: string) => `${p}-${++seq}`;
 
@@ -88,8 +87,8 @@ async function recordAndWait(id: string, query: Record<string, string | number |
 
 /** GET with the raw bytes of the answer. */
 async function getBytes(base: string, path: string): Promise<{ status: number; type: string | null; data: Buffer }> {
-  const res = await fetch(base + path, { headers: { authorization: AUTH } });
-  return { status: res.status, type: res.headers.get('content-type'), data: Buffer.from(await res.arrayBuffer()) };
+  const r = await ariHttp(base)('GET', path);
+  return { status: r.status, type: r.headers.get('content-type'), data: r.bytes };
 }
 
 /** Downloads a stored recording's file, asserting 200 and the audio/<extension> content type. */
@@ -195,12 +194,8 @@ function assertTone(s: Int16Array, freq: number, rate: number, what: string): vo
 }
 
 /** Uploads far-end audio (PUT /sim/channels/{id}/audio). */
-async function upload(id: string, body: Buffer, contentType?: string): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = { authorization: AUTH };
-  if (contentType) headers['content-type'] = contentType;
-  const res = await fetch(`${ctx.t.url}/sim/channels/${enc(id)}/audio`, { method: 'PUT', headers, body });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+function upload(id: string, body: Buffer, contentType?: string): Promise<{ status: number; body: any }> {
+  return ctx.t.http('PUT', `/sim/channels/${enc(id)}/audio`, { body, headers: contentType ? { 'content-type': contentType } : {} });
 }
 
 /** A sine as 16-bit samples. */

@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import { RULE_CHECK_STEPS } from '../../server/gitea/services/protections.js';
 import { cloneUrl, commitFiles, git, gitAsync, gitDirOf, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
+import { request } from '../_helpers/request.js';
 import { startTestServer } from '../_helpers/server.js';
 import { WAIT_MS } from '../_helpers/wait.js';
 
@@ -33,9 +34,8 @@ const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:
 
 /** A raw request to the server (no default credentials). */
 async function raw(path: string, init: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {}) {
-  const res = await fetch(ctx.g.url + path, { method: init.method ?? 'GET', headers: init.headers ?? {}, ...(init.body !== undefined ? { body: init.body } : {}) });
-  const body = Buffer.from(await res.arrayBuffer());
-  return { status: res.status, headers: res.headers, body, text: body.toString('latin1') };
+  const r = await request(ctx.g.url, init.method ?? 'GET', path, { headers: init.headers, body: init.body });
+  return { status: r.status, headers: r.headers, body: r.bytes, text: r.bytes.toString('latin1') };
 }
 
 let dirCount = 0;

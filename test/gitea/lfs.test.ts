@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cloneUrl, commitFiles, git, gitAsync, useGitea, type Account } from '../_helpers/gitea.js';
+import { request } from '../_helpers/request.js';
 import { requireTool } from '../_helpers/skip.js';
 import { startTestServer } from '../_helpers/server.js';
 
@@ -33,9 +34,8 @@ async function lfs(path: string, init: { method?: string; auth?: string | null; 
     body = JSON.stringify(init.body);
     headers['content-type'] = LFS;
   }
-  const res = await fetch(`${ctx.g.url}${path}`, { method: init.method ?? 'GET', headers, ...(body !== undefined ? { body } : {}) });
-  const buf = Buffer.from(await res.arrayBuffer());
-  return { status: res.status, headers: res.headers, buf, text: buf.toString('utf8') };
+  const r = await request(ctx.g.url, init.method ?? 'GET', path, { body, headers });
+  return { status: r.status, headers: r.headers, buf: r.bytes, text: r.bytes.toString('utf8') };
 }
 
 const tokenAuth = (a: Account) => `token ${a.token}`;

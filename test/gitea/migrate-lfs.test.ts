@@ -34,10 +34,7 @@ let work: string;
 
 const migrate = (body: object) => g.api('POST', '/api/v1/repos/migrate', { json: body, auth: bob.auth });
 const asAlice = { auth_username: 'alice', auth_password: '' };
-const media = async (repo: string, path: string, auth: Account = bob) => {
-  const res = await fetch(`${g.url}/api/v1/repos/${repo}/media/${path}`, { headers: { authorization: `token ${auth.token}` } });
-  return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
-};
+const media = (repo: string, path: string, auth: Account = bob) => g.api('GET', `/api/v1/repos/${repo}/media/${path}`, { auth: { token: auth.token } });
 const linked = (repoId: number) =>
   (g.t.server.db.prepare('SELECT oid FROM lfs_repo_objects WHERE repo_id = ? ORDER BY oid').all(repoId) as { oid: string }[]).map((r) => r.oid);
 const pending = (repoId: number) => g.t.server.db.prepare('SELECT oid, size FROM lfs_mirror_pending WHERE repo_id = ? ORDER BY oid').all(repoId);

@@ -8,6 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { connectEvents, sleep, type AriEvent, type EventLog } from '../_helpers/events.js';
+import { request, type Reply } from '../_helpers/request.js';
 
 // Crash safety (decisions.md: "nothing acknowledged is lost when the process is killed"):
 // a mixed load runs against the real process — ARI channel lifecycles with variables and
@@ -80,21 +81,11 @@ function armKill(): void {
 }
 
 /** A request; resolves only when the whole answer arrived. Throws Killed once the server is gone. */
-async function req(method: string, path: string, opts: { json?: unknown; auth?: string; query?: Record<string, string | number | boolean> } = {}): Promise<{ status: number; body: any; text: string }> {
+async function req(method: string, path: string, opts: { json?: unknown; auth?: string; query?: Record<string, string | number | boolean> } = {}): Promise<Reply> {
   if (killed) throw new Killed('killed');
-  const url = new URL(server!.url + path);
-  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
-  const headers: Record<string, string> = { authorization: opts.auth ?? BASIC_ARI };
-  if (opts.json !== undefined) headers['content-type'] = 'application/json';
   try {
-    const res = await fetch(url, { method, headers, ...(opts.json !== undefined ? { body: JSON.stringify(opts.json) } : {}) });
-    const text = await res.text();
-    let body: any;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {}
     // An answer that arrived in full counts as acknowledged, even if the kill came right after it.
-    return { status: res.status, body, text };
+    return await request(server!.url, method, path, { query: opts.query, json: opts.json, headers: { authorization: opts.auth ?? BASIC_ARI } });
   } catch (err) {
     if (killed) throw new Killed(String(err));
     throw err;
@@ -420,9 +411,8 @@ async function checkApi(): Promise<string[]> {
     if (r.status !== 200 || r.body?.name !== name || r.body?.format !== rec.format) badRecs.push(`${name}: ${r.status} ${r.text}`);
     else if (!existsSync(rec.file) || sha256(readFileSync(rec.file)) !== rec.sha256) badRecs.push(`${name}: file changed or missing`);
     else {
-      const file = await fetch(`${server!.url}/ari/recordings/stored/${encodeURIComponent(name)}/file`, { headers: { authorization: BASIC_ARI } });
-      const bytes = Buffer.from(await file.arrayBuffer());
-      if (file.status !== 200 || sha256(bytes) !== rec.sha256) badRecs.push(`${name}: download ${file.status}, ${bytes.length} bytes`);
+      const file = await req('GET', `/ari/recordings/stored/${encodeURIComponent(name)}/file`);
+      if (file.status !== 200 || sha256(file.bytes) !== rec.sha256) badRecs.push(`${name}: download ${file.status}, ${file.bytes.length} bytes`);
     }
   }
   assert.equal(badRecs, [], 'acknowledged stored recordings');

@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
+import { request } from '../_helpers/request.js';
 
 // Graceful shutdown (SIGTERM) of the real process: it stops accepting connections at once,
 // finishes the requests in flight (a large download a slow client is still reading), closes
@@ -28,10 +29,9 @@ test.after(() => {
 });
 
 async function json(url: string, method: string, body?: unknown, auth = basic): Promise<any> {
-  const res = await fetch(url, { method, headers: { authorization: auth, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
+  const r = await request(url, method, '', { json: body, headers: { authorization: auth, 'content-type': 'application/json' } });
+  if (r.status >= 300) throw new Error(`${method} ${url}: ${r.status} ${r.text}`);
+  return r.body;
 }
 
 function openSocket(url: string, headers: Record<string, string> = {}): Promise<{ closed: () => { code: number } | undefined }> {
