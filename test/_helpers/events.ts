@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { WAIT_MS } from './wait.js';
+import { pollUntil, WAIT_MS } from './wait.js';
 
 export { sleep, waitUntil, WAIT_MS } from './wait.js';
 
@@ -57,11 +57,7 @@ export class EventLog {
   /** Waits until `n` events match. */
   async waitForCount(m: Match, n: number, timeoutMs = WAIT_MS): Promise<AriEvent[]> {
     const pred = matcher(m);
-    const deadline = Date.now() + timeoutMs;
-    while (this.events.filter(pred).length < n) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} events; got: ${this.types().join(', ')}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    if (!(await pollUntil(() => this.events.filter(pred).length >= n, timeoutMs, 5))) throw new Error(`timed out waiting for ${n} events; got: ${this.types().join(', ')}`);
     return this.events.filter(pred);
   }
 

@@ -7,7 +7,7 @@ import { ReadCache } from '../../server/db/read-cache.js';
 import { basicAuth, request, type Reply } from './request.js';
 import type { TestServer } from './server.js';
 import { useTestServer } from './use-test-server.js';
-import { WAIT_MS } from './wait.js';
+import { pollUntil, WAIT_MS } from './wait.js';
 
 /** The admin every Gitea test server starts with (ADMIN_USERNAME / ADMIN_PASSWORD). */
 export const ADMIN = { name: 'root', password: 'root-password-1' };
@@ -207,7 +207,6 @@ export function gitChildren(match: string): string[] {
 
 /** Waits (up to WAIT_MS) until no such child is left, then asserts it. */
 export async function waitNoChildren(match: string): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (gitChildren(match).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await pollUntil(() => !gitChildren(match).length, WAIT_MS, 50);
   assert.equal(gitChildren(match), [], `no "${match}" process left`);
 }

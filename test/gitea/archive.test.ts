@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { expectError } from '../_helpers/api-error.js';
 import { authHeader, git, gitAsync, gitChildren, gitDirOf, useGitea, waitNoChildren, type Account, type Auth, type GiteaWorld, type GReply } from '../_helpers/gitea.js';
 import { requireTool } from '../_helpers/skip.js';
-import { WAIT_MS } from '../_helpers/wait.js';
+import { pollUntil, WAIT_MS } from '../_helpers/wait.js';
 
 // /archive/{ref}.{zip|tar.gz|bundle} (repoGetArchive): formats, refs, paths, headers, errors, streaming.
 const test = suite('gitea: archive');
@@ -47,8 +47,7 @@ function zipEntries(zip: Buffer): { name: string; size: number }[] {
 /** Bundles are made in temporary repositories, removed once git exits. */
 async function noBundleDirs() {
   const left = () => readdirSync(tmpdir()).filter((d) => d.startsWith('trunkline-bundle-'));
-  const deadline = Date.now() + WAIT_MS;
-  while (left().length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await pollUntil(() => !left().length, WAIT_MS, 50);
   assert.equal(left(), [], 'no temporary bundle repository left');
 }
 
@@ -203,7 +202,7 @@ const ARCHIVING = 'archive --format';
 
 /** Polls (every 20 ms) until `cond` holds; a guard against hanging, not a timing assertion. */
 async function eventually(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 3000 && !cond(); i++) await new Promise((r) => setTimeout(r, 20));
+  await pollUntil(cond, 60_000, 20);
   assert.ok(cond(), `never: ${what}`);
 }
 

@@ -12,7 +12,7 @@ import { cloneUrl, commitFiles, git, gitAsync, gitDirOf, sqlWrite, useGitea, typ
 import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
 import { request } from '../_helpers/request.js';
 import { startTestServer } from '../_helpers/server.js';
-import { WAIT_MS } from '../_helpers/wait.js';
+import { pollUntil, sleep, WAIT_MS } from '../_helpers/wait.js';
 
 // Git over HTTP with the real git CLI: clone/fetch/push, protocol v2, gzip bodies, authentication and
 // permissions as Gitea answers them, branch protections enforced by the pre-receive hook, and the API
@@ -478,9 +478,9 @@ test('concurrent API writes and a push: every acknowledged commit stays reachabl
         assert.ok(attempt < 40, `push keeps failing: ${r.stderr}`);
         await gitAsync(['pull', '-q', '--rebase'], { cwd: dir });
         pushed[pushed.length - 1] = git(['rev-parse', 'HEAD'], { cwd: dir }).stdout.trim();
-        await new Promise((r2) => setTimeout(r2, 5));
+        await sleep(5);
       }
-      await new Promise((r2) => setTimeout(r2, 1));
+      await sleep(1);
     }
   })();
   await Promise.all([...writers, pusher]);
@@ -516,13 +516,8 @@ function serviceProcesses(gitDir: string): string[] {
 }
 
 async function noServiceProcesses(gitDir: string): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const left = serviceProcesses(gitDir);
-    if (!left.length) return;
-    if (Date.now() > deadline) assert.unreachable(`git processes left behind: ${left.join('; ')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  let left: string[] = [];
+  if (!(await pollUntil(() => !(left = serviceProcesses(gitDir)).length, WAIT_MS, 50))) assert.unreachable(`git processes left behind: ${left.join('; ')}`);
 }
 
 test('a client that goes away mid-transfer leaves no git process behind (fetch and push)', async () => {

@@ -7,8 +7,9 @@ import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
-import { connectEvents, sleep, type AriEvent, type EventLog } from '../_helpers/events.js';
+import { connectEvents, type AriEvent, type EventLog } from '../_helpers/events.js';
 import { request, type Reply } from '../_helpers/request.js';
+import { pollUntil, sleep, waitUntil } from '../_helpers/wait.js';
 
 // Crash safety (decisions.md: "nothing acknowledged is lost when the process is killed"):
 // a mixed load runs against the real process — ARI channel lifecycles with variables and
@@ -199,13 +200,9 @@ async function channelLoop(cycle: number, loop: number, ev: EventLog, survivors:
 
 /** Waits until a restored channel is in the app (a variable read no longer answers 409); it must get there. */
 async function untilInApp(id: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const r = await req('GET', `/ari/channels/${id}/variable`, { query: { variable: 'CHANNEL(state)' } });
-    if (r.status !== 409) return void inApp.add(id);
-    if (Date.now() > deadline) throw new Error(`restored channel ${id} never entered the app`);
-    await sleep(20);
-  }
+  const inside = async () => (await req('GET', `/ari/channels/${id}/variable`, { query: { variable: 'CHANNEL(state)' } })).status !== 409;
+  await waitUntil(inside, `restored channel ${id} enters the app`, 30_000, 20);
+  inApp.add(id);
 }
 
 async function setVar(id: string, variable: string, value: string): Promise<void> {
@@ -514,8 +511,7 @@ test(`SIGKILL at random moments under a mixed load, ${CYCLES} times: nothing ack
       const src = gitRun(['--git-dir', repo.dir, 'rev-parse', `refs/heads/${repo.branch}`]).stdout.trim();
       return gitRun(['--git-dir', m.dir, 'rev-parse', '--verify', '-q', `refs/heads/${repo.branch}`]).stdout.trim() !== src;
     });
-  const deadline = Date.now() + 20_000;
-  while (behind().length && Date.now() < deadline) await sleep(200);
+  await pollUntil(() => !behind().length, 20_000, 200);
   const stale = behind().map(([name, m]) => `${name} (${m.repo})`);
   console.log(`  mirrors: ${mirrorTargets.size - stale.length}/${mirrorTargets.size} acknowledged push mirrors caught up with their branch after the last restart`);
   if (stale.length) {

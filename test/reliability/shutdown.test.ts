@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { request } from '../_helpers/request.js';
+import { pollUntil, sleep } from '../_helpers/wait.js';
 
 // Graceful shutdown (SIGTERM) of the real process: it stops accepting connections at once,
 // finishes the requests in flight (a large download a slow client is still reading), closes
@@ -76,7 +77,7 @@ test('SIGTERM: no new connections, the in-flight download completes, both event 
       req.on('error', () => resolve(true));
       req.end();
     });
-    if (!refused) await new Promise((r) => setTimeout(r, 20));
+    if (!refused) await sleep(20);
   }
   assert.ok(refused, 'new connections are refused after SIGTERM');
 
@@ -90,7 +91,7 @@ test('SIGTERM: no new connections, the in-flight download completes, both event 
   assert.is(Buffer.concat(chunks).length, big.length);
 
   assert.is(await server.exited, 0);
-  for (let i = 0; i < 100 && !(ari.closed() && repoEvents.closed()); i++) await new Promise((r) => setTimeout(r, 10));
+  await pollUntil(() => ari.closed() !== undefined && repoEvents.closed() !== undefined);
   assert.is(ari.closed()?.code, 1001);
   assert.is(repoEvents.closed()?.code, 1001);
 
