@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/log.js';
 import { startServer, type RunningServer } from '../../server/start.js';
 import { ariHttp, type AriHttp } from './http.js';
+import { tempDir } from './temp-dir.js';
 import { reportViolations, trackViolations } from './violations.js';
 
 export interface TestServer {
@@ -35,7 +35,7 @@ export const TEST_SCALE = 20;
 
 /** Starts a real server on 127.0.0.1, port 0, with a fresh data directory (or `dataDir`) and test-mode contract checks. */
 export async function startTestServer(env: Record<string, string> = {}, dataDir?: string): Promise<TestServer> {
-  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'trunkline-data-'));
+  const dir = dataDir ?? tempDir('data');
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: '0',

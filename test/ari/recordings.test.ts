@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import ari from 'ari-client';
 import { suite } from 'uvu';
@@ -12,6 +11,7 @@ import { connectEvents, sleep, waitUntil, WAIT_MS, type AriEvent, type EventLog 
 import { ariHttp, type AriHttp } from '../_helpers/http.js';
 import { startTestServer, TEST_SCALE } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 // Channel recordings with real audio: the far end sends a known signal, we record it,
 // download the file and look for the signal in it (Goertzel).
@@ -1171,7 +1171,7 @@ async function stopChild(server: ChildServer | undefined, signal: NodeJS.Signals
 }
 
 test('restart (SIGTERM): a stored recording is still listed and downloadable', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-rec-restart-'));
+  const dataDir = tempDir('rec-restart');
   let server: ChildServer | undefined;
   try {
     const first = await childWithCall(dataDir, 'rr', 'keep-1');
@@ -1199,7 +1199,7 @@ test('restart (SIGTERM): a stored recording is still listed and downloadable', a
 });
 
 test('restart (SIGTERM) during a recording: it is stopped and stored at shutdown', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-rec-term-'));
+  const dataDir = tempDir('rec-term');
   let server: ChildServer | undefined;
   try {
     const first = await childWithCall(dataDir, 'rt', 'term-1');
@@ -1226,7 +1226,7 @@ test('restart (SIGTERM) during a recording: it is stopped and stored at shutdown
 });
 
 test('crash (SIGKILL) during a recording: after restart it is a stored recording with a valid WAV header and the audio written before the kill', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-rec-kill-'));
+  const dataDir = tempDir('rec-kill');
   let server: ChildServer | undefined;
   try {
     const first = await childWithCall(dataDir, 'rk', 'kill-1');

@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { connectEvents } from '../_helpers/events.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 import { pollUntil } from '../_helpers/wait.js';
 
 // Restart and crash safety: the server runs as a child process so it can be killed.
@@ -15,7 +15,7 @@ let server: ChildServer | undefined;
 const SCALE = '10';
 
 test.before(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'trunkline-restart-'));
+  dataDir = tempDir('restart');
 });
 test.after(async () => {
   if (server && server.proc.exitCode === null) {

@@ -5,11 +5,11 @@
  * repositories behind the server (plumbing commits, tags, fsck, rev-list).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, gitDirOf, type GiteaWorld } from '../_helpers/gitea.js';
 import { rawRequest as sendRaw, type RawReply } from '../_helpers/raw-request.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 export const b64 = (s: string | Buffer) => (Buffer.isBuffer(s) ? s : Buffer.from(s)).toString('base64');
 
@@ -127,7 +127,7 @@ export const objectSize = (gitDir: string, sha: string) => Number(git(['--git-di
  */
 export async function viaWorktree(g: GiteaWorld, repoId: number, edit: (dir: string, run: (...args: string[]) => string) => void | Promise<void>, opts: { branch?: string } = {}): Promise<string> {
   const gitDir = gitDirOf(g, repoId);
-  const dir = mkdtempSync(join(tmpdir(), 'trunkline-wt-'));
+  const dir = tempDir('wt');
   try {
     git(['clone', '--quiet', gitDir, dir]);
     const run = (...args: string[]) => git(args, { cwd: dir }).stdout;

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { suite } from 'uvu';
@@ -11,6 +10,7 @@ import { createLogger } from '../../server/log.js';
 import { startServer, type RunningServer } from '../../server/start.js';
 import { ADMIN, useGitea } from '../_helpers/gitea.js';
 import { startTestServer } from '../_helpers/server.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 // Accounts: the first-start admin, user creation, access tokens, every way of authenticating, and token scopes.
 const test = suite('gitea: accounts, tokens, authentication, scopes');
@@ -70,7 +70,7 @@ test('first start with ADMIN_USERNAME / ADMIN_PASSWORD: that admin exists and si
 });
 
 test('first start without ADMIN_PASSWORD: `admin` with a random password announced once; a restart creates nobody', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'trunkline-admin-'));
+  const dir = tempDir('admin');
   try {
     const first = await bareServer({}, dir);
     let password = '';

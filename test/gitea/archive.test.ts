@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { expectError } from '../_helpers/api-error.js';
 import { authHeader, git, gitAsync, gitChildren, gitDirOf, useGitea, waitNoChildren, type Account, type Auth, type GiteaWorld, type GReply } from '../_helpers/gitea.js';
 import { requireTool } from '../_helpers/skip.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 import { pollUntil, WAIT_MS } from '../_helpers/wait.js';
 
 // /archive/{ref}.{zip|tar.gz|bundle} (repoGetArchive): formats, refs, paths, headers, errors, streaming.
@@ -20,7 +21,7 @@ let alice: Account;
 let head = '';
 let featureHead = '';
 let bigHead = '';
-const work = mkdtempSync(join(tmpdir(), 'trunkline-archive-test-'));
+const work = tempDir('archive-test');
 
 const get = (path: string, opts: { auth?: Auth; method?: string } = {}): Promise<GReply> => g.api(opts.method ?? 'GET', path, { auth: opts.auth });
 

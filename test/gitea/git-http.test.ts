@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
@@ -12,6 +11,7 @@ import { cloneUrl, commitFiles, git, gitAsync, gitDirOf, sqlWrite, useGitea, typ
 import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
 import { request } from '../_helpers/request.js';
 import { startTestServer } from '../_helpers/server.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 import { pollUntil, sleep, WAIT_MS } from '../_helpers/wait.js';
 
 // Git over HTTP with the real git CLI: clone/fetch/push, protocol v2, gzip bodies, authentication and
@@ -61,7 +61,7 @@ async function addCollaborator(owner: Account, repo: string, user: Account, perm
 
 
 test.before(async () => {
-  work = mkdtempSync(join(tmpdir(), 'trunkline-git-http-'));
+  work = tempDir('git-http');
   const g = ctx.g;
   [alice, bob, carol, dave] = [await g.user('alice'), await g.user('bob'), await g.user('carol'), await g.user('dave')];
   g.t.server.gitea.onCommit((repo, branch, sha) => commits.push({ repo: repo.row.name, branch, sha }));

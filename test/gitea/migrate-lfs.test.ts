@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import http, { type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -10,6 +9,7 @@ import { apiError } from '../_helpers/api-error.js';
 import { cloneUrl, git, gitAsync, giteaWorld, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { requireTool } from '../_helpers/skip.js';
 import { startTestServer } from '../_helpers/server.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 // migrate with lfs: the LFS objects the copied refs point to come along (at migration and on every
 // mirror sync), from the source's batch API or lfs_endpoint, every outbound request under the mirror
@@ -80,7 +80,7 @@ const batchAnswer = (res: ServerResponse, body: unknown) => res.writeHead(200, {
 
 test.before(async () => {
   g = ctx.g;
-  work = mkdtempSync(join(tmpdir(), 'trunkline-migrate-lfs-'));
+  work = tempDir('migrate-lfs');
   [alice, bob] = [await g.user('alice'), await g.user('bob')];
   asAlice.auth_password = alice.token;
   // alice/assets (private): A on main, B on the branch side; objects stored through the contents API.

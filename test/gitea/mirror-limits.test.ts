@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -10,6 +9,7 @@ import type { RepoEvent } from '../../protocol/gitea/events.js';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { ADMIN, giteaWorld, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 import { waitUntil } from '../_helpers/wait.js';
 
 // Mirror hosts that accept a connection and never answer (tarpits): a sync gives up within its
@@ -149,7 +149,7 @@ test('one owner\'s hanging mirrors hold at most half of the queue: another owner
 
 test('SIGTERM with syncs hanging on a tarpit: exit 0 after the grace; the jobs stay queued and run after the restart', async () => {
   const pit = await tarpit();
-  const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-mirror-sigterm-'));
+  const dataDir = tempDir('mirror-sigterm');
   let child: ChildServer | undefined;
   try {
     child = await spawnServer({ ...SLOW, DATA_DIR: dataDir, MIRROR_SHUTDOWN_GRACE: '1s', ADMIN_USERNAME: ADMIN.name, ADMIN_PASSWORD: ADMIN.password, NODE_ENV: 'test' });

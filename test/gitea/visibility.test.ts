@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { cloneUrl, gitAsync, useGitea, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 // Owner visibility (public / limited / private) as Gitea applies it: a limited account is seen by
 // signed-in users only, a private one by itself and site admins; a public repository of an owner the
@@ -55,7 +55,7 @@ async function owner(name: string, visibility: Vis): Promise<Account> {
 
 test.before(async () => {
   g = ctx.g;
-  work = mkdtempSync(join(tmpdir(), 'trunkline-visibility-'));
+  work = tempDir('visibility');
   for (const vis of ['public', 'limited', 'private'] as Vis[]) owners[vis] = await owner(OWNERS[vis], vis);
   stranger = await g.user('stranger');
   collaborator = await g.user('helper');

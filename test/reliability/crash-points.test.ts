@@ -1,12 +1,12 @@
 import { createSocket } from 'node:dgram';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { connectEvents, sleep, type EventLog } from '../_helpers/events.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 // Kills the server at the moments that matter: right after an answer has left and before anything that
 // follows it (the server's CRASH_AFTER test hook commits nothing after that answer, then SIGKILLs itself).
@@ -19,7 +19,7 @@ let server: ChildServer | undefined;
 const logs: EventLog[] = [];
 
 test.before.each(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'trunkline-crashpoint-'));
+  dataDir = tempDir('crashpoint');
 });
 test.after.each(async () => {
   for (const l of logs.splice(0)) await l.close();

@@ -1,7 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
@@ -9,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { connectEvents, type AriEvent, type EventLog } from '../_helpers/events.js';
 import { request, type Reply } from '../_helpers/request.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 import { pollUntil, sleep, waitUntil } from '../_helpers/wait.js';
 
 // Crash safety (decisions.md: "nothing acknowledged is lost when the process is killed"):
@@ -425,7 +425,7 @@ async function checkApi(): Promise<string[]> {
 // ---- the suite -----------------------------------------------------------------------------
 
 test.before(() => {
-  tmp = mkdtempSync(join(tmpdir(), 'trunkline-crash-'));
+  tmp = tempDir('crash');
   dataDir = join(tmp, 'data');
   mirrorsDir = join(tmp, 'mirrors');
   mkdirSync(mirrorsDir);

@@ -1,13 +1,13 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { get as httpGet, request as httpRequest, type IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { request } from '../_helpers/request.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 import { pollUntil, sleep } from '../_helpers/wait.js';
 
 // Graceful shutdown (SIGTERM) of the real process: it stops accepting connections at once,
@@ -21,7 +21,7 @@ let dataDir = '';
 let server: ChildServer | undefined;
 
 test.before(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'trunkline-shutdown-'));
+  dataDir = tempDir('shutdown');
 });
 
 test.after(() => {

@@ -1,6 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -13,6 +12,7 @@ import { runServerToExit, spawnServer, type ChildServer } from '../_helpers/chil
 import { connectEvents, type EventLog } from '../_helpers/events.js';
 import { ariHttp } from '../_helpers/http.js';
 import { startTestServer } from '../_helpers/server.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 import { waitUntil, WAIT_MS } from '../_helpers/wait.js';
 
 // Start-up order: the port first, then DATA_DIR's lock, then the database. A server that
@@ -23,7 +23,7 @@ const test = suite('reliability: start-up');
 const dirs: string[] = [];
 const children: ChildServer[] = [];
 const freshDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'trunkline-startup-'));
+  const d = tempDir('startup');
   dirs.push(d);
   return d;
 };

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { connectEvents } from '../_helpers/events.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 // Everything the server writes under DATA_DIR (the database and its WAL, the sealing key, recordings,
 // uploaded far-end audio, repositories, LFS objects) is readable by its own user only, and a DATA_DIR
@@ -31,7 +31,7 @@ function walk(dir: string, out: Array<[string, number]> = []): Array<[string, nu
 }
 
 test('a fresh DATA_DIR under a permissive umask: 0700, and nothing inside open to group or world', async () => {
-  root = mkdtempSync(join(tmpdir(), 'trunkline-modes-'));
+  root = tempDir('modes');
   const dataDir = join(root, 'nested', 'data');
   // The test runner's umask is the usual 022; say so, so the test cannot pass for the wrong reason.
   const old = process.umask(0o022);

@@ -1,11 +1,9 @@
-import { readdirSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync, rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { rawSocket, type RawSocket } from '../_helpers/raw-socket.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 import { waitUntil } from '../_helpers/wait.js';
 
 // Connections that send part of their headers and go silent, or that are refused before an upgrade,
@@ -17,7 +15,7 @@ let dataDir = '';
 let server: ChildServer | undefined;
 
 test.before(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'trunkline-halfopen-'));
+  dataDir = tempDir('halfopen');
   server = await spawnServer({ DATA_DIR: dataDir, HEADERS_TIMEOUT_MS: '400' });
 });
 test.after(async () => {

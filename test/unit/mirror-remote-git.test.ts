@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -12,6 +11,7 @@ import { CREDENTIAL_ENV, installMirrorGitHelpers } from '../../server/gitea/mirr
 import { createRemoteGit, hostAsGitNamesIt, RemoteGitError } from '../../server/gitea/mirrors/remote-git.js';
 import type { MirrorUrlPolicy } from '../../server/gitea/mirrors/url-policy.js';
 import { createLogger } from '../../server/log.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 import { pollUntil, WAIT_MS } from '../_helpers/wait.js';
 
 // The runner of mirrors' git network operations without a Gitea server: which credentials the
@@ -29,7 +29,7 @@ let webPort = 0;
 const seen: { url: string; host: string | undefined; auth: string | undefined }[] = [];
 
 test.before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'trunkline-remote-git-'));
+  dir = tempDir('remote-git');
   gitDir = join(dir, 'r.git');
   await runGit(['init', '-q', '--bare', gitDir]);
   web = http.createServer((req, res) => {
