@@ -147,13 +147,14 @@ export function cloneUrl(g: GiteaWorld, owner: string, repo: string, account?: P
  * git against our server, without blocking: the server runs in this process, so the helpers'
  * spawnSync-based git() would deadlock on anything that talks to it (clone, fetch, push).
  */
-export function gitAsync(args: string[], opts: { cwd?: string; env?: Record<string, string>; allowFail?: boolean } = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export function gitAsync(args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string | Buffer; allowFail?: boolean } = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd: opts.cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('git', args, { cwd: opts.cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...opts.env }, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (opts.input !== undefined) child.stdin!.end(opts.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (status) => {
       if (status !== 0 && !opts.allowFail) reject(new Error(`git ${args.join(' ')} failed (${status}): ${stderr}`));

@@ -1,4 +1,3 @@
-import { execFile, spawnSync } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { connectEvents, type AriEvent, type EventLog } from '../_helpers/events.js';
+import { git, gitAsync } from '../_helpers/gitea.js';
 import { request, type Reply } from '../_helpers/request.js';
 import { tempDir } from '../_helpers/temp-dir.js';
 import { pollUntil, sleep, waitUntil } from '../_helpers/wait.js';
@@ -105,9 +105,6 @@ function waitEvent(log: EventLog, pred: (e: AriEvent) => boolean, ms = 15_000): 
   return Promise.race([log.waitFor(pred, ms), killedP]);
 }
 
-const gitRun = (args: string[]) => spawnSync('git', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
-const gitAsync = (args: string[]) =>
-  new Promise<void>((resolve, reject) => execFile('git', args, { env: process.env }, (err) => (err ? reject(err) : resolve())));
 const blobId = (content: Buffer) => createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -291,7 +288,7 @@ function checkDatabase(): { rows: number; jobs: number } {
       const later = commits.get(m.repo)!.filter((c) => c.seq > m.seq);
       if (!later.length || queued.has(name)) continue;
       const branch = repos.find((r) => r.name === m.repo)!.branch;
-      const there = new Set(gitRun(['--git-dir', m.dir, 'rev-list', `refs/heads/${branch}`]).stdout.trim().split('\n'));
+      const there = new Set(git(['--git-dir', m.dir, 'rev-list', `refs/heads/${branch}`], { allowFail: true }).stdout.trim().split('\n'));
       const missing = later.filter((c) => !there.has(c.sha));
       if (missing.length) unsynced.push(`${name} (${m.repo}): ${missing.length} commits neither pushed nor queued`);
     }
@@ -305,16 +302,16 @@ function checkDatabase(): { rows: number; jobs: number } {
 /** Every acknowledged commit is on its branch, with the file it wrote; every repository passes fsck --strict. */
 function checkGit(): void {
   for (const repo of repos) {
-    const list = gitRun(['--git-dir', repo.dir, 'rev-list', `refs/heads/${repo.branch}`]);
+    const list = git(['--git-dir', repo.dir, 'rev-list', `refs/heads/${repo.branch}`], { allowFail: true });
     assert.is(list.status, 0, list.stderr);
     const onBranch = new Set(list.stdout.trim().split('\n'));
     const acked = commits.get(repo.name)!;
     assert.equal(acked.filter((c) => !onBranch.has(c.sha)).map((c) => c.sha), [], `acknowledged commits of ${repo.name} not reachable from ${repo.branch}`);
     if (acked.length) {
-      const check = spawnSync('git', ['--git-dir', repo.dir, 'cat-file', '--batch-check=%(objectname)'], { input: acked.map((c) => `${c.sha}:${c.path}\n`).join(''), encoding: 'utf8' });
+      const check = git(['--git-dir', repo.dir, 'cat-file', '--batch-check=%(objectname)'], { input: acked.map((c) => `${c.sha}:${c.path}\n`).join(''), allowFail: true });
       assert.equal(check.stdout.trim().split('\n'), acked.map((c) => c.blob), `files of acknowledged commits in ${repo.name}`);
     }
-    const fsck = gitRun(['--git-dir', repo.dir, 'fsck', '--strict', '--no-dangling', '--no-progress']);
+    const fsck = git(['--git-dir', repo.dir, 'fsck', '--strict', '--no-dangling', '--no-progress'], { allowFail: true });
     assert.is(fsck.status, 0, `git fsck ${repo.name}: ${fsck.stdout}${fsck.stderr}`);
     assert.not.match(fsck.stdout + fsck.stderr, /error|missing|broken|corrupt/i, `git fsck ${repo.name}`);
   }
@@ -508,8 +505,8 @@ test(`SIGKILL at random moments under a mixed load, ${CYCLES} times: nothing ack
   const behind = () =>
     [...mirrorTargets].filter(([, m]) => {
       const repo = repos.find((r) => r.name === m.repo)!;
-      const src = gitRun(['--git-dir', repo.dir, 'rev-parse', `refs/heads/${repo.branch}`]).stdout.trim();
-      return gitRun(['--git-dir', m.dir, 'rev-parse', '--verify', '-q', `refs/heads/${repo.branch}`]).stdout.trim() !== src;
+      const src = git(['--git-dir', repo.dir, 'rev-parse', `refs/heads/${repo.branch}`], { allowFail: true }).stdout.trim();
+      return git(['--git-dir', m.dir, 'rev-parse', '--verify', '-q', `refs/heads/${repo.branch}`], { allowFail: true }).stdout.trim() !== src;
     });
   await pollUntil(() => !behind().length, 20_000, 200);
   const stale = behind().map(([name, m]) => `${name} (${m.repo})`);
