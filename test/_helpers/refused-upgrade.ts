@@ -11,11 +11,12 @@ export interface Refusal {
   realm?: string;
 }
 
-/** Tries an upgrade that must be refused: resolves with the HTTP answer, rejects if the socket opens. */
-export function refusedUpgrade(url: string, headers: Record<string, string> = {}): Promise<Refusal> {
-  const ws = new WebSocket(url, { headers });
-  ws.on('error', () => { /* reported through unexpected-response or open */ });
+/** Tries an upgrade that must be refused: resolves with the HTTP answer, rejects if the socket opens or no answer comes. */
+export function refusedUpgrade(url: string, headers: Record<string, string> = {}, opts: WebSocket.ClientOptions = {}): Promise<Refusal> {
+  const ws = new WebSocket(url, { ...opts, headers });
+  ws.on('error', () => { /* after an answer: the socket torn down once read */ });
   return new Promise((resolve, reject) => {
+    ws.once('error', reject);
     ws.once('open', () => {
       ws.terminate();
       reject(new Error(`the upgrade was accepted: ${url}`));

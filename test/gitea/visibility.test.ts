@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import WebSocket from 'ws';
+import { openEventLog } from '../_helpers/events.js';
 import { cloneUrl, gitAsync, useGitea, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
 import { tempDir } from '../_helpers/temp-dir.js';
 
@@ -202,30 +202,15 @@ test('public-only tokens: public resources only, so not the repositories or prof
 });
 
 test('the event stream: a stranger hears commits of the public owner\'s repository, never of the private owner\'s', async () => {
-  const events: any[] = [];
-  const ws = new WebSocket(`${g.url.replace('http', 'ws')}/api/v1/events`, { headers: { authorization: `token ${stranger.token}` } });
-  let wake = () => {};
-  ws.on('message', (d) => {
-    events.push(JSON.parse(String(d)));
-    wake();
-  });
-  await new Promise<void>((res, rej) => {
-    ws.on('open', () => res());
-    ws.on('error', rej);
-  });
+  const log = await openEventLog<any>(`${g.url.replace('http', 'ws')}/api/v1/events`, { headers: { authorization: `token ${stranger.token}` } });
+  const events = log.events;
   try {
     const hidden = await g.commit(OWNERS.private, 'site', { 'h.txt': 'h\n' }, { auth: owners.private.auth });
     const limited = await g.commit(OWNERS.limited, 'site', { 'l.txt': 'l\n' }, { auth: owners.limited.auth });
     // Events are sent in commit order: once the public one is here, the earlier ones would have been.
     const open = await g.commit(OWNERS.public, 'site', { 'o.txt': 'o\n' }, { auth: owners.public.auth });
-    // (A guard against hanging the suite, not a timing assertion.)
-    let gaveUp = false;
-    const guard = setTimeout(() => {
-      gaveUp = true;
-      wake();
-    }, 30_000);
-    while (!gaveUp && !events.some((e) => e.sha === open.commit.sha)) await new Promise<void>((r) => (wake = r));
-    clearTimeout(guard);
+    // (The wait's bound is a guard against hanging the suite, not a timing assertion.)
+    await log.waitFor((e) => e.sha === open.commit.sha);
     assert.equal(
       events.map((e) => [e.repository.full_name, e.sha]),
       [
@@ -235,7 +220,7 @@ test('the event stream: a stranger hears commits of the public owner\'s reposito
     );
     assert.not.ok(events.some((e) => e.sha === hidden.commit.sha));
   } finally {
-    ws.close();
+    await log.close();
   }
 });
 

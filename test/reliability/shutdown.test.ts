@@ -4,8 +4,8 @@ import { get as httpGet, request as httpRequest, type IncomingMessage } from 'no
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import WebSocket from 'ws';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
+import { openEventLog } from '../_helpers/events.js';
 import { request } from '../_helpers/request.js';
 import { tempDir } from '../_helpers/temp-dir.js';
 import { pollUntil, sleep } from '../_helpers/wait.js';
@@ -35,17 +35,6 @@ async function json(url: string, method: string, body?: unknown, auth = basic): 
   return r.body;
 }
 
-function openSocket(url: string, headers: Record<string, string> = {}): Promise<{ closed: () => { code: number } | undefined }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
-    let closed: { code: number } | undefined;
-    ws.on('close', (code) => (closed = { code }));
-    ws.on('error', () => {});
-    ws.on('open', () => resolve({ closed: () => closed }));
-    ws.on('unexpected-response', (_q, r) => reject(new Error(`refused ${r.statusCode}`)));
-  });
-}
-
 test('SIGTERM: no new connections, the in-flight download completes, both event sockets get 1001, exit 0', async () => {
   server = await spawnServer({ DATA_DIR: dataDir, ...ADMIN, NODE_ENV: 'test' });
   const url = server.url;
@@ -55,8 +44,8 @@ test('SIGTERM: no new connections, the in-flight download completes, both event 
   const big = Buffer.alloc(6 * 1024 * 1024, 'x');
   await json(`${url}/api/v1/repos/root/big/contents/big.bin`, 'POST', { content: big.toString('base64') }, `token ${token}`);
 
-  const ari = await openSocket(`${url.replace('http', 'ws')}/ari/events?app=shutdown&api_key=asterisk:asterisk`);
-  const repoEvents = await openSocket(`${url.replace('http', 'ws')}/api/v1/events`, { authorization: `token ${token}` });
+  const ari = await openEventLog(`${url.replace('http', 'ws')}/ari/events?app=shutdown&api_key=asterisk:asterisk`);
+  const repoEvents = await openEventLog(`${url.replace('http', 'ws')}/api/v1/events`, { headers: { authorization: `token ${token}` } });
 
   // Start the download and stop reading after the first chunk: the response is in flight.
   const res = await new Promise<IncomingMessage>((resolve, reject) => httpGet(`${url}/api/v1/repos/root/big/raw/big.bin`, { headers: { authorization: `token ${token}` } }, resolve).on('error', reject));
@@ -91,9 +80,9 @@ test('SIGTERM: no new connections, the in-flight download completes, both event 
   assert.is(Buffer.concat(chunks).length, big.length);
 
   assert.is(await server.exited, 0);
-  await pollUntil(() => ari.closed() !== undefined && repoEvents.closed() !== undefined);
-  assert.is(ari.closed()?.code, 1001);
-  assert.is(repoEvents.closed()?.code, 1001);
+  await pollUntil(() => ari.closed !== undefined && repoEvents.closed !== undefined);
+  assert.is(ari.closed?.code, 1001);
+  assert.is(repoEvents.closed?.code, 1001);
 
   const db = new Database(join(dataDir, 'trunkline.db'), { readonly: true });
   try {
