@@ -125,6 +125,12 @@ export function useGitea(test: Test, env: Record<string, string> = {}): { t: Tes
   return useTestServer(test, { ADMIN_USERNAME: ADMIN.name, ADMIN_PASSWORD: ADMIN.password, ...env }, { open: async (t) => ({ g: await giteaWorld(t) }) });
 }
 
+/** Makes `user` a collaborator of `owner`'s repository with `permission` (as the owner), asserting Gitea's 204. */
+export async function addCollaborator(g: GiteaWorld, owner: Account, repo: string, user: Account, permission: 'read' | 'write' | 'admin'): Promise<void> {
+  const r = await g.api('PUT', `/api/v1/repos/${owner.name}/${repo}/collaborators/${user.name}`, { json: { permission }, auth: owner.auth });
+  assert.is(r.status, 204, r.text);
+}
+
 /** Runs the git CLI (isolated by the test runner's environment) and returns its result; throws on failure unless `allowFail`. */
 export function git(args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string | Buffer; allowFail?: boolean } = {}): SpawnSyncReturns<string> {
   const r = spawnSync('git', args, { cwd: opts.cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...opts.env }, input: opts.input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });

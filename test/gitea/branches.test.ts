@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { expectError } from '../_helpers/api-error.js';
 import { RULE_CHECK_STEPS } from '../../server/gitea/services/protections.js';
-import { git, gitDirOf, useGitea, type Account } from '../_helpers/gitea.js';
+import { addCollaborator, git, gitDirOf, useGitea, type Account } from '../_helpers/gitea.js';
 import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
 
 // Branches (read): the list, one branch, the commit payload, and what the caller may do on each.
@@ -29,9 +29,7 @@ test.before(async () => {
 async function repoWithCollaborators(name: string, opts: { private?: boolean } = {}) {
   const { g } = ctx;
   const repo = await g.repo(name, { owner: olly, ...opts });
-  for (const [who, permission] of [[rita, 'read'], [will, 'write'], [adam, 'admin']] as const) {
-    assert.is((await g.api('PUT', `/api/v1/repos/olly/${name}/collaborators/${who.name}`, { json: { permission }, auth: olly.auth })).status, 204);
-  }
+  for (const [who, permission] of [[rita, 'read'], [will, 'write'], [adam, 'admin']] as const) await addCollaborator(g, olly, name, who, permission);
   return repo;
 }
 

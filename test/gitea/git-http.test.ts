@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RULE_CHECK_STEPS } from '../../server/gitea/services/protections.js';
-import { cloneUrl, commitFiles, git, gitAsync, gitDirOf, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { addCollaborator, cloneUrl, commitFiles, git, gitAsync, gitDirOf, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
 import { request } from '../_helpers/request.js';
 import { startTestServer } from '../_helpers/server.js';
@@ -54,11 +54,6 @@ async function pushFails(dir: string, args: string[]): Promise<string> {
   return r.stderr;
 }
 
-async function addCollaborator(owner: Account, repo: string, user: Account, permission: 'read' | 'write' | 'admin') {
-  const r = await ctx.g.api('PUT', `/api/v1/repos/${owner.name}/${repo}/collaborators/${user.name}`, { json: { permission }, auth: owner.auth });
-  assert.is(r.status, 204, r.text);
-}
-
 
 test.before(async () => {
   work = tempDir('git-http');
@@ -67,9 +62,9 @@ test.before(async () => {
   g.t.server.gitea.onCommit((repo, branch, sha) => commits.push({ repo: repo.row.name, branch, sha }));
   await g.repo('pub', { owner: alice });
   await g.repo('priv', { owner: alice, private: true });
-  await addCollaborator(alice, 'pub', bob, 'write');
-  await addCollaborator(alice, 'pub', carol, 'read');
-  await addCollaborator(alice, 'priv', carol, 'read');
+  await addCollaborator(ctx.g, alice, 'pub', bob, 'write');
+  await addCollaborator(ctx.g, alice, 'pub', carol, 'read');
+  await addCollaborator(ctx.g, alice, 'priv', carol, 'read');
 });
 
 test.after(() => {
@@ -380,7 +375,7 @@ test('mirror repository: push 403 "mirror repository is read-only" after authent
 
 test('protected branch: allow-list, force push, protected and unprotected files, deletion, tags', async () => {
   await ctx.g.repo('prot', { owner: alice });
-  await addCollaborator(alice, 'prot', bob, 'write');
+  await addCollaborator(ctx.g, alice, 'prot', bob, 'write');
   await ctx.g.commit('alice', 'prot', { 'secret.txt': 's1\n', 'docs/guide.md': 'g1\n' }, { auth: alice.auth });
   await ctx.g.commit('alice', 'prot', { 'x.txt': 'x\n' }, { newBranch: 'release', auth: alice.auth });
   const protect = async (body: object) => {

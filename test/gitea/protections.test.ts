@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { expectError } from '../_helpers/api-error.js';
-import { useGitea, type Account } from '../_helpers/gitea.js';
+import { addCollaborator, useGitea, type Account } from '../_helpers/gitea.js';
 import { nextSecondAfter } from '../_helpers/wait.js';
 
 // Branch protections: the rules API (create, get, edit, delete, list) and which rule applies to
@@ -74,9 +74,7 @@ test.before(async () => {
 async function repoWithCollaborators(name: string, opts: { private?: boolean } = {}) {
   const { g } = ctx;
   await g.repo(name, { owner: olly, ...opts });
-  for (const [who, permission] of [[rita, 'read'], [will, 'write'], [adam, 'admin'], [cara, 'write']] as const) {
-    assert.is((await g.api('PUT', `/api/v1/repos/olly/${name}/collaborators/${who.name}`, { json: { permission }, auth: olly.auth })).status, 204);
-  }
+  for (const [who, permission] of [[rita, 'read'], [will, 'write'], [adam, 'admin'], [cara, 'write']] as const) await addCollaborator(g, olly, name, who, permission);
 }
 const rules = (repo: string) => `/api/v1/repos/olly/${repo}/branch_protections`;
 

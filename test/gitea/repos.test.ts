@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { apiError, expectError } from '../_helpers/api-error.js';
-import { git, gitDirOf, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { addCollaborator, git, gitDirOf, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 
 // Repositories: create, get, edit (rename, default branch, archive), delete, as each kind of caller.
 const test = suite('gitea: repositories');
@@ -41,10 +41,7 @@ test.before(async () => {
 async function withCollaborators(name: string, opts: { private?: boolean; autoInit?: boolean } = {}) {
   const { g } = ctx;
   const repo = await g.repo(name, { owner: olly, ...opts });
-  for (const [who, permission] of [[rita, 'read'], [will, 'write'], [adam, 'admin']] as const) {
-    const r = await g.api('PUT', `/api/v1/repos/olly/${name}/collaborators/${who.name}`, { json: { permission }, auth: olly.auth });
-    assert.is(r.status, 204);
-  }
+  for (const [who, permission] of [[rita, 'read'], [will, 'write'], [adam, 'admin']] as const) await addCollaborator(g, olly, name, who, permission);
   return repo;
 }
 
