@@ -9,6 +9,7 @@ import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/log.js';
 import { startServer, type RunningServer } from '../../server/start.js';
 import { ADMIN, useGitea } from '../_helpers/gitea.js';
+import { basicAuth } from '../_helpers/request.js';
 import { startTestServer } from '../_helpers/server.js';
 import { tempDir } from '../_helpers/temp-dir.js';
 
@@ -56,7 +57,6 @@ async function get(url: string, auth: string | null) {
   const res = await fetch(url, { headers: auth ? { authorization: auth } : {} });
   return { status: res.status, body: (await res.json()) as any };
 }
-const basicHeader = (name: string, password: string) => `Basic ${Buffer.from(`${name}:${password}`).toString('base64')}`;
 
 test('first start with ADMIN_USERNAME / ADMIN_PASSWORD: that admin exists and signs in with the password', async () => {
   const { g } = ctx;
@@ -80,11 +80,11 @@ test('first start without ADMIN_PASSWORD: `admin` with a random password announc
       assert.ok(m, first.announced[0]);
       password = m![1]!;
       assert.ok(password.length >= 16, 'a long random password');
-      const me = await get(`${first.server.url}/api/v1/user`, basicHeader('admin', password));
+      const me = await get(`${first.server.url}/api/v1/user`, basicAuth(`admin:${password}`));
       assert.is(me.status, 200);
       assert.is(me.body.login, 'admin');
       assert.is(me.body.is_admin, true);
-      const wrong = await get(`${first.server.url}/api/v1/user`, basicHeader('admin', 'not-the-password'));
+      const wrong = await get(`${first.server.url}/api/v1/user`, basicAuth(`admin:not-the-password`));
       assert.is(wrong.status, 401);
       assert.not.ok(first.logs.join('\n').includes(password), 'the password is not in the JSON log');
       assert.ok(first.logs.some((l) => l.includes('created the first admin user')));
@@ -95,7 +95,7 @@ test('first start without ADMIN_PASSWORD: `admin` with a random password announc
     try {
       assert.is(second.announced.length, 0, 'nothing announced on restart');
       assert.equal(second.server.db.prepare('SELECT name FROM users').all(), [{ name: 'admin' }]);
-      const me = await get(`${second.server.url}/api/v1/user`, basicHeader('admin', password));
+      const me = await get(`${second.server.url}/api/v1/user`, basicAuth(`admin:${password}`));
       assert.is(me.status, 200, 'the first password still works');
       assert.not.ok(second.logs.some((l) => l.includes('created the first admin user')));
     } finally {
@@ -402,7 +402,7 @@ test('DISABLE_QUERY_AUTH_TOKEN=true: ?token= and ?access_token= are not credenti
   try {
     const made = await fetch(`${t.url}/api/v1/users/root/tokens`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${ADMIN.name}:${ADMIN.password}`).toString('base64')}`, 'content-type': 'application/json' },
+      headers: { authorization: basicAuth(`${ADMIN.name}:${ADMIN.password}`), 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'q', scopes: ['all'] }),
     });
     const token = ((await made.json()) as { sha1: string }).sha1;

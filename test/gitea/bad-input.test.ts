@@ -209,7 +209,7 @@ async function makeWorld(g: GiteaWorld): Promise<World> {
     g,
     swagger: `${g.url}/api/swagger`,
     token: g.admin.token,
-    basic: `Basic ${Buffer.from(`${ADMIN.name}:${ADMIN.password}`).toString('base64')}`,
+    basic: basicAuth(`${ADMIN.name}:${ADMIN.password}`),
     bodyValues: { clone_addr: `${g.url}/owen/nope.git`, remote_address: `${g.url}/owen/target.git`, interval: '0', sync_on_commit: false },
     values: {
       owner: 'owen',
@@ -271,7 +271,7 @@ function credentialCases(w: World, op: GOperation): Case[] {
   return [
     { op, label: 'no credentials', method: op.method, path, ...body, mustFail: !isRead(op) || anon !== null, ...(anon !== null ? { status: anon } : {}) },
     { op, label: 'token 000…0', method: op.method, path, ...body, headers: { ...body.headers, authorization: `token ${'0'.repeat(40)}` }, ...wrong },
-    { op, label: 'Basic, wrong password', method: op.method, path, ...body, headers: { ...body.headers, authorization: `Basic ${Buffer.from(`${ADMIN.name}:wrong-password`).toString('base64')}` }, ...wrong },
+    { op, label: 'Basic, wrong password', method: op.method, path, ...body, headers: { ...body.headers, authorization: basicAuth(`${ADMIN.name}:wrong-password`) }, ...wrong },
     { op, label: '?token=bad', method: op.method, path: `${path}?token=bad`, ...body, ...wrong },
     { op, label: '?access_token=bad', method: op.method, path: `${path}?access_token=bad`, ...body, ...wrong },
   ];

@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { RULE_CHECK_STEPS } from '../../server/gitea/services/protections.js';
 import { addCollaborator, cloneUrl, commitFiles, git, gitAsync, gitDirOf, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
-import { request } from '../_helpers/request.js';
+import { basicAuth, request } from '../_helpers/request.js';
 import { startTestServer } from '../_helpers/server.js';
 import { tempDir } from '../_helpers/temp-dir.js';
 import { pollUntil, sleep, WAIT_MS } from '../_helpers/wait.js';
@@ -30,7 +30,6 @@ const commits: { repo: string; branch: string; sha: string }[] = [];
 const NO_CACHE = { expires: 'Fri, 01 Jan 1980 00:00:00 GMT', pragma: 'no-cache', 'cache-control': 'no-cache, max-age=0, must-revalidate' };
 const HOOK_DECLINED = (ref: string) => `! [remote rejected] ${ref} -> ${ref} (pre-receive hook declined)`;
 
-const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /** A raw request to the server (no default credentials). */
 async function raw(path: string, init: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {}) {
@@ -135,13 +134,13 @@ test('private repository: anonymous 401 with the Gitea realm; token, password an
   const readOnly = await clone(cloneUrl(ctx.g, 'alice', 'priv', carol), 'priv-carol');
   assert.ok(existsSync(join(readOnly, 'README.md')));
 
-  for (const authorization of [`token ${alice.token}`, `Bearer ${alice.token}`, basic(alice.token, ''), basic('anything', alice.token), basic('alice', alice.password)]) {
+  for (const authorization of [`token ${alice.token}`, `Bearer ${alice.token}`, basicAuth(`${alice.token}:`), basicAuth(`anything:${alice.token}`), basicAuth(`alice:${alice.password}`)]) {
     assert.is((await raw('/alice/priv.git/info/refs?service=git-upload-pack', { headers: { authorization } })).status, 200, authorization.slice(0, 12));
   }
 });
 
 test('wrong credentials: 401 "Failed to authenticate user" without a realm; signed-in stranger: 404', async () => {
-  const wrong = await raw('/alice/pub.git/info/refs?service=git-upload-pack', { headers: { authorization: basic('alice', 'not-her-password') } });
+  const wrong = await raw('/alice/pub.git/info/refs?service=git-upload-pack', { headers: { authorization: basicAuth(`alice:not-her-password`) } });
   assert.is(wrong.status, 401);
   assert.is(wrong.text, 'Failed to authenticate user\n');
   assert.is(wrong.headers.get('www-authenticate'), null);
@@ -168,7 +167,7 @@ test('token scopes: read:repository fetches but cannot push (403 Forbidden); oth
   const readTok = await ctx.g.token(alice, ['read:repository']);
   const userTok = await ctx.g.token(alice, ['read:user']);
   const publicOnly = await ctx.g.token(alice, ['public-only', 'write:repository']);
-  const h = (t: string) => ({ authorization: basic('alice', t) });
+  const h = (t: string) => ({ authorization: basicAuth(`alice:${t}`) });
   assert.is((await raw('/alice/priv.git/info/refs?service=git-upload-pack', { headers: h(readTok) })).status, 200);
   const push = await raw('/alice/priv.git/info/refs?service=git-receive-pack', { headers: h(readTok) });
   assert.is(push.status, 403);
@@ -302,7 +301,7 @@ test('upload-pack: a body (after decompression) over MAX_BODY_BYTES is refused w
     // The admin's public repository; a 1 MiB request squeezed into ~1 KiB of gzip.
     const mk = await fetch(`${t.url}/api/v1/user/repos`, {
       method: 'POST',
-      headers: { authorization: basic('root', 'root-password-1'), 'content-type': 'application/json' },
+      headers: { authorization: basicAuth(`root:root-password-1`), 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'small', auto_init: true }),
     });
     assert.is(mk.status, 201);

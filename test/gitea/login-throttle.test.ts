@@ -28,7 +28,7 @@ interface Reply {
 function from(address: string, method: string, path: string, auth: { basic?: [string, string]; token?: string } = {}, body?: string): Promise<Reply> {
   const url = new URL(g.url + path);
   const headers: Record<string, string> = {};
-  if (auth.basic) headers.authorization = `Basic ${Buffer.from(`${auth.basic[0]}:${auth.basic[1]}`).toString('base64')}`;
+  if (auth.basic) headers.authorization = basicAuth(`${auth.basic[0]}:${auth.basic[1]}`);
   if (auth.token) headers.authorization = `token ${auth.token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   return new Promise((resolve, reject) => {

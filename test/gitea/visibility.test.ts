@@ -4,6 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openEventLog } from '../_helpers/events.js';
 import { cloneUrl, gitAsync, useGitea, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
+import { basicAuth } from '../_helpers/request.js';
 import { tempDir } from '../_helpers/temp-dir.js';
 
 // Owner visibility (public / limited / private) as Gitea applies it: a limited account is seen by
@@ -138,7 +139,7 @@ test('git over HTTP: info/refs and a real clone; anonymous callers are asked for
     for (const viewer of VIEWERS) {
       const label = `${viewer} → ${vis}`;
       const account = accountOf(viewer, vis);
-      const headers: Record<string, string> = account ? { authorization: `Basic ${Buffer.from(`${account.name}:${account.token}`).toString('base64')}` } : {};
+      const headers: Record<string, string> = account ? { authorization: basicAuth(`${account.name}:${account.token}`) } : {};
       const refs = await fetch(`${g.url}/${OWNERS[vis]}/site.git/info/refs?service=git-upload-pack`, { headers });
       const text = await refs.text();
       const dir = join(work, `${viewer}-${vis}`);
@@ -167,7 +168,7 @@ test('LFS batch: hidden repositories ask for other credentials (401), as a priva
     for (const viewer of VIEWERS) {
       const account = accountOf(viewer, vis);
       const headers: Record<string, string> = { accept: 'application/vnd.git-lfs+json', 'content-type': 'application/vnd.git-lfs+json' };
-      if (account) headers.authorization = `Basic ${Buffer.from(`${account.name}:${account.token}`).toString('base64')}`;
+      if (account) headers.authorization = basicAuth(`${account.name}:${account.token}`);
       const r = await fetch(`${g.url}/${OWNERS[vis]}/site.git/info/lfs/objects/batch`, { method: 'POST', headers, body });
       await r.arrayBuffer();
       assert.is(r.status, sees(viewer, vis) ? 200 : 401, `${viewer} → ${vis}`);
@@ -194,7 +195,7 @@ test('public-only tokens: public resources only, so not the repositories or prof
   const user = await g.api('GET', `/api/v1/users/${OWNERS.limited}`, { auth: { token: pub } });
   assert.equal([user.status, user.body.message], [403, 'token scope is limited to public users']);
   const refs = await fetch(`${g.url}/${OWNERS.limited}/site.git/info/refs?service=git-upload-pack`, {
-    headers: { authorization: `Basic ${Buffer.from(`stranger:${pub}`).toString('base64')}` },
+    headers: { authorization: basicAuth(`stranger:${pub}`) },
   });
   assert.is(refs.status, 403);
   // A private owner stays invisible: 404, not 403.

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { connectEvents, type AriEvent, type EventLog } from '../_helpers/events.js';
 import { git, gitAsync } from '../_helpers/gitea.js';
-import { request, type Reply } from '../_helpers/request.js';
+import { basicAuth, request, type Reply } from '../_helpers/request.js';
 import { tempDir } from '../_helpers/temp-dir.js';
 import { pollUntil, sleep, waitUntil } from '../_helpers/wait.js';
 
@@ -31,8 +31,8 @@ const KILL_MODE = (process.env.CRASH_KILL_MODE ?? 'mixed') as 'process' | 'group
 const APP = 'crash';
 const ADMIN_USER = 'root';
 const ADMIN_PASS = 'root-password-1';
-const BASIC_ADMIN = `Basic ${Buffer.from(`${ADMIN_USER}:${ADMIN_PASS}`).toString('base64')}`;
-const BASIC_ARI = `Basic ${Buffer.from('asterisk:asterisk').toString('base64')}`;
+const BASIC_ADMIN = basicAuth(`${ADMIN_USER}:${ADMIN_PASS}`);
+const BASIC_ARI = basicAuth('asterisk:asterisk');
 /** Recording formats and their file extensions (fixtures/ari/formats.json). */
 const REC_FORMATS = { wav: 'wav', slin: 'sln', ulaw: 'ulaw' } as const;
 

@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { openEventLog } from '../_helpers/events.js';
-import { request } from '../_helpers/request.js';
+import { basicAuth, request } from '../_helpers/request.js';
 import { tempDir } from '../_helpers/temp-dir.js';
 import { pollUntil, sleep } from '../_helpers/wait.js';
 
@@ -16,7 +16,7 @@ import { pollUntil, sleep } from '../_helpers/wait.js';
 const test = suite('reliability: graceful shutdown');
 
 const ADMIN = { ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password-1' };
-const basic = `Basic ${Buffer.from('root:root-password-1').toString('base64')}`;
+const basic = basicAuth('root:root-password-1');
 let dataDir = '';
 let server: ChildServer | undefined;
 
