@@ -30,6 +30,16 @@ export interface TestServer {
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
+/** A log destination that adds each line the server writes to `lines`. */
+export function logLines(lines: string[]): Writable {
+  return new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      cb();
+    },
+  });
+}
+
 /** Default simulated-time speed-up in tests: fixture delays of 1 s take 50 ms. */
 export const TEST_SCALE = 20;
 
@@ -54,13 +64,7 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
     ...env,
   });
   const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, cb) {
-      logs.push(...chunk.toString().split('\n').filter(Boolean));
-      cb();
-    },
-  });
-  const server = await startServer(config, createLogger(config.logLevel, sink));
+  const server = await startServer(config, createLogger(config.logLevel, logLines(logs)));
   // The server runs in the test's own process, so a test blocked in spawnSync (git checks) blocks
   // it too: an idle keep-alive connection would then expire on the server while the test, let go,
   // sends its next request on it (ECONNRESET, on a busy machine). Idle connections are the

@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { apiError, expectJsonError } from '../_helpers/api-error.js';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/log.js';
 import { startServer, type RunningServer } from '../../server/start.js';
+import { apiError, expectJsonError } from '../_helpers/api-error.js';
 import { ADMIN, useGitea } from '../_helpers/gitea.js';
 import { basicAuth } from '../_helpers/request.js';
-import { startTestServer } from '../_helpers/server.js';
+import { logLines, startTestServer } from '../_helpers/server.js';
 import { tempDir } from '../_helpers/temp-dir.js';
 
 // Accounts: the first-start admin, user creation, access tokens, every way of authenticating, and token scopes.
@@ -33,12 +32,6 @@ const secrets = new Set<string>([ADMIN.password]);
 async function bareServer(env: Record<string, string>, dataDir: string) {
   const announced: string[] = [];
   const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, cb) {
-      logs.push(...chunk.toString().split('\n').filter(Boolean));
-      cb();
-    },
-  });
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: '0',
@@ -49,7 +42,7 @@ async function bareServer(env: Record<string, string>, dataDir: string) {
     ARI_USERS: 'asterisk:asterisk',
     ...env,
   });
-  const server: RunningServer = await startServer(config, createLogger(config.logLevel, sink), { announce: (l) => announced.push(l) });
+  const server: RunningServer = await startServer(config, createLogger(config.logLevel, logLines(logs)), { announce: (l) => announced.push(l) });
   return { server, announced, logs };
 }
 

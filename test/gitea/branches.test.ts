@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { expectError } from '../_helpers/api-error.js';
 import { RULE_CHECK_STEPS } from '../../server/gitea/services/protections.js';
+import { expectError } from '../_helpers/api-error.js';
 import { addCollaborator, git, gitDirOf, useGitea, type Account } from '../_helpers/gitea.js';
 import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
 

@@ -3,9 +3,9 @@ import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { apiError } from '../_helpers/api-error.js';
 import { ATTRIBUTE_STEPS } from '../../server/gitea/services/gitattributes.js';
 import { RULE_CHECK_STEPS } from '../../server/gitea/services/protections.js';
+import { apiError } from '../_helpers/api-error.js';
 import { git, gitDirOf, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
 import { b64, catBlob, entry, fsck, lastOf, lsTree, revParse, viaWorktree } from './_contents.js';

@@ -4,8 +4,8 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { apiError } from '../_helpers/api-error.js';
 import type { RepoEvent } from '../../protocol/gitea/events.js';
+import { apiError } from '../_helpers/api-error.js';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { ADMIN, giteaWorld, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
