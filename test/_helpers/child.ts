@@ -5,6 +5,7 @@ import { trackViolations } from './violations.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
+/** A server running as a child process (spawnServer): its process, address, client and log. */
 export interface ChildServer {
   proc: ChildProcess;
   url: string;
@@ -87,6 +88,7 @@ export function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Pr
   });
 }
 
+/** How a server started to be refused ended: exit code and output (runServerToExit). */
 export interface ServerRun {
   /** Exit code, or the signal's name. */
   code: number | string;

@@ -3,6 +3,7 @@ import { pollUntil, WAIT_MS } from './wait.js';
 
 export { sleep, waitUntil, WAIT_MS } from './wait.js';
 
+/** An ARI event as the tests read it (the envelope's fields typed, the rest open). */
 export interface AriEvent {
   type: string;
   application: string;
@@ -18,6 +19,7 @@ export interface JsonEvent {
   [k: string]: any;
 }
 
+/** What a wait matches: an event type, or a predicate. */
 export type Match<E extends JsonEvent = AriEvent> = string | ((e: E) => boolean);
 const matcher = <E extends JsonEvent>(m: Match<E>) => (typeof m === 'string' ? (e: E) => e.type === m : m);
 

@@ -18,6 +18,7 @@ export type GReply<T = any> = Reply<T>;
 /** How a request authenticates: a token (header), Basic `user:password`, or nothing. */
 export type Auth = { token: string } | { basic: string } | { query: string } | null;
 
+/** What a Gitea world request carries, and as whom it is sent. */
 export interface GOptions {
   json?: unknown;
   body?: string | Buffer;
@@ -26,6 +27,7 @@ export interface GOptions {
   auth?: Auth;
 }
 
+/** A user of the test server with its password and an `all`-scoped token. */
 export interface Account {
   name: string;
   password: string;
@@ -34,6 +36,7 @@ export interface Account {
   auth: Auth;
 }
 
+/** A Gitea test server with its admin and the helpers that make users, tokens, repositories and commits. */
 export interface GiteaWorld {
   t: TestServer;
   url: string;

@@ -8,6 +8,7 @@ export interface RequestOptions extends Outgoing {
   auth?: string | null;
 }
 
+/** A request through the ARI/sim client. */
 export type AriHttp = <T = any>(method: string, path: string, opts?: RequestOptions) => Promise<Reply<T>>;
 
 /** The ARI/sim client of a test server: `request` with Basic credentials (`defaultAuth` unless a request names its own). */

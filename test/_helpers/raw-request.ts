@@ -11,6 +11,7 @@ export interface RawReply {
   body: any;
 }
 
+/** What rawRequest sends besides the method and path. */
 export interface RawOptions {
   headers?: Record<string, string>;
   /** Sent with a Content-Length, or chunked in 1 KiB pieces with `chunked`. */

@@ -8,6 +8,7 @@ import { ariHttp, type AriHttp } from './http.js';
 import { tempDir } from './temp-dir.js';
 import { reportViolations, trackViolations } from './violations.js';
 
+/** A server started in the test process (startTestServer), with its client, logs and contract checks. */
 export interface TestServer {
   url: string;
   /** `127.0.0.1:<port>`, as a Host header. */

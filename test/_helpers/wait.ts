@@ -7,6 +7,7 @@
  */
 export const WAIT_MS = 30_000;
 
+/** Resolves after `ms` of wall-clock time (for pacing only; waits for a state use waitUntil/pollUntil). */
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
