@@ -26,12 +26,10 @@ export async function localPair(t: TestServer, log: EventLog, tl: EventLog, id: 
 
 /** Downloads a stored WAV recording (checking status, content type and 8 kHz) and returns its samples. */
 export async function downloadWav(t: TestServer, name: string): Promise<Int16Array> {
-  const res = await fetch(`${t.url}/ari/recordings/stored/${enc(name)}/file`, {
-    headers: { authorization: `Basic ${Buffer.from('asterisk:asterisk').toString('base64')}` },
-  });
+  const res = await t.http('GET', `/ari/recordings/stored/${enc(name)}/file`);
   assert.is(res.status, 200, `download ${name}`);
   assert.is(res.headers.get('content-type'), 'audio/wav');
-  const wav = parseWav(Buffer.from(await res.arrayBuffer()));
+  const wav = parseWav(res.bytes);
   assert.is(wav.rate, 8000);
   return wav.samples;
 }

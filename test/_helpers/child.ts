@@ -5,6 +5,7 @@ import { trackViolations } from './violations.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
+/** A server running as a child process (spawnServer): its process, address, client and log. */
 export interface ChildServer {
   proc: ChildProcess;
   url: string;
@@ -34,6 +35,15 @@ export function violationsIn(output: string): string[] {
   return out;
 }
 
+/** `server/main.ts` in a node process of its own with the tsx loader, on 127.0.0.1 port 0, contract checks on. */
+function spawnMain(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts')], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', CHECK_RESPONSES: 'true', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
 /**
  * Runs `server/main.ts` as a child process (the way `npm start` does: one
  * node process with the tsx loader, so signals reach the server itself) on
@@ -42,11 +52,7 @@ export function violationsIn(output: string): string[] {
  * file, when the test process exits.
  */
 export function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Promise<ChildServer> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts')], {
-    cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', CHECK_RESPONSES: 'true', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawnMain(env);
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
@@ -82,6 +88,7 @@ export function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Pr
   });
 }
 
+/** How a server started to be refused ended: exit code and output (runServerToExit). */
 export interface ServerRun {
   /** Exit code, or the signal's name. */
   code: number | string;
@@ -95,11 +102,7 @@ export interface ServerRun {
  * killed (code 'SIGKILL', its output kept), so the caller's assertion fails.
  */
 export function runServerToExit(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerRun> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts')], {
-    cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', CHECK_RESPONSES: 'true', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawnMain(env);
   let stdout = '';
   let stderr = '';
   proc.stdout!.on('data', (d) => {

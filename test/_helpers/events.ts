@@ -1,8 +1,9 @@
 import WebSocket from 'ws';
-import { WAIT_MS } from './wait.js';
+import { pollUntil, WAIT_MS } from './wait.js';
 
 export { sleep, waitUntil, WAIT_MS } from './wait.js';
 
+/** An ARI event as the tests read it (the envelope's fields typed, the rest open). */
 export interface AriEvent {
   type: string;
   application: string;
@@ -12,18 +13,25 @@ export interface AriEvent {
   [k: string]: any;
 }
 
-export type Match = string | ((e: AriEvent) => boolean);
-const matcher = (m: Match) => (typeof m === 'string' ? (e: AriEvent) => e.type === m : m);
+/** An event as the log reads it: JSON with a `type` (ARI's events, Gitea's repository events). */
+export interface JsonEvent {
+  type: string;
+  [k: string]: any;
+}
 
-/** Events received on one ARI WebSocket, with waits that see both past and future events. */
-export class EventLog {
-  readonly events: AriEvent[] = [];
-  private waiters: Array<{ pred: (e: AriEvent) => boolean; resolve: (e: AriEvent) => void }> = [];
+/** What a wait matches: an event type, or a predicate. */
+export type Match<E extends JsonEvent = AriEvent> = string | ((e: E) => boolean);
+const matcher = <E extends JsonEvent>(m: Match<E>) => (typeof m === 'string' ? (e: E) => e.type === m : m);
+
+/** Events received on one WebSocket (ARI's by default), with waits that see both past and future events. */
+export class EventLog<E extends JsonEvent = AriEvent> {
+  readonly events: E[] = [];
+  private waiters: Array<{ pred: (e: E) => boolean; resolve: (e: E) => void }> = [];
   closed: { code: number; reason: string } | undefined;
 
   constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
-      const e = JSON.parse(data.toString()) as AriEvent;
+      const e = JSON.parse(data.toString()) as E;
       this.events.push(e);
       this.waiters = this.waiters.filter((w) => {
         if (!w.pred(e)) return true;
@@ -37,7 +45,7 @@ export class EventLog {
   }
 
   /** The first event (already received or still to come) matching; rejects after `timeoutMs`. */
-  waitFor(m: Match, timeoutMs = WAIT_MS): Promise<AriEvent> {
+  waitFor(m: Match<E>, timeoutMs = WAIT_MS): Promise<E> {
     const pred = matcher(m);
     const seen = this.events.find(pred);
     if (seen) return Promise.resolve(seen);
@@ -46,7 +54,7 @@ export class EventLog {
         this.waiters = this.waiters.filter((w) => w.resolve !== done);
         reject(new Error(`timed out waiting for event ${typeof m === 'string' ? m : 'matching predicate'}; got: ${this.types().join(', ')}`));
       }, timeoutMs);
-      const done = (e: AriEvent) => {
+      const done = (e: E) => {
         clearTimeout(timer);
         resolve(e);
       };
@@ -55,13 +63,9 @@ export class EventLog {
   }
 
   /** Waits until `n` events match. */
-  async waitForCount(m: Match, n: number, timeoutMs = WAIT_MS): Promise<AriEvent[]> {
+  async waitForCount(m: Match<E>, n: number, timeoutMs = WAIT_MS): Promise<E[]> {
     const pred = matcher(m);
-    const deadline = Date.now() + timeoutMs;
-    while (this.events.filter(pred).length < n) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} events; got: ${this.types().join(', ')}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    if (!(await pollUntil(() => this.events.filter(pred).length >= n, timeoutMs, 5))) throw new Error(`timed out waiting for ${n} events; got: ${this.types().join(', ')}`);
     return this.events.filter(pred);
   }
 
@@ -70,7 +74,7 @@ export class EventLog {
     return this.events.filter((e) => channelId === undefined || e.channel?.id === channelId || e.peer?.id === channelId).map((e) => e.type);
   }
 
-  of(channelId: string): AriEvent[] {
+  of(channelId: string): E[] {
     return this.events.filter((e) => e.channel?.id === channelId || e.peer?.id === channelId);
   }
 
@@ -91,8 +95,16 @@ export class EventLog {
 export function connectEvents(url: string, apps: string | string[], opts: { subscribeAll?: boolean; auth?: string } = {}): Promise<EventLog> {
   const q = new URLSearchParams({ app: ([] as string[]).concat(apps).join(','), api_key: opts.auth ?? 'asterisk:asterisk' });
   if (opts.subscribeAll) q.set('subscribeAll', 'true');
-  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ari/events?${q}`);
-  const log = new EventLog(ws);
+  return openEventLog(`${url.replace(/^http/, 'ws')}/ari/events?${q}`);
+}
+
+/**
+ * Opens an event WebSocket at `url` (ws://…, ARI's or Gitea's) with its log attached before the
+ * socket opens, so no event is missed; resolves once open, rejects naming a refused upgrade's status.
+ */
+export function openEventLog<E extends JsonEvent = AriEvent>(url: string, opts: WebSocket.ClientOptions = {}): Promise<EventLog<E>> {
+  const ws = new WebSocket(url, opts);
+  const log = new EventLog<E>(ws);
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(log));
     ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));

@@ -4,24 +4,21 @@ import { dirname, join } from 'node:path';
 import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ReadCache } from '../../server/db/read-cache.js';
-import { startTestServer, type TestServer } from './server.js';
-import { checkViolationsAfterEach } from './violations.js';
-import { WAIT_MS } from './wait.js';
+import { basicAuth, request, type Reply } from './request.js';
+import type { TestServer } from './server.js';
+import { useTestServer } from './use-test-server.js';
+import { pollUntil, WAIT_MS } from './wait.js';
 
 /** The admin every Gitea test server starts with (ADMIN_USERNAME / ADMIN_PASSWORD). */
 export const ADMIN = { name: 'root', password: 'root-password-1' };
 
-export interface GReply<T = any> {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** Parsed JSON (undefined when the body is empty or not JSON). */
-  body: T;
-}
+/** A Gitea answer: the shared client's reply (request.ts). */
+export type GReply<T = any> = Reply<T>;
 
 /** How a request authenticates: a token (header), Basic `user:password`, or nothing. */
 export type Auth = { token: string } | { basic: string } | { query: string } | null;
 
+/** What a Gitea world request carries, and as whom it is sent. */
 export interface GOptions {
   json?: unknown;
   body?: string | Buffer;
@@ -30,6 +27,7 @@ export interface GOptions {
   auth?: Auth;
 }
 
+/** A user of the test server with its password and an `all`-scoped token. */
 export interface Account {
   name: string;
   password: string;
@@ -38,6 +36,7 @@ export interface Account {
   auth: Auth;
 }
 
+/** A Gitea test server with its admin and the helpers that make users, tokens, repositories and commits. */
 export interface GiteaWorld {
   t: TestServer;
   url: string;
@@ -54,8 +53,9 @@ export interface GiteaWorld {
   commit(owner: string, repo: string, files: Record<string, string | Buffer | null>, opts?: { branch?: string; newBranch?: string; auth?: Auth; message?: string }): Promise<any>;
 }
 
-const authHeader = (auth: Auth): Record<string, string> =>
-  !auth ? {} : 'token' in auth ? { authorization: `token ${auth.token}` } : 'basic' in auth ? { authorization: `Basic ${Buffer.from(auth.basic).toString('base64')}` } : {};
+/** The Authorization header of `auth` (none for a query token or no credentials). */
+export const authHeader = (auth: Auth): Record<string, string> =>
+  !auth ? {} : 'token' in auth ? { authorization: `token ${auth.token}` } : 'basic' in auth ? { authorization: basicAuth(auth.basic) } : {};
 
 let userCount = 0;
 
@@ -64,26 +64,9 @@ export async function giteaWorld(t: TestServer): Promise<GiteaWorld> {
   const url = t.url;
   async function api<T = any>(method: string, path: string, opts: GOptions = {}): Promise<GReply<T>> {
     const auth = opts.auth === undefined ? world.admin.auth : opts.auth;
-    let target = url + path;
+    let target = path;
     if (auth && 'query' in auth) target += `${path.includes('?') ? '&' : '?'}token=${auth.query}`;
-    const headers: Record<string, string> = { ...authHeader(auth), ...opts.headers };
-    let body: string | Buffer | undefined = opts.body;
-    if (opts.json !== undefined) {
-      body = JSON.stringify(opts.json);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await fetch(target, { method, headers, ...(body !== undefined ? { body } : {}) }).catch((err: Error & { cause?: Error & { code?: string } }) => {
-      // fetch says only "fetch failed": name what failed.
-      throw new Error(`${method} ${path}: ${err.message} (${err.cause?.code ?? ''} ${err.cause?.message ?? ''})`, { cause: err });
-    });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, body: parsed as T };
+    return request<T>(url, method, target, { json: opts.json, body: opts.body, headers: { ...authHeader(auth), ...opts.headers } });
   }
 
   async function token(account: Pick<Account, 'name' | 'password'>, scopes: string[], name = `t${++userCount}`): Promise<string> {
@@ -138,21 +121,17 @@ export async function giteaWorld(t: TestServer): Promise<GiteaWorld> {
 }
 
 /**
- * Registers a Gitea suite's hooks: a fresh server whose admin is ADMIN, the
- * helpers in `ctx.g`, contract violations reported after each test (as the
- * ARI suites do).
+ * Registers a Gitea suite's hooks (the shared lifecycle, use-test-server.ts): a fresh server whose
+ * admin is ADMIN, the helpers in `ctx.g`, contract violations reported after each test.
  */
-export function useGitea(test: Test, env: Record<string, string> = {}): { g: GiteaWorld } {
-  const ctx = {} as { g: GiteaWorld };
-  test.before(async () => {
-    const t = await startTestServer({ ADMIN_USERNAME: ADMIN.name, ADMIN_PASSWORD: ADMIN.password, ...env });
-    ctx.g = await giteaWorld(t);
-  });
-  test.after(async () => {
-    await ctx.g.t.close();
-  });
-  checkViolationsAfterEach(test, () => ctx.g?.t);
-  return ctx;
+export function useGitea(test: Test, env: Record<string, string> = {}): { t: TestServer; g: GiteaWorld } {
+  return useTestServer(test, { ADMIN_USERNAME: ADMIN.name, ADMIN_PASSWORD: ADMIN.password, ...env }, { open: async (t) => ({ g: await giteaWorld(t) }) });
+}
+
+/** Makes `user` a collaborator of `owner`'s repository with `permission` (as the owner), asserting Gitea's 204. */
+export async function addCollaborator(g: GiteaWorld, owner: Account, repo: string, user: Account, permission: 'read' | 'write' | 'admin'): Promise<void> {
+  const r = await g.api('PUT', `/api/v1/repos/${owner.name}/${repo}/collaborators/${user.name}`, { json: { permission }, auth: owner.auth });
+  assert.is(r.status, 204, r.text);
 }
 
 /** Runs the git CLI (isolated by the test runner's environment) and returns its result; throws on failure unless `allowFail`. */
@@ -177,13 +156,14 @@ export function cloneUrl(g: GiteaWorld, owner: string, repo: string, account?: P
  * git against our server, without blocking: the server runs in this process, so the helpers'
  * spawnSync-based git() would deadlock on anything that talks to it (clone, fetch, push).
  */
-export function gitAsync(args: string[], opts: { cwd?: string; env?: Record<string, string>; allowFail?: boolean } = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export function gitAsync(args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string | Buffer; allowFail?: boolean } = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd: opts.cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('git', args, { cwd: opts.cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...opts.env }, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (opts.input !== undefined) child.stdin!.end(opts.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (status) => {
       if (status !== 0 && !opts.allowFail) reject(new Error(`git ${args.join(' ')} failed (${status}): ${stderr}`));
@@ -206,6 +186,9 @@ export function commitFiles(dir: string, files: Record<string, string | Buffer |
   git(['commit', '-q', '-m', message], { cwd: dir });
   return git(['rev-parse', 'HEAD'], { cwd: dir }).stdout.trim();
 }
+
+/** Where the server keeps a repository (DATA_DIR/git/<id>.git). */
+export const gitDirOf = (g: GiteaWorld, repoId: number): string => join(g.t.dataDir, 'git', `${repoId}.git`);
 
 /**
  * A direct SQL write to the server's database, for states the API cannot make
@@ -234,7 +217,6 @@ export function gitChildren(match: string): string[] {
 
 /** Waits (up to WAIT_MS) until no such child is left, then asserts it. */
 export async function waitNoChildren(match: string): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (gitChildren(match).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await pollUntil(() => !gitChildren(match).length, WAIT_MS, 50);
   assert.equal(gitChildren(match), [], `no "${match}" process left`);
 }

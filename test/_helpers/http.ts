@@ -1,54 +1,22 @@
-export interface Reply<T = any> {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** Parsed JSON body (undefined when the body is empty or not JSON). */
-  body: T;
-}
+import { basicAuth, request, type Outgoing, type Reply } from './request.js';
 
-export interface RequestOptions {
-  query?: Record<string, string | number | boolean | undefined | string[]>;
-  json?: unknown;
-  form?: Record<string, string>;
-  body?: string;
-  headers?: Record<string, string>;
+export type { Reply } from './request.js';
+
+/** An ARI/sim request: what `request` carries, plus the credentials to send. */
+export interface RequestOptions extends Outgoing {
   /** `user:password` for Basic auth; null sends none. Default asterisk:asterisk. */
   auth?: string | null;
 }
 
+/** A request through the ARI/sim client. */
 export type AriHttp = <T = any>(method: string, path: string, opts?: RequestOptions) => Promise<Reply<T>>;
 
-/** A small fetch wrapper for ARI-style requests against a test server. */
+/** The ARI/sim client of a test server: `request` with Basic credentials (`defaultAuth` unless a request names its own). */
 export function ariHttp(base: string, defaultAuth = 'asterisk:asterisk'): AriHttp {
-  return async (method, path, opts = {}) => {
-    const url = new URL(base + path);
-    for (const [k, val] of Object.entries(opts.query ?? {})) {
-      if (val === undefined) continue;
-      if (Array.isArray(val)) for (const x of val) url.searchParams.append(k, x);
-      else url.searchParams.set(k, String(val));
-    }
-    const headers: Record<string, string> = { ...opts.headers };
-    const auth = opts.auth === undefined ? defaultAuth : opts.auth;
-    if (auth) headers.authorization = `Basic ${Buffer.from(auth).toString('base64')}`;
-    let body: string | undefined = opts.body;
-    if (opts.json !== undefined) {
-      body = JSON.stringify(opts.json);
-      headers['content-type'] ??= 'application/json';
-    } else if (opts.form) {
-      body = new URLSearchParams(opts.form).toString();
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-    }
-    const res = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) }).catch((err: Error & { cause?: Error & { code?: string } }) => {
-      // fetch says only "fetch failed": name what failed.
-      throw new Error(`${method} ${path}: ${err.message} (${err.cause?.code ?? ''} ${err.cause?.message ?? ''})`, { cause: err });
-    });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, body: parsed as any };
+  return (method, path, opts = {}) => {
+    const { auth: given, ...out } = opts;
+    const auth = given === undefined ? defaultAuth : given;
+    const headers = { ...out.headers, ...(auth ? { authorization: basicAuth(auth) } : {}) };
+    return request(base, method, path, { ...out, headers });
   };
 }

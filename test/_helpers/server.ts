@@ -1,13 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/log.js';
 import { startServer, type RunningServer } from '../../server/start.js';
 import { ariHttp, type AriHttp } from './http.js';
+import { tempDir } from './temp-dir.js';
 import { reportViolations, trackViolations } from './violations.js';
 
+/** A server started in the test process (startTestServer), with its client, logs and contract checks. */
 export interface TestServer {
   url: string;
   /** `127.0.0.1:<port>`, as a Host header. */
@@ -30,12 +31,22 @@ export interface TestServer {
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
+/** A log destination that adds each line the server writes to `lines`. */
+export function logLines(lines: string[]): Writable {
+  return new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      cb();
+    },
+  });
+}
+
 /** Default simulated-time speed-up in tests: fixture delays of 1 s take 50 ms. */
 export const TEST_SCALE = 20;
 
 /** Starts a real server on 127.0.0.1, port 0, with a fresh data directory (or `dataDir`) and test-mode contract checks. */
 export async function startTestServer(env: Record<string, string> = {}, dataDir?: string): Promise<TestServer> {
-  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'trunkline-data-'));
+  const dir = dataDir ?? tempDir('data');
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: '0',
@@ -54,13 +65,7 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
     ...env,
   });
   const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, cb) {
-      logs.push(...chunk.toString().split('\n').filter(Boolean));
-      cb();
-    },
-  });
-  const server = await startServer(config, createLogger(config.logLevel, sink));
+  const server = await startServer(config, createLogger(config.logLevel, logLines(logs)));
   // The server runs in the test's own process, so a test blocked in spawnSync (git checks) blocks
   // it too: an idle keep-alive connection would then expire on the server while the test, let go,
   // sends its next request on it (ECONNRESET, on a busy machine). Idle connections are the

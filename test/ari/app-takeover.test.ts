@@ -2,8 +2,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { createInApp, hangupAndWait } from '../_helpers/ari.js';
-import { connectEvents, sleep, type EventLog } from '../_helpers/events.js';
+import { connectEvents, type EventLog } from '../_helpers/events.js';
+import { refusedUpgrade } from '../_helpers/refused-upgrade.js';
 import { useServer } from '../_helpers/suite.js';
+import { pollUntil } from '../_helpers/wait.js';
 
 // A read-only ARI user (ARI_USERS=viewer:…:ro) opening /ari/events?app=demo used to replace the
 // read-write owner's socket (ApplicationReplaced) and swallow its calls. Read-only sockets now only
@@ -49,7 +51,7 @@ test('a read-only socket registers nothing: an app only it names stays unknown u
   // A channel sent there finds no application, as when nobody is connected.
   const c = await ctx.t.http('POST', '/ari/channels/create', { query: { endpoint: 'PJSIP/alice', app: 'unserved', channelId: 'take-nobody' } });
   assert.is(c.status, 200);
-  for (let i = 0; i < 200 && (await ctx.t.http('GET', '/ari/channels/take-nobody')).status === 200; i++) await sleep(10);
+  await pollUntil(async () => (await ctx.t.http('GET', '/ari/channels/take-nobody')).status !== 200);
   assert.is((await ctx.t.http('GET', '/ari/channels/take-nobody')).status, 404, 'hung up for want of its application');
   assert.not.ok(watch.events.some((e) => e.type === 'StasisStart'));
   // A read-write socket then serves it; the viewer is not told ApplicationReplaced and watches its calls.
@@ -62,25 +64,16 @@ test('a read-only socket registers nothing: an app only it names stays unknown u
   assert.not.ok([...watch.events, ...owner.events].some((e) => e.type === 'ApplicationReplaced'));
   // The owner leaving ends the app even though the viewer still watches.
   await owner.close();
-  for (let i = 0; i < 200 && (await ctx.t.http('GET', '/ari/applications/unserved')).status === 200; i++) await sleep(10);
+  await pollUntil(async () => (await ctx.t.http('GET', '/ari/applications/unserved')).status !== 200);
   assert.is((await ctx.t.http('GET', '/ari/applications/unserved')).status, 404);
   assert.is(watch.ws.readyState, WebSocket.OPEN);
 });
 
 test('a read-only socket asking for subscribeAll is refused before the upgrade: 403 Write access denied', async () => {
   const url = `${ctx.t.url.replace(/^http/, 'ws')}/ari/events?app=demo&subscribeAll=true&api_key=${VIEWER}`;
-  const ws = new WebSocket(url);
-  ws.on('error', () => {});
-  const r = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-    ws.once('open', () => reject(new Error('upgrade accepted')));
-    ws.once('unexpected-response', (_req, res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-  });
+  const r = await refusedUpgrade(url);
   assert.is(r.status, 403);
-  assert.equal(JSON.parse(r.body), { message: 'Write access denied' });
+  assert.equal(r.body, { message: 'Write access denied' });
   // The owner is untouched.
   await createInApp(ctx.t, ctx.owner, { app: 'demo', id: 'take-4' });
   await hangupAndWait(ctx.t, ctx.owner, 'take-4');

@@ -2,8 +2,8 @@ import ari, { type Client } from 'ari-client';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { waitUntil, WAIT_MS } from '../_helpers/events.js';
-import { startTestServer, type TestServer } from '../_helpers/server.js';
-import { checkViolationsAfterEach } from '../_helpers/violations.js';
+import type { TestServer } from '../_helpers/server.js';
+import { useTestServer } from '../_helpers/use-test-server.js';
 
 // The real npm ari-client (swagger-client 2.0.26 underneath), unmodified, against our server.
 const test = suite('ari-client');
@@ -21,19 +21,20 @@ function once<T extends unknown[]>(emitter: { once(e: string, f: (...a: any[]) =
   });
 }
 
-test.before(async () => {
-  t = await startTestServer();
-  client = await ari.connect(t.url, 'asterisk', 'asterisk');
-  // One start() for every app: a second start() would orphan the first socket, which ari-client
-  // then keeps reconnecting after the server stops.
-  await client.start(['ac-app', 'ac-other']);
-  await waitUntil(async () => (await t.http('GET', '/ari/applications/ac-other')).status === 200, 'ac-other is registered');
+useTestServer(test, {}, {
+  async open(server) {
+    t = server;
+    client = await ari.connect(t.url, 'asterisk', 'asterisk');
+    // One start() for every app: a second start() would orphan the first socket, which ari-client
+    // then keeps reconnecting after the server stops.
+    await client.start(['ac-app', 'ac-other']);
+    await waitUntil(async () => (await t.http('GET', '/ari/applications/ac-other')).status === 200, 'ac-other is registered');
+    return {};
+  },
+  async close() {
+    client.stop();
+  },
 });
-test.after(async () => {
-  client.stop();
-  await t.close();
-});
-checkViolationsAfterEach(test, () => t);
 
 test('connect loads every served resource and builds methods from nicknames', () => {
   for (const r of ['asterisk', 'endpoints', 'channels', 'applications', 'events']) assert.ok(client[r], `client.${r}`);

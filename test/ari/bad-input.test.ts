@@ -1,6 +1,4 @@
 import { readdirSync, statSync } from 'node:fs';
-import { request } from 'node:http';
-import { connect } from 'node:net';
 import { join, relative } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -10,7 +8,13 @@ import { SIM_RESOURCE } from '../../protocol/sim/index.js';
 import type { Operation, ParamDef } from '../../protocol/operation.js';
 import { originateInApp } from '../_helpers/ari.js';
 import { connectEvents, sleep, waitUntil, WAIT_MS, type EventLog } from '../_helpers/events.js';
+import { openSocket as opened } from '../_helpers/open-socket.js';
+import { rawRequest, type RawReply } from '../_helpers/raw-request.js';
+import { basicAuth } from '../_helpers/request.js';
+import { rawSocket } from '../_helpers/raw-socket.js';
+import { refusedUpgrade as refused } from '../_helpers/refused-upgrade.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { socketClosed } from '../_helpers/socket-closed.js';
 import { useServer } from '../_helpers/suite.js';
 
 // A bad-input and auth suite GENERATED from the ARI declarations in protocol/ari/: every
@@ -33,9 +37,8 @@ const WS_OP = ARI_RESOURCES.flatMap((r) => [...r.operations]).find((op) => op.up
 const AUTH_REQUIRED = { message: 'Authentication required' };
 const WRITE_DENIED = { message: 'Write access denied' };
 const REALM = 'Basic realm="Asterisk REST Interface"';
-const basic = (cred: string) => `Basic ${Buffer.from(cred).toString('base64')}`;
-const GOOD = basic('asterisk:asterisk');
-const VIEWER = basic('viewer:secret-viewer');
+const GOOD = basicAuth('asterisk:asterisk');
+const VIEWER = basicAuth('viewer:secret-viewer');
 /** A request with no answer by then is a hang (generous: a busy machine is not a hang). */
 const REQUEST_TIMEOUT_MS = WAIT_MS;
 
@@ -115,46 +118,10 @@ const qs = (q: Record<string, string>) => {
 
 // ---- requests -------------------------------------------------------------------------------------------
 
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  body: any;
-}
+type Reply = RawReply;
 
 /** One request through node:http (paths go out byte for byte: no `..` normalisation), with a time limit. */
-function send(base: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
-  const u = new URL(base);
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.body !== undefined) headers['content-length'] = String(Buffer.byteLength(opts.body));
-    const req = request({ host: u.hostname, port: u.port, path, method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        clearTimeout(timer);
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
-      });
-      res.on('error', reject);
-    });
-    const timer = setTimeout(() => {
-      req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`));
-    }, REQUEST_TIMEOUT_MS);
-    req.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    if (opts.body !== undefined) req.write(opts.body);
-    req.end();
-  });
-}
+const send = (base: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}) => rawRequest(base, method, path, { ...opts, timeoutMs: REQUEST_TIMEOUT_MS });
 
 interface Case {
   op: Operation;
@@ -294,8 +261,8 @@ function authCases(): Case[] {
     const sep = path.includes('?') ? '&' : '?';
     const deny = { expect: 401, expectBody: AUTH_REQUIRED, realm: true } as const;
     out.push({ op, kind: 'no credentials', path, headers: { authorization: '' }, ...deny });
-    out.push({ op, kind: 'wrong Basic password', path, headers: { authorization: basic('asterisk:wrong') }, ...deny });
-    out.push({ op, kind: 'unknown Basic user', path, headers: { authorization: basic('nobody:asterisk') }, ...deny });
+    out.push({ op, kind: 'wrong Basic password', path, headers: { authorization: basicAuth('asterisk:wrong') }, ...deny });
+    out.push({ op, kind: 'unknown Basic user', path, headers: { authorization: basicAuth('nobody:asterisk') }, ...deny });
     out.push({ op, kind: 'api_key x:y', path: `${path}${sep}api_key=x:y`, headers: { authorization: '' }, ...deny });
     out.push({ op, kind: 'api_key wrong password', path: `${path}${sep}api_key=asterisk:nope`, headers: { authorization: '' }, ...deny });
     out.push({ op, kind: 'garbage Authorization', path, headers: { authorization: 'Basic %%%' }, ...deny });
@@ -529,47 +496,7 @@ test('a body over MAX_BODY_BYTES (2048) → 413 for every operation that reads o
 function wsUrl(base: string, query: string): string {
   return `${base.replace(/^http/, 'ws')}/ari/events${query}`;
 }
-function closed(ws: WebSocket, ms = WAIT_MS): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('socket not closed')), ms);
-    ws.once('close', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-}
-function opened(url: string): Promise<WebSocket> {
-  const ws = new WebSocket(url);
-  ws.on('error', () => {});
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(ws));
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-  });
-}
-/** A refused upgrade: its status and JSON body. */
-function refused(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any; realm?: string }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
-    ws.on('error', () => {});
-    ws.once('open', () => {
-      ws.terminate();
-      reject(new Error(`upgrade accepted: ${url}`));
-    });
-    ws.once('unexpected-response', (_req, res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => {
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = text;
-        }
-        resolve({ status: res.statusCode ?? 0, body, realm: res.headers['www-authenticate'] as string | undefined });
-      });
-    });
-  });
-}
+const closed = async (ws: WebSocket, ms = WAIT_MS): Promise<number> => (await socketClosed(ws, ms)).code;
 
 test('the event WebSocket: a bad app list or bad credentials are refused before the upgrade', async () => {
   const key = 'api_key=asterisk:asterisk';
@@ -590,7 +517,7 @@ test('the event WebSocket: a bad app list or bad credentials are refused before 
       assert.is(r.realm, REALM);
     }
   }
-  const wrong = await refused(wsUrl(ctx.t.url, '?app=x'), { authorization: basic('asterisk:nope') });
+  const wrong = await refused(wsUrl(ctx.t.url, '?app=x'), { authorization: basicAuth('asterisk:nope') });
   assert.is(wrong.status, 401);
   stats.requests++;
   // A plain GET (no upgrade) is a 400, not a hang.
@@ -629,26 +556,16 @@ test('the event WebSocket (WS_MAX_PAYLOAD=1024): oversized and garbage frames cl
     for (const garbage of [Buffer.from([0x81, 0x05, 0x68, 0x65, 0x6c, 0x6c, 0x6f]), Buffer.from([0x83, 0x80, 0, 0, 0, 0]), Buffer.from([0x81, 0xff, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), Buffer.from('GET / HTTP/1.1\r\n\r\n')]) {
       stats.requests++;
       const u = new URL(s.url);
-      const sock = connect(Number(u.port), u.hostname);
-      await new Promise<void>((resolve) => sock.once('connect', () => resolve()));
-      sock.write(
+      const sock = await rawSocket(
+        s.url,
         `GET /ari/events?app=ws-raw&api_key=asterisk:asterisk HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
           'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
       );
-      let data = '';
-      sock.on('data', (c) => (data += c.toString('latin1')));
-      const gotAll = new Promise<string>((resolve) => {
-        const timer = setTimeout(() => resolve(`${data}[still open]`), WAIT_MS);
-        sock.on('close', () => {
-          clearTimeout(timer);
-          resolve(data);
-        });
-      });
       // The garbage goes on the upgraded connection: after the server's 101 has arrived.
-      await waitUntil(() => data.includes('\r\n\r\n') || sock.destroyed, 'the upgrade was answered');
-      sock.write(garbage);
-      const all = await gotAll;
-      sock.destroy();
+      await waitUntil(() => sock.got().includes('\r\n\r\n') || sock.socket.destroyed, 'the upgrade was answered');
+      sock.socket.write(garbage);
+      const all = (await sock.ended(WAIT_MS)) ? sock.got() : `${sock.got()}[still open]`;
+      sock.socket.destroy();
       assert.match(all, /^HTTP\/1\.1 101/, 'upgraded first');
       assert.not.match(all, /\[still open\]$/, `socket closed after ${garbage.toString('hex')}`);
     }

@@ -1,7 +1,9 @@
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { originateInApp } from '../_helpers/ari.js';
+import { rawSocket } from '../_helpers/raw-socket.js';
+import { basicAuth } from '../_helpers/request.js';
 import { useServer } from '../_helpers/suite.js';
 
 // Large bodies used to be kept: six 45 MB originate bodies took the server to 1.5 GB RSS, grew the
@@ -13,7 +15,7 @@ const test = suite('body-limits');
 const ctx = useServer(test, { env: { ARI_MAX_CHANNEL_VARIABLES: '8', SIM_HISTORY_MAX_BYTES: '65536' } });
 const APP = 'app1';
 const LIMIT = 1024 * 1024;
-const AUTH = `Basic ${Buffer.from('asterisk:asterisk').toString('base64')}`;
+const AUTH = basicAuth('asterisk:asterisk');
 
 /** The first HTTP answer on a raw socket (status and JSON body), or a rejection after `ms`. */
 function answer(sock: Socket, ms = 20000): Promise<{ status: number; body: unknown }> {
@@ -39,10 +41,8 @@ function answer(sock: Socket, ms = 20000): Promise<{ status: number; body: unkno
 
 async function rawRequest(headers: string): Promise<Socket> {
   const u = new URL(ctx.t.url);
-  const sock = connect(Number(u.port), u.hostname);
-  await new Promise<void>((resolve) => sock.once('connect', () => resolve()));
-  sock.write(`POST /ari/channels?endpoint=PJSIP/instant&app=${APP} HTTP/1.1\r\nHost: ${u.host}\r\nAuthorization: ${AUTH}\r\nContent-Type: application/json\r\n${headers}\r\n`);
-  return sock;
+  const head = `POST /ari/channels?endpoint=PJSIP/instant&app=${APP} HTTP/1.1\r\nHost: ${u.host}\r\nAuthorization: ${AUTH}\r\nContent-Type: application/json\r\n${headers}\r\n`;
+  return (await rawSocket(ctx.t.url, head)).socket;
 }
 
 const channelCount = async () => (await ctx.t.http('GET', '/ari/channels')).body.length as number;

@@ -1,9 +1,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { callInApp, createInApp, originateInApp } from '../_helpers/ari.js';
-import { connectEvents, sleep, type AriEvent, type EventLog } from '../_helpers/events.js';
+import { connectEvents, type AriEvent, type EventLog } from '../_helpers/events.js';
 import { TEST_SCALE } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
+import { pollUntil, WAIT_MS } from '../_helpers/wait.js';
 
 // ARI operations on existing channels (ari.md §3.2, §3.4–3.6): hangup, the 404/409/412
 // guards, answer, ring, hold, mute, moh, silence, sendDTMF, continue, move and redirect.
@@ -570,7 +571,7 @@ test('sendDTMF: commands queued behind it still get an answer when the channel h
   // Nothing in the API shows a queued command: look at the channel's queue until both wait there
   // (instead of sleeping and hoping both requests arrived before the hangup).
   const waiting = () => (ctx.t.server.telephony.engine.find(id)?.rt.queue as unknown as { items: unknown[] } | undefined)?.items.length ?? -1;
-  for (let i = 0; i < 2000 && waiting() < 2; i++) await sleep(5);
+  await pollUntil(() => waiting() >= 2, WAIT_MS, 5);
   assert.is(waiting(), 2, 'the answer and the variable set wait behind the digit');
   assert.is((await ctx.t.http('DELETE', ch(id))).status, 204);
   await ctx.tl.waitFor(is('StasisEnd', id));

@@ -3,8 +3,12 @@ import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { createInApp, eventSequence, hangupAndWait } from '../_helpers/ari.js';
 import { connectEvents, EventLog, sleep, waitUntil, WAIT_MS } from '../_helpers/events.js';
+import { openSocket as open } from '../_helpers/open-socket.js';
+import { refusedUpgrade as refused } from '../_helpers/refused-upgrade.js';
+import { basicAuth } from '../_helpers/request.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
-import { checkViolationsAfterEach } from '../_helpers/violations.js';
+import { useTestServer } from '../_helpers/use-test-server.js';
+import { socketClosed as closed } from '../_helpers/socket-closed.js';
 
 const test = suite('events-ws');
 let t: TestServer;
@@ -12,76 +16,23 @@ let ev: EventLog;
 /** Every event log opened on the main server, with the apps it serves (checked for the envelope at the end). */
 const logs: Array<{ log: EventLog; apps: string[] }> = [];
 
-test.before(async () => {
-  t = await startTestServer();
-  ev = await connectEvents(t.url, 'app1');
-  logs.push({ log: ev, apps: ['app1'] });
+useTestServer(test, {}, {
+  async open(server) {
+    t = server;
+    ev = await connectEvents(t.url, 'app1');
+    logs.push({ log: ev, apps: ['app1'] });
+    return {};
+  },
+  async close() {
+    for (const { log } of logs) await log.close();
+  },
 });
-test.after(async () => {
-  for (const { log } of logs) await log.close();
-  await t.close();
-});
-checkViolationsAfterEach(test, () => t);
 
 const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0000$/;
 const EID = /^([0-9a-f]{2}:){5}[0-9a-f]{2}$/;
-const basic = (cred: string) => `Basic ${Buffer.from(cred).toString('base64')}`;
 
 function eventsUrl(base: string, query: Record<string, string>): string {
   return `${base.replace(/^http/, 'ws')}/ari/events?${new URLSearchParams(query)}`;
-}
-
-interface Refusal {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: any;
-}
-
-/** Tries an upgrade that must be refused: resolves with the HTTP answer, rejects if the socket opens. */
-function refused(url: string, headers: Record<string, string> = {}): Promise<Refusal> {
-  const ws = new WebSocket(url, { headers });
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => {
-      ws.terminate();
-      reject(new Error('the upgrade was accepted'));
-    });
-    ws.once('unexpected-response', (_req, res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => {
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = text;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-        ws.terminate();
-      });
-    });
-    ws.once('error', () => { /* reported through unexpected-response or open */ });
-  });
-}
-
-/** Opens a raw socket (no helper), resolving once it is open. */
-function open(url: string, opts: WebSocket.ClientOptions = {}): Promise<WebSocket> {
-  const ws = new WebSocket(url, opts);
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(ws));
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-    ws.once('error', reject);
-  });
-}
-
-function closed(ws: WebSocket, timeoutMs = WAIT_MS): Promise<{ code: number; reason: string }> {
-  if (ws.readyState === WebSocket.CLOSED) return Promise.resolve({ code: -1, reason: 'already closed' });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('socket was not closed')), timeoutMs);
-    ws.once('close', (code, reason) => {
-      clearTimeout(timer);
-      resolve({ code, reason: reason.toString() });
-    });
-  });
 }
 
 async function connect(apps: string | string[], opts: { subscribeAll?: boolean; auth?: string } = {}): Promise<EventLog> {
@@ -95,7 +46,7 @@ test('wrong or missing credentials: HTTP 401 before the upgrade, with WWW-Authen
     ['wrong api_key', eventsUrl(t.url, { app: 'app-x', api_key: 'asterisk:wrong' }), {}],
     ['unknown user', eventsUrl(t.url, { app: 'app-x', api_key: 'mallory:asterisk' }), {}],
     ['no credentials', eventsUrl(t.url, { app: 'app-x' }), {}],
-    ['wrong Basic header', eventsUrl(t.url, { app: 'app-x' }), { authorization: basic('asterisk:nope') }],
+    ['wrong Basic header', eventsUrl(t.url, { app: 'app-x' }), { authorization: basicAuth('asterisk:nope') }],
   ];
   for (const [name, url, headers] of cases) {
     const r = await refused(url, headers);
@@ -108,7 +59,7 @@ test('wrong or missing credentials: HTTP 401 before the upgrade, with WWW-Authen
 });
 
 test('a Basic Authorization header works as well as api_key', async () => {
-  const ws = await open(eventsUrl(t.url, { app: 'basic-app' }), { headers: { authorization: basic('asterisk:asterisk') } });
+  const ws = await open(eventsUrl(t.url, { app: 'basic-app' }), { headers: { authorization: basicAuth('asterisk:asterisk') } });
   const log = new EventLog(ws);
   logs.push({ log, apps: ['basic-app'] });
   await createInApp(t, log, { app: 'basic-app', id: 'ws-basic' });

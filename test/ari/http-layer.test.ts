@@ -1,8 +1,10 @@
-import { request, type IncomingHttpHeaders } from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hangupAndWait, originateInApp } from '../_helpers/ari.js';
 import { ariHttp } from '../_helpers/http.js';
+// node:http, for what fetch will not send: a Host header of our choosing, or a body streamed in chunks with no Content-Length.
+import { rawRequest as raw } from '../_helpers/raw-request.js';
+import { basicAuth } from '../_helpers/request.js';
 import { startTestServer } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
 
@@ -11,43 +13,8 @@ const ctx = useServer(test, { events: { ev: 'httpapp' } });
 
 const AUTH_REQUIRED = { message: 'Authentication required' };
 const REALM = 'Basic realm="Asterisk REST Interface"';
-const basic = (cred: string) => `Basic ${Buffer.from(cred).toString('base64')}`;
 /** The methods an Allow header lists, sorted. */
 const allowed = (h: string | null) => (h ?? '').split(',').map((s) => s.trim()).filter(Boolean).sort();
-
-interface RawReply {
-  status: number;
-  headers: IncomingHttpHeaders;
-  text: string;
-  body: any;
-}
-
-/**
- * A request through node:http, for what fetch will not send: a Host header of our
- * choosing, or a body streamed in chunks with no Content-Length.
- */
-function raw(base: string, method: string, path: string, opts: { headers?: Record<string, string>; chunks?: string[] } = {}): Promise<RawReply> {
-  const u = new URL(base + path);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method, headers: opts.headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => {
-        let body: unknown;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
-      });
-    });
-    req.on('error', reject);
-    for (const c of opts.chunks ?? []) req.write(c);
-    req.end();
-  });
-}
 
 const globalVar = async (name: string) => (await ctx.t.http('GET', '/ari/asterisk/variable', { query: { variable: name } })).body;
 
@@ -75,16 +42,16 @@ test('no credentials: 401 {"message":"Authentication required"} with WWW-Authent
 
 test('wrong credentials are 401, by Basic or by api_key; Basic is used first when both are sent', async () => {
   const cases: Array<{ headers?: Record<string, string>; query?: Record<string, string> }> = [
-    { headers: { authorization: basic('asterisk:wrong') } },
-    { headers: { authorization: basic('nobody:asterisk') } },
-    { headers: { authorization: basic('asterisk') } }, // no colon
-    { headers: { authorization: basic('asterisk:asterisk ') } },
+    { headers: { authorization: basicAuth('asterisk:wrong') } },
+    { headers: { authorization: basicAuth('nobody:asterisk') } },
+    { headers: { authorization: basicAuth('asterisk') } }, // no colon
+    { headers: { authorization: basicAuth('asterisk:asterisk ') } },
     { headers: { authorization: 'Basic !!!not-base64' } },
     { query: { api_key: 'asterisk:wrong' } },
     { query: { api_key: 'asterisk' } },
     { query: { api_key: '' } },
     // A wrong Basic header is not rescued by a good api_key (Asterisk checks the header first).
-    { headers: { authorization: basic('asterisk:wrong') }, query: { api_key: 'asterisk:asterisk' } },
+    { headers: { authorization: basicAuth('asterisk:wrong') }, query: { api_key: 'asterisk:asterisk' } },
   ];
   for (const c of cases) {
     const r = await ctx.t.http('GET', '/ari/asterisk/ping', { auth: null, ...c });
@@ -300,7 +267,7 @@ test('a body over MAX_BODY_BYTES (2048) is 413, with or without Content-Length',
     const form = await http('POST', '/ari/asterisk/variable', { form: { variable: 'BIG', value: 'y'.repeat(4000) } });
     assert.is(form.status, 413);
     const chunked = await raw(s.url, 'POST', '/ari/asterisk/variable', {
-      headers: { authorization: basic('asterisk:asterisk'), 'content-type': 'application/json' },
+      headers: { authorization: basicAuth('asterisk:asterisk'), 'content-type': 'application/json' },
       chunks: [padded(3000).slice(0, 1000), padded(3000).slice(1000, 2000), padded(3000).slice(2000)],
     });
     assert.is(chunked.status, 413);
@@ -410,7 +377,7 @@ const EVENT_TYPES = [
 ];
 
 test('resources.json: Swagger 1.1, basePath from the Host header, exactly the served resources in Asterisk order', async () => {
-  const r = await raw(ctx.t.url, 'GET', '/ari/api-docs/resources.json', { headers: { host: 'pbx.example.test:8088', authorization: basic('asterisk:asterisk') } });
+  const r = await raw(ctx.t.url, 'GET', '/ari/api-docs/resources.json', { headers: { host: 'pbx.example.test:8088', authorization: basicAuth('asterisk:asterisk') } });
   assert.is(r.status, 200);
   assert.match(String(r.headers['content-type']), /^application\/json/);
   assert.is(r.body.swaggerVersion, '1.1');
@@ -419,9 +386,9 @@ test('resources.json: Swagger 1.1, basePath from the Host header, exactly the se
   assert.equal(r.body.apis.map((a: { path: string }) => a.path), LISTED.map((n) => `/api-docs/${n}.{format}`));
   for (const a of r.body.apis) assert.type(a.description, 'string');
   // Another Host, another basePath (no stale cache).
-  const other = await raw(ctx.t.url, 'GET', '/ari/api-docs/resources.json', { headers: { host: 'other.example.test', authorization: basic('asterisk:asterisk') } });
+  const other = await raw(ctx.t.url, 'GET', '/ari/api-docs/resources.json', { headers: { host: 'other.example.test', authorization: basicAuth('asterisk:asterisk') } });
   assert.is(other.body.basePath, 'http://other.example.test/ari');
-  const decl = await raw(ctx.t.url, 'GET', '/ari/api-docs/channels.json', { headers: { host: 'pbx.example.test:8088', authorization: basic('asterisk:asterisk') } });
+  const decl = await raw(ctx.t.url, 'GET', '/ari/api-docs/channels.json', { headers: { host: 'pbx.example.test:8088', authorization: basicAuth('asterisk:asterisk') } });
   assert.is(decl.body.basePath, 'http://pbx.example.test:8088/ari');
   const plain = await ctx.t.http('GET', '/ari/api-docs/resources.json');
   assert.is(plain.body.basePath, `http://${ctx.t.host}/ari`);

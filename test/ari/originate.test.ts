@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { eventSequence } from '../_helpers/ari.js';
 import { connectEvents } from '../_helpers/events.js';
 import { useServer } from '../_helpers/suite.js';
+import { sleep } from '../_helpers/wait.js';
 
 const test = suite('originate');
 const ctx = useServer(test);
@@ -92,7 +93,7 @@ test('no answer: the originate timeout ends the call with Dial NOANSWER and caus
 test('timeout -1 never gives up; timeout below -1 is 400', async () => {
   const r = await ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/noanswer', app: 'app1', timeout: -1 } });
   assert.is(r.status, 200);
-  await new Promise((res) => setTimeout(res, 1700)); // 34 simulated seconds: past the 30 s default
+  await sleep(1700); // 34 simulated seconds: past the 30 s default
   assert.is((await ctx.t.http('GET', `/ari/channels/${r.body.id}`)).body.state, 'Ringing');
   await ctx.t.http('DELETE', `/ari/channels/${r.body.id}`);
   const bad = await ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/noanswer', app: 'app1', timeout: -2 } });

@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { originateInApp } from '../_helpers/ari.js';
 import { useServer } from '../_helpers/suite.js';
+import { sleep } from '../_helpers/wait.js';
 
 // Commands answered before they run (ring, hold, mute, music on hold, silence, DTMF, move, continue)
 // wait their turn on the channel's control queue behind DTMF, playbacks and recordings.
@@ -40,7 +41,7 @@ test('a hangup drops the commands still waiting, and the server carries on', asy
   assert.is((await t.http('DELETE', '/ari/channels/qb')).status, 204);
   await ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === 'qb');
   // Before, each dropped command was an unhandled promise rejection, which ended the process.
-  await new Promise((r) => setTimeout(r, 50));
+  await sleep(50);
   assert.is((await t.http('GET', '/ari/asterisk/ping')).status, 200);
   assert.equal(ev.of('qb').map((e) => e.type).filter((x) => x.startsWith('Stasis')), ['StasisStart', 'StasisEnd']);
 });

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import ari from 'ari-client';
 import { suite } from 'uvu';
@@ -9,9 +8,10 @@ import { parseWav, wavHeader } from '../../server/ari/media/wav.js';
 import { callInApp, createInApp, eventLabel } from '../_helpers/ari.js';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { connectEvents, sleep, waitUntil, WAIT_MS, type AriEvent, type EventLog } from '../_helpers/events.js';
-import type { AriHttp } from '../_helpers/http.js';
+import { ariHttp, type AriHttp } from '../_helpers/http.js';
 import { startTestServer, TEST_SCALE } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 // Channel recordings with real audio: the far end sends a known signal, we record it,
 // download the file and look for the signal in it (Goertzel).
@@ -19,7 +19,6 @@ const test = suite('recordings');
 const ctx = useServer(test);
 
 const enc = encodeURIComponent;
-const AUTH = `Basic ${Buffer.from('asterisk:asterisk').toString('base64')}`;
 let seq = 0;
 const uid = (p: string) => `${p}-${++seq}`;
 
@@ -88,8 +87,8 @@ async function recordAndWait(id: string, query: Record<string, string | number |
 
 /** GET with the raw bytes of the answer. */
 async function getBytes(base: string, path: string): Promise<{ status: number; type: string | null; data: Buffer }> {
-  const res = await fetch(base + path, { headers: { authorization: AUTH } });
-  return { status: res.status, type: res.headers.get('content-type'), data: Buffer.from(await res.arrayBuffer()) };
+  const r = await ariHttp(base)('GET', path);
+  return { status: r.status, type: r.headers.get('content-type'), data: r.bytes };
 }
 
 /** Downloads a stored recording's file, asserting 200 and the audio/<extension> content type. */
@@ -209,12 +208,8 @@ function assertTone(s: Int16Array, freq: number, rate: number, what: string): vo
 }
 
 /** Uploads far-end audio (PUT /sim/channels/{id}/audio). */
-async function upload(id: string, body: Buffer, contentType?: string): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = { authorization: AUTH };
-  if (contentType) headers['content-type'] = contentType;
-  const res = await fetch(`${ctx.t.url}/sim/channels/${enc(id)}/audio`, { method: 'PUT', headers, body });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+function upload(id: string, body: Buffer, contentType?: string): Promise<{ status: number; body: any }> {
+  return ctx.t.http('PUT', `/sim/channels/${enc(id)}/audio`, { body, headers: contentType ? { 'content-type': contentType } : {} });
 }
 
 /** A sine as 16-bit samples. */
@@ -1198,7 +1193,7 @@ async function stopChild(server: ChildServer | undefined, signal: NodeJS.Signals
 }
 
 test('restart (SIGTERM): a stored recording is still listed and downloadable', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-rec-restart-'));
+  const dataDir = tempDir('rec-restart');
   let server: ChildServer | undefined;
   try {
     const first = await childWithCall(dataDir, 'rr', 'keep-1');
@@ -1226,7 +1221,7 @@ test('restart (SIGTERM): a stored recording is still listed and downloadable', a
 });
 
 test('restart (SIGTERM) during a recording: it is stopped and stored at shutdown', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-rec-term-'));
+  const dataDir = tempDir('rec-term');
   let server: ChildServer | undefined;
   try {
     const first = await childWithCall(dataDir, 'rt', 'term-1');
@@ -1253,7 +1248,7 @@ test('restart (SIGTERM) during a recording: it is stopped and stored at shutdown
 });
 
 test('crash (SIGKILL) during a recording: after restart it is a stored recording with a valid WAV header and the audio written before the kill', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-rec-kill-'));
+  const dataDir = tempDir('rec-kill');
   let server: ChildServer | undefined;
   try {
     const first = await childWithCall(dataDir, 'rk', 'kill-1');

@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { connectEvents } from '../_helpers/events.js';
+import { tempDir } from '../_helpers/temp-dir.js';
+import { pollUntil } from '../_helpers/wait.js';
 
 // Restart and crash safety: the server runs as a child process so it can be killed.
 const test = suite('restart');
@@ -14,7 +15,7 @@ let server: ChildServer | undefined;
 const SCALE = '10';
 
 test.before(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'trunkline-restart-'));
+  dataDir = tempDir('restart');
 });
 test.after(async () => {
   if (server && server.proc.exitCode === null) {
@@ -133,7 +134,7 @@ test('SIGTERM: event sockets get 1001, the process exits 0', async () => {
   const ev = await connectEvents(server.url, 'r2');
   server.proc.kill('SIGTERM');
   assert.is(await server.exited, 0);
-  for (let i = 0; i < 100 && !ev.closed; i++) await new Promise((r) => setTimeout(r, 10));
+  await pollUntil(() => ev.closed !== undefined);
   assert.is(ev.closed?.code, 1001);
 });
 

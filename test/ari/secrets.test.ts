@@ -1,23 +1,19 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import WebSocket from 'ws';
 import { connectEvents } from '../_helpers/events.js';
-import { startTestServer, type TestServer } from '../_helpers/server.js';
-import { checkViolationsAfterEach } from '../_helpers/violations.js';
+import { refusedUpgrade } from '../_helpers/refused-upgrade.js';
+import type { TestServer } from '../_helpers/server.js';
+import { useTestServer } from '../_helpers/use-test-server.js';
 
 // No credential is ever written to a log line or returned in a response.
 const test = suite('secrets');
 const PASSWORD = 'Sup3r-S3cret-Pw';
 const VIEWER = 'V1ewer-Pw-Zz';
+const ctx = useTestServer(test, { LOG_LEVEL: 'trace', ARI_USERS: `boss:${PASSWORD},viewer:${VIEWER}:ro` });
 let t: TestServer;
-
-test.before(async () => {
-  t = await startTestServer({ LOG_LEVEL: 'trace', ARI_USERS: `boss:${PASSWORD},viewer:${VIEWER}:ro` });
+test.before(() => {
+  t = ctx.t;
 });
-test.after(async () => {
-  await t.close();
-});
-checkViolationsAfterEach(test, () => t);
 
 test('credentials in headers, api_key and WebSocket URLs never reach the logs or any answer', async () => {
   const basic = (u: string, p: string) => `${u}:${p}`;
@@ -36,14 +32,7 @@ test('credentials in headers, api_key and WebSocket URLs never reach the logs or
   await ev.waitFor('StasisStart');
   await ev.close();
   // A refused upgrade with a wrong key.
-  await new Promise<void>((resolve) => {
-    const ws = new WebSocket(`${t.url.replace('http', 'ws')}/ari/events?app=sec&api_key=boss:wrong-guess-pw`);
-    ws.on('unexpected-response', (_req, res) => {
-      res.resume();
-      resolve();
-    });
-    ws.on('error', () => resolve());
-  });
+  await refusedUpgrade(`${t.url.replace('http', 'ws')}/ari/events?app=sec&api_key=boss:wrong-guess-pw`).catch(() => {});
   const b64 = Buffer.from(`boss:${PASSWORD}`).toString('base64');
   const everything = [...t.logs, ...answers].join('\n');
   assert.ok(t.logs.length > 0, 'the server logged something at trace level');

@@ -5,16 +5,13 @@
  * repositories behind the server (plumbing commits, tags, fsck, rev-list).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { request as httpRequest } from 'node:http';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { git, type GiteaWorld } from '../_helpers/gitea.js';
+import { git, gitDirOf, type GiteaWorld } from '../_helpers/gitea.js';
+import { rawRequest as sendRaw, type RawReply } from '../_helpers/raw-request.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 export const b64 = (s: string | Buffer) => (Buffer.isBuffer(s) ? s : Buffer.from(s)).toString('base64');
-
-/** Where the server keeps a repository (DATA_DIR/git/<id>.git). */
-export const gitDirOf = (g: GiteaWorld, repoId: number) => join(g.t.dataDir, 'git', `${repoId}.git`);
 
 /** Go's url.PathEscape of one segment. */
 export function pathEscape(s: string): string {
@@ -130,7 +127,7 @@ export const objectSize = (gitDir: string, sha: string) => Number(git(['--git-di
  */
 export async function viaWorktree(g: GiteaWorld, repoId: number, edit: (dir: string, run: (...args: string[]) => string) => void | Promise<void>, opts: { branch?: string } = {}): Promise<string> {
   const gitDir = gitDirOf(g, repoId);
-  const dir = mkdtempSync(join(tmpdir(), 'trunkline-wt-'));
+  const dir = tempDir('wt');
   try {
     git(['clone', '--quiet', gitDir, dir]);
     const run = (...args: string[]) => git(args, { cwd: dir }).stdout;
@@ -150,33 +147,12 @@ export function fsck(gitDir: string): string {
   return r.status === 0 ? (r.stdout + r.stderr).trim() : `fsck failed (${r.status}): ${r.stdout}${r.stderr}`;
 }
 
-/** The swagger URL every error body carries. */
-export const errorBody = (g: GiteaWorld, message: string) => ({ message, url: `${g.url}/api/swagger` });
-
 /**
  * A request whose path is sent exactly as written (fetch would resolve
  * `..` and `%2E%2E` segments before sending).
  */
-export function rawRequest(g: GiteaWorld, method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; text: string; body: any }> {
-  const u = new URL(g.url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: u.hostname, port: u.port, method, path, headers: { authorization: `token ${g.admin.token}`, ...opts.headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, text, body });
-      });
-    });
-    req.on('error', reject);
-    req.end(opts.body);
-  });
+export function rawRequest(g: GiteaWorld, method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}): Promise<RawReply> {
+  return sendRaw(g.url, method, path, { ...opts, headers: { authorization: `token ${g.admin.token}`, ...opts.headers } });
 }
 
 /** A blob's bytes. */

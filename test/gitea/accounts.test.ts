@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/log.js';
 import { startServer, type RunningServer } from '../../server/start.js';
-import { ADMIN, useGitea, type GiteaWorld } from '../_helpers/gitea.js';
-import { startTestServer } from '../_helpers/server.js';
+import { apiError, expectJsonError } from '../_helpers/api-error.js';
+import { ADMIN, useGitea } from '../_helpers/gitea.js';
+import { basicAuth } from '../_helpers/request.js';
+import { logLines, startTestServer } from '../_helpers/server.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 // Accounts: the first-start admin, user creation, access tokens, every way of authenticating, and token scopes.
 const test = suite('gitea: accounts, tokens, authentication, scopes');
@@ -22,29 +23,15 @@ const USER_KEYS = [
 ];
 const TOKEN_KEYS = ['id', 'name', 'sha1', 'token_last_eight', 'scopes', 'created_at', 'last_used_at'];
 
-const apiError = (g: GiteaWorld, message: string) => ({ message, url: `${g.url}/api/swagger` });
 const basic = (name: string, password: string) => ({ basic: `${name}:${password}` });
 
 /** Every secret a test handed to the server: none of them may ever be in a log line. */
 const secrets = new Set<string>([ADMIN.password]);
 
-async function expectError(p: Promise<{ status: number; body: unknown; headers: Headers }>, status: number, message: string) {
-  const r = await p;
-  assert.is(r.status, status, `status (body ${JSON.stringify(r.body)})`);
-  assert.equal(r.body, apiError(ctx.g, message));
-  assert.is(r.headers.get('content-type'), 'application/json;charset=utf-8');
-}
-
 /** A fresh server without the test admin, on its own data directory, whose one-time announcements are captured. */
 async function bareServer(env: Record<string, string>, dataDir: string) {
   const announced: string[] = [];
   const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, cb) {
-      logs.push(...chunk.toString().split('\n').filter(Boolean));
-      cb();
-    },
-  });
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: '0',
@@ -55,7 +42,7 @@ async function bareServer(env: Record<string, string>, dataDir: string) {
     ARI_USERS: 'asterisk:asterisk',
     ...env,
   });
-  const server: RunningServer = await startServer(config, createLogger(config.logLevel, sink), { announce: (l) => announced.push(l) });
+  const server: RunningServer = await startServer(config, createLogger(config.logLevel, logLines(logs)), { announce: (l) => announced.push(l) });
   return { server, announced, logs };
 }
 
@@ -63,7 +50,6 @@ async function get(url: string, auth: string | null) {
   const res = await fetch(url, { headers: auth ? { authorization: auth } : {} });
   return { status: res.status, body: (await res.json()) as any };
 }
-const basicHeader = (name: string, password: string) => `Basic ${Buffer.from(`${name}:${password}`).toString('base64')}`;
 
 test('first start with ADMIN_USERNAME / ADMIN_PASSWORD: that admin exists and signs in with the password', async () => {
   const { g } = ctx;
@@ -77,7 +63,7 @@ test('first start with ADMIN_USERNAME / ADMIN_PASSWORD: that admin exists and si
 });
 
 test('first start without ADMIN_PASSWORD: `admin` with a random password announced once; a restart creates nobody', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'trunkline-admin-'));
+  const dir = tempDir('admin');
   try {
     const first = await bareServer({}, dir);
     let password = '';
@@ -87,11 +73,11 @@ test('first start without ADMIN_PASSWORD: `admin` with a random password announc
       assert.ok(m, first.announced[0]);
       password = m![1]!;
       assert.ok(password.length >= 16, 'a long random password');
-      const me = await get(`${first.server.url}/api/v1/user`, basicHeader('admin', password));
+      const me = await get(`${first.server.url}/api/v1/user`, basicAuth(`admin:${password}`));
       assert.is(me.status, 200);
       assert.is(me.body.login, 'admin');
       assert.is(me.body.is_admin, true);
-      const wrong = await get(`${first.server.url}/api/v1/user`, basicHeader('admin', 'not-the-password'));
+      const wrong = await get(`${first.server.url}/api/v1/user`, basicAuth(`admin:not-the-password`));
       assert.is(wrong.status, 401);
       assert.not.ok(first.logs.join('\n').includes(password), 'the password is not in the JSON log');
       assert.ok(first.logs.some((l) => l.includes('created the first admin user')));
@@ -102,7 +88,7 @@ test('first start without ADMIN_PASSWORD: `admin` with a random password announc
     try {
       assert.is(second.announced.length, 0, 'nothing announced on restart');
       assert.equal(second.server.db.prepare('SELECT name FROM users').all(), [{ name: 'admin' }]);
-      const me = await get(`${second.server.url}/api/v1/user`, basicHeader('admin', password));
+      const me = await get(`${second.server.url}/api/v1/user`, basicAuth(`admin:${password}`));
       assert.is(me.status, 200, 'the first password still works');
       assert.not.ok(second.logs.some((l) => l.includes('created the first admin user')));
     } finally {
@@ -166,15 +152,17 @@ test('POST /admin/users: only a site admin, with a token holding write:admin', a
   const { g } = ctx;
   const bob = await g.user('bob');
   secrets.add(bob.password).add(bob.token);
-  await expectError(g.api('POST', '/api/v1/admin/users', { json: { username: 'x1', email: 'x1@example.com', password: 'x1-password-1' }, auth: bob.auth }), 403, 'user should be the site admin');
-  await expectError(
+  await expectJsonError(ctx.g, g.api('POST', '/api/v1/admin/users', { json: { username: 'x1', email: 'x1@example.com', password: 'x1-password-1' }, auth: bob.auth }), 403, 'user should be the site admin');
+  await expectJsonError(
+    ctx.g,
     g.api('POST', '/api/v1/admin/users', { json: { username: 'x1', email: 'x1@example.com', password: 'x1-password-1' }, auth: basic(bob.name, bob.password) }),
     403,
     'user should be the site admin',
   );
-  await expectError(g.api('POST', '/api/v1/admin/users', { json: { username: 'x1', email: 'x1@example.com', password: 'x1-password-1' }, auth: null }), 401, 'token is required');
+  await expectJsonError(ctx.g, g.api('POST', '/api/v1/admin/users', { json: { username: 'x1', email: 'x1@example.com', password: 'x1-password-1' }, auth: null }), 401, 'token is required');
   const readAdmin = await g.token(g.admin, ['read:admin']);
-  await expectError(
+  await expectJsonError(
+    ctx.g,
     g.api('POST', '/api/v1/admin/users', { json: { username: 'x1', email: 'x1@example.com', password: 'x1-password-1' }, auth: { token: readAdmin } }),
     403,
     'token does not have at least one of required scope(s), required=[write:admin], token scope=read:admin',
@@ -192,28 +180,28 @@ test('POST /admin/users: conflicts, reserved names and binding errors, with Gite
   const { g } = ctx;
   const post = (json: unknown) => g.api('POST', '/api/v1/admin/users', { json });
   await g.user('carol');
-  await expectError(post({ username: 'carol', email: 'new@example.com', password: 'long-enough-1' }), 422, 'user already exists [name: carol]');
-  await expectError(post({ username: 'CAROL', email: 'new@example.com', password: 'long-enough-1' }), 422, 'user already exists [name: CAROL]');
-  await expectError(post({ username: 'carol2', email: 'Carol@Example.com', password: 'long-enough-1' }), 422, 'e-mail already in use [email: Carol@Example.com]');
+  await expectJsonError(ctx.g, post({ username: 'carol', email: 'new@example.com', password: 'long-enough-1' }), 422, 'user already exists [name: carol]');
+  await expectJsonError(ctx.g, post({ username: 'CAROL', email: 'new@example.com', password: 'long-enough-1' }), 422, 'user already exists [name: CAROL]');
+  await expectJsonError(ctx.g, post({ username: 'carol2', email: 'Carol@Example.com', password: 'long-enough-1' }), 422, 'e-mail already in use [email: Carol@Example.com]');
   for (const name of ['api', 'API', 'assets', 'user', 'explore', 'ghost', 'ari', 'sim', 'admin', 'users', 'repos', 'login']) {
-    await expectError(post({ username: name, email: `${name}1@example.com`, password: 'long-enough-1' }), 422, `name is reserved [name: ${name.toLowerCase()}]`);
+    await expectJsonError(ctx.g, post({ username: name, email: `${name}1@example.com`, password: 'long-enough-1' }), 422, `name is reserved [name: ${name.toLowerCase()}]`);
   }
   for (const [name, pattern] of [['me.keys', '*.keys'], ['me.gpg', '*.gpg'], ['Feed.RSS', '*.rss'], ['x.atom', '*.atom'], ['pic.png', '*.png']]) {
-    await expectError(post({ username: name, email: `${name}@example.com`, password: 'long-enough-1' }), 422, `name pattern is not allowed [pattern: ${pattern}]`);
+    await expectJsonError(ctx.g, post({ username: name, email: `${name}@example.com`, password: 'long-enough-1' }), 422, `name pattern is not allowed [pattern: ${pattern}]`);
   }
   for (const name of ['-bad', 'bad-', 'a..b', 'a_-b', 'sp ace', 'ünï', '.x']) {
-    await expectError(post({ username: name, email: 'bad@example.com', password: 'long-enough-1' }), 422, '[Username]: Username');
+    await expectJsonError(ctx.g, post({ username: name, email: 'bad@example.com', password: 'long-enough-1' }), 422, '[Username]: Username');
   }
-  await expectError(post({ username: 'a'.repeat(41), email: 'long@example.com', password: 'long-enough-1' }), 422, '[Username]: MaxSize');
-  await expectError(post({ email: 'none@example.com', password: 'long-enough-1' }), 422, '[Username]: Required');
-  await expectError(post({ username: 'nomail', password: 'long-enough-1' }), 422, '[Email]: Required');
-  await expectError(post({ username: 'badmail', email: 'not-an-email', password: 'long-enough-1' }), 422, '[Email]: Email');
-  await expectError(post({ username: 'badvis', email: 'badvis@example.com', password: 'long-enough-1', visibility: 'secret' }), 422, '[Visibility]: In');
-  await expectError(post({ username: 7, email: 'n@example.com' }), 422, '[]: json: cannot unmarshal number into Go struct field CreateUserOption.username of type string');
+  await expectJsonError(ctx.g, post({ username: 'a'.repeat(41), email: 'long@example.com', password: 'long-enough-1' }), 422, '[Username]: MaxSize');
+  await expectJsonError(ctx.g, post({ email: 'none@example.com', password: 'long-enough-1' }), 422, '[Username]: Required');
+  await expectJsonError(ctx.g, post({ username: 'nomail', password: 'long-enough-1' }), 422, '[Email]: Required');
+  await expectJsonError(ctx.g, post({ username: 'badmail', email: 'not-an-email', password: 'long-enough-1' }), 422, '[Email]: Email');
+  await expectJsonError(ctx.g, post({ username: 'badvis', email: 'badvis@example.com', password: 'long-enough-1', visibility: 'secret' }), 422, '[Visibility]: In');
+  await expectJsonError(ctx.g, post({ username: 7, email: 'n@example.com' }), 422, '[]: json: cannot unmarshal number into Go struct field CreateUserOption.username of type string');
   // Passwords shorter than MIN_PASSWORD_LENGTH (8), or none: 400, checked before the name (as Gitea).
-  await expectError(post({ username: 'shorty', email: 'shorty@example.com', password: 'short' }), 400, 'PasswordIsRequired');
-  await expectError(post({ username: 'nopw', email: 'nopw@example.com' }), 400, 'PasswordIsRequired');
-  await expectError(post({ username: 'carol', email: 'carol@example.com', password: 'short' }), 400, 'PasswordIsRequired');
+  await expectJsonError(ctx.g, post({ username: 'shorty', email: 'shorty@example.com', password: 'short' }), 400, 'PasswordIsRequired');
+  await expectJsonError(ctx.g, post({ username: 'nopw', email: 'nopw@example.com' }), 400, 'PasswordIsRequired');
+  await expectJsonError(ctx.g, post({ username: 'carol', email: 'carol@example.com', password: 'short' }), 400, 'PasswordIsRequired');
   const none = await g.api('GET', '/api/v1/users/shorty');
   assert.is(none.status, 404, 'nothing was created');
 });
@@ -239,23 +227,24 @@ test('tokens: creation needs Basic auth as that user (or an admin); the token is
   secrets.add(dave.password).add(dave.token).add(erin.password).add(erin.token);
   const path = '/api/v1/users/dave/tokens';
   // Token auth is refused, even with every scope.
-  await expectError(g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: dave.auth }), 401, 'auth required');
-  await expectError(g.api('GET', path, { auth: dave.auth }), 401, 'auth required');
-  await expectError(g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: { query: dave.token } }), 401, 'auth required');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: dave.auth }), 401, 'auth required');
+  await expectJsonError(ctx.g, g.api('GET', path, { auth: dave.auth }), 401, 'auth required');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: { query: dave.token } }), 401, 'auth required');
   // A token without the user scope gets the scope error first.
   const repoOnly = await g.token(dave, ['write:repository']);
   secrets.add(repoOnly);
-  await expectError(
+  await expectJsonError(
+    ctx.g,
     g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: { token: repoOnly } }),
     403,
     'token does not have at least one of required scope(s), required=[write:user], token scope=write:repository',
   );
   // Another (non-admin) user.
-  await expectError(g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: basic('erin', erin.password) }), 403, 'doer should be the site admin or be same as the contextUser');
-  await expectError(g.api('GET', path, { auth: basic('erin', erin.password) }), 403, 'doer should be the site admin or be same as the contextUser');
-  await expectError(g.api('POST', '/api/v1/users/nobody/tokens', { json: { name: 'x', scopes: ['all'] }, auth: basic('dave', dave.password) }), 404, 'user does not exist [uid: 0, name: nobody]');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: basic('erin', erin.password) }), 403, 'doer should be the site admin or be same as the contextUser');
+  await expectJsonError(ctx.g, g.api('GET', path, { auth: basic('erin', erin.password) }), 403, 'doer should be the site admin or be same as the contextUser');
+  await expectJsonError(ctx.g, g.api('POST', '/api/v1/users/nobody/tokens', { json: { name: 'x', scopes: ['all'] }, auth: basic('dave', dave.password) }), 404, 'user does not exist [uid: 0, name: nobody]');
   // Anonymous: Gitea's reqSelfOrAdmin runs before the Basic check.
-  await expectError(g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: null }), 403, 'doer should be the site admin or be same as the contextUser');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'x', scopes: ['all'] }, auth: null }), 403, 'doer should be the site admin or be same as the contextUser');
 
   const made = await g.api('POST', path, { json: { name: 'ci', scopes: ['read:repository', 'write:user'] }, auth: basic('dave', dave.password) });
   assert.is(made.status, 201);
@@ -305,13 +294,13 @@ test('tokens: name and scope rules (400), binding (422)', async () => {
   const path = '/api/v1/users/frank/tokens';
   const auth = basic('frank', frank.password);
   assert.is((await g.api('POST', path, { json: { name: 'dup', scopes: ['read:user'] }, auth })).status, 201);
-  await expectError(g.api('POST', path, { json: { name: 'dup', scopes: ['read:user'] }, auth }), 400, 'access token name has been used already');
-  await expectError(g.api('POST', path, { json: { name: 'none' }, auth }), 400, 'access token must have a scope');
-  await expectError(g.api('POST', path, { json: { name: 'none', scopes: [] }, auth }), 400, 'access token must have a scope');
-  await expectError(g.api('POST', path, { json: { name: 'bad', scopes: ['read:repository', 'write:everything'] }, auth }), 400, 'invalid access token scope provided: invalid access token scope: write:everything');
-  await expectError(g.api('POST', path, { json: { name: 'bad', scopes: ['read:project'] }, auth }), 400, 'invalid access token scope provided: invalid access token scope: read:project');
-  await expectError(g.api('POST', path, { json: { scopes: ['all'] }, auth }), 422, '[Name]: Required');
-  await expectError(g.api('POST', path, { json: { name: 'x', scopes: 'all' }, auth }), 422, '[]: json: cannot unmarshal string into Go struct field CreateAccessTokenOption.scopes of type []string');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'dup', scopes: ['read:user'] }, auth }), 400, 'access token name has been used already');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'none' }, auth }), 400, 'access token must have a scope');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'none', scopes: [] }, auth }), 400, 'access token must have a scope');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'bad', scopes: ['read:repository', 'write:everything'] }, auth }), 400, 'invalid access token scope provided: invalid access token scope: write:everything');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'bad', scopes: ['read:project'] }, auth }), 400, 'invalid access token scope provided: invalid access token scope: read:project');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { scopes: ['all'] }, auth }), 422, '[Name]: Required');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'x', scopes: 'all' }, auth }), 422, '[]: json: cannot unmarshal string into Go struct field CreateAccessTokenOption.scopes of type []string');
   // Normalisation: write implies read; every write scope collapses to `all`; a comma list is split.
   const norm = async (name: string, scopes: string[]) => (await g.api('POST', path, { json: { name, scopes }, auth })).body.scopes;
   assert.equal(await norm('n1', ['read:repository', 'write:repository']), ['write:repository']);
@@ -340,14 +329,14 @@ test('tokens: DELETE by id or by name (204), unknown (404); another user\'s toke
   assert.is(del.status, 204);
   assert.is(del.text, '');
   // The deleted token no longer authenticates.
-  await expectError(g.api('GET', '/api/v1/user', { auth: { token: a.body.sha1 } }), 401, 'invalid username, password or token');
+  await expectJsonError(ctx.g, g.api('GET', '/api/v1/user', { auth: { token: a.body.sha1 } }), 401, 'invalid username, password or token');
   assert.is((await g.api('DELETE', `${path}/by-name`, { auth })).status, 204);
-  await expectError(g.api('GET', '/api/v1/user', { auth: { token: b.body.sha1 } }), 401, 'invalid username, password or token');
-  await expectError(g.api('DELETE', `${path}/by-name`, { auth }), 404, 'not found');
-  await expectError(g.api('DELETE', `${path}/${a.body.id}`, { auth }), 404, 'not found');
-  await expectError(g.api('DELETE', `${path}/${hanks.body.id}`, { auth }), 404, 'not found');
-  await expectError(g.api('DELETE', `${path}/${hanks.body.id}`, { auth: gina.auth }), 401, 'auth required');
-  await expectError(g.api('DELETE', `/api/v1/users/hank/tokens/${hanks.body.id}`, { auth }), 403, 'doer should be the site admin or be same as the contextUser');
+  await expectJsonError(ctx.g, g.api('GET', '/api/v1/user', { auth: { token: b.body.sha1 } }), 401, 'invalid username, password or token');
+  await expectJsonError(ctx.g, g.api('DELETE', `${path}/by-name`, { auth }), 404, 'not found');
+  await expectJsonError(ctx.g, g.api('DELETE', `${path}/${a.body.id}`, { auth }), 404, 'not found');
+  await expectJsonError(ctx.g, g.api('DELETE', `${path}/${hanks.body.id}`, { auth }), 404, 'not found');
+  await expectJsonError(ctx.g, g.api('DELETE', `${path}/${hanks.body.id}`, { auth: gina.auth }), 401, 'auth required');
+  await expectJsonError(ctx.g, g.api('DELETE', `/api/v1/users/hank/tokens/${hanks.body.id}`, { auth }), 403, 'doer should be the site admin or be same as the contextUser');
   assert.is((await g.api('GET', '/api/v1/user', { auth: { token: hanks.body.sha1 } })).status, 200, 'hank\'s token is untouched');
   // The site admin may delete it (Basic).
   assert.is((await g.api('DELETE', `/api/v1/users/hank/tokens/hanks`, { auth: basic(ADMIN.name, ADMIN.password) })).status, 204);
@@ -406,7 +395,7 @@ test('DISABLE_QUERY_AUTH_TOKEN=true: ?token= and ?access_token= are not credenti
   try {
     const made = await fetch(`${t.url}/api/v1/users/root/tokens`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${ADMIN.name}:${ADMIN.password}`).toString('base64')}`, 'content-type': 'application/json' },
+      headers: { authorization: basicAuth(`${ADMIN.name}:${ADMIN.password}`), 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'q', scopes: ['all'] }),
     });
     const token = ((await made.json()) as { sha1: string }).sha1;
@@ -438,24 +427,27 @@ test('scopes: read vs write by method, `all`, the exact 403 text, checked before
   assert.is((await g.api('GET', repo, { auth: { token: write } })).status, 200, 'write implies read');
   assert.is((await g.api('GET', repo, { auth: { token: all } })).status, 200);
   const needWrite = 'token does not have at least one of required scope(s), required=[write:repository], token scope=read:repository';
-  await expectError(g.api('PATCH', repo, { json: { description: 'x' }, auth: { token: read } }), 403, needWrite);
-  await expectError(g.api('DELETE', repo, { auth: { token: read } }), 403, needWrite);
-  await expectError(g.api('PATCH', '/api/v1/repos/jack/no-such-repo', { json: {}, auth: { token: read } }), 403, needWrite);
-  await expectError(g.api('PATCH', '/api/v1/repos/nobody/nothing', { json: {}, auth: { token: read } }), 403, needWrite);
-  await expectError(g.api('GET', '/api/v1/repos/nobody/nothing', { auth: { token: userOnly } }), 403, 'token does not have at least one of required scope(s), required=[read:repository], token scope=read:user');
-  await expectError(g.api('GET', '/api/v1/user', { auth: { token: read } }), 403, 'token does not have at least one of required scope(s), required=[read:user], token scope=read:repository');
-  await expectError(
+  await expectJsonError(ctx.g, g.api('PATCH', repo, { json: { description: 'x' }, auth: { token: read } }), 403, needWrite);
+  await expectJsonError(ctx.g, g.api('DELETE', repo, { auth: { token: read } }), 403, needWrite);
+  await expectJsonError(ctx.g, g.api('PATCH', '/api/v1/repos/jack/no-such-repo', { json: {}, auth: { token: read } }), 403, needWrite);
+  await expectJsonError(ctx.g, g.api('PATCH', '/api/v1/repos/nobody/nothing', { json: {}, auth: { token: read } }), 403, needWrite);
+  await expectJsonError(ctx.g, g.api('GET', '/api/v1/repos/nobody/nothing', { auth: { token: userOnly } }), 403, 'token does not have at least one of required scope(s), required=[read:repository], token scope=read:user');
+  await expectJsonError(ctx.g, g.api('GET', '/api/v1/user', { auth: { token: read } }), 403, 'token does not have at least one of required scope(s), required=[read:user], token scope=read:repository');
+  await expectJsonError(
+    ctx.g,
     g.api('POST', '/api/v1/user/repos', { json: { name: 'nope' }, auth: { token: write } }),
     403,
     'token does not have at least one of required scope(s), required=[write:user], token scope=write:repository',
   );
-  await expectError(
+  await expectJsonError(
+    ctx.g,
     g.api('POST', '/api/v1/user/repos', { json: { name: 'nope' }, auth: { token: both } }),
     403,
     'token does not have at least one of required scope(s), required=[write:user], token scope=read:repository,read:user',
   );
   const writeBoth = await g.token(jack, ['write:user', 'read:repository']);
-  await expectError(
+  await expectJsonError(
+    ctx.g,
     g.api('POST', '/api/v1/user/repos', { json: { name: 'nope' }, auth: { token: writeBoth } }),
     403,
     'token does not have at least one of required scope(s), required=[write:repository], token scope=read:repository,write:user',
@@ -476,12 +468,12 @@ test('scopes: a public-only token reaches public repositories only (403 on a pri
   await g.repo('closed', { owner: kim, private: true });
   const pub = await g.token(kim, ['public-only', 'read:repository']);
   assert.is((await g.api('GET', '/api/v1/repos/kim/open', { auth: { token: pub } })).status, 200);
-  await expectError(g.api('GET', '/api/v1/repos/kim/closed', { auth: { token: pub } }), 403, 'token scope is limited to public repos');
+  await expectJsonError(ctx.g, g.api('GET', '/api/v1/repos/kim/closed', { auth: { token: pub } }), 403, 'token scope is limited to public repos');
   const full = await g.token(kim, ['read:repository']);
   assert.is((await g.api('GET', '/api/v1/repos/kim/closed', { auth: { token: full } })).status, 200);
   // Someone else's private repository is still just not there.
   await g.repo('hidden', { private: true });
-  await expectError(g.api('GET', '/api/v1/repos/root/hidden', { auth: { token: pub } }), 404, 'not found');
+  await expectJsonError(ctx.g, g.api('GET', '/api/v1/repos/root/hidden', { auth: { token: pub } }), 404, 'not found');
 });
 
 test('secrets at rest: passwords are scrypt hashes, tokens SHA-256; nothing secret in any log line', async () => {
@@ -548,8 +540,8 @@ test('GET /user, GET /users/{username}: what each viewer sees', async () => {
   assert.equal(Object.keys(anon.body), USER_KEYS);
   assert.is(anon.body.login, 'mia');
   assert.is(anon.body.email, 'mia@noreply.127.0.0.1');
-  await expectError(g.api('GET', '/api/v1/users/nobody'), 404, 'user does not exist [uid: 0, name: nobody]');
-  await expectError(g.api('GET', '/api/v1/user', { auth: null }), 401, 'token is required');
+  await expectJsonError(ctx.g, g.api('GET', '/api/v1/users/nobody'), 404, 'user does not exist [uid: 0, name: nobody]');
+  await expectJsonError(ctx.g, g.api('GET', '/api/v1/user', { auth: null }), 401, 'token is required');
 });
 
 test('GET /version: anyone, no scope', async () => {

@@ -1,13 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { git, gitAsync, gitChildren, useGitea, waitNoChildren, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
+import { expectError } from '../_helpers/api-error.js';
+import { authHeader, git, gitAsync, gitChildren, gitDirOf, useGitea, waitNoChildren, type Account, type Auth, type GiteaWorld, type GReply } from '../_helpers/gitea.js';
 import { requireTool } from '../_helpers/skip.js';
-import { WAIT_MS } from '../_helpers/wait.js';
+import { tempDir } from '../_helpers/temp-dir.js';
+import { pollUntil, WAIT_MS } from '../_helpers/wait.js';
 
 // /archive/{ref}.{zip|tar.gz|bundle} (repoGetArchive): formats, refs, paths, headers, errors, streaming.
 const test = suite('gitea: archive');
@@ -19,29 +21,9 @@ let alice: Account;
 let head = '';
 let featureHead = '';
 let bigHead = '';
-const work = mkdtempSync(join(tmpdir(), 'trunkline-archive-test-'));
+const work = tempDir('archive-test');
 
-interface Got {
-  status: number;
-  headers: Headers;
-  bytes: Buffer;
-  text: string;
-}
-
-const authHeader = (auth: Auth): Record<string, string> =>
-  !auth ? {} : 'token' in auth ? { authorization: `token ${auth.token}` } : 'basic' in auth ? { authorization: `Basic ${Buffer.from(auth.basic).toString('base64')}` } : {};
-
-async function get(path: string, opts: { auth?: Auth; method?: string } = {}): Promise<Got> {
-  const auth = opts.auth === undefined ? g.admin.auth : opts.auth;
-  const res = await fetch(g.url + path, { method: opts.method ?? 'GET', headers: authHeader(auth) });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  return { status: res.status, headers: res.headers, bytes, text: bytes.toString('utf8') };
-}
-
-function assertApiError(r: Got, status: number, message: string) {
-  assert.is(r.status, status, `status (body ${r.text.slice(0, 200)})`);
-  assert.equal(JSON.parse(r.text), { message, url: `${g.url}/api/swagger` });
-}
+const get = (path: string, opts: { auth?: Auth; method?: string } = {}): Promise<GReply> => g.api(opts.method ?? 'GET', path, { auth: opts.auth });
 
 /** Entry names and sizes from a zip's central directory (no unzip needed). */
 function zipEntries(zip: Buffer): { name: string; size: number }[] {
@@ -66,8 +48,7 @@ function zipEntries(zip: Buffer): { name: string; size: number }[] {
 /** Bundles are made in temporary repositories, removed once git exits. */
 async function noBundleDirs() {
   const left = () => readdirSync(tmpdir()).filter((d) => d.startsWith('trunkline-bundle-'));
-  const deadline = Date.now() + WAIT_MS;
-  while (left().length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await pollUntil(() => !left().length, WAIT_MS, 50);
   assert.equal(left(), [], 'no temporary bundle repository left');
 }
 
@@ -77,7 +58,7 @@ test.before(async () => {
   await g.repo('arch');
   head = (await g.commit('root', 'arch', { 'src/a.txt': 'a\n', 'src/b/c.txt': 'c\n', 'doc.md': '# doc\n' })).commit.sha;
   featureHead = (await g.commit('root', 'arch', { 'feature.txt': 'feature\n' }, { newBranch: 'feature/x' })).commit.sha;
-  const dir = join(g.t.dataDir, 'git', `${(await g.api('GET', '/api/v1/repos/root/arch')).body.id}.git`);
+  const dir = gitDirOf(g, (await g.api('GET', '/api/v1/repos/root/arch')).body.id);
   git(['--git-dir', dir, 'tag', '-a', '-m', 'release', 'v1', head]);
   g.t.server.gitea.git.invalidate(dir);
 });
@@ -135,9 +116,9 @@ test('?path= limits zip and tar.gz to those entries', async () => {
   assert.equal(zipEntries(r.bytes).map((e) => e.name).sort(), ['arch/', 'arch/doc.md', 'arch/src/', 'arch/src/b/', 'arch/src/b/c.txt']);
   const t = await get('/api/v1/repos/root/arch/archive/main.zip?path=src/a.txt');
   assert.equal(zipEntries(t.bytes).map((e) => e.name).sort(), ['arch/', 'arch/src/', 'arch/src/a.txt']);
-  assertApiError(await get('/api/v1/repos/root/arch/archive/main.zip?path=nope'), 404, `object does not exist [id: ${head}, rel_path: nope]`);
-  assertApiError(await get('/api/v1/repos/root/arch/archive/main.tar.gz?path=.git/config'), 400, 'path contains a malformed path component [path: .git/config]');
-  assertApiError(await get('/api/v1/repos/root/arch/archive/main.bundle?path=src'), 400, 'paths are not supported for bundle archives');
+  await expectError(g, get('/api/v1/repos/root/arch/archive/main.zip?path=nope'), 404, `object does not exist [id: ${head}, rel_path: nope]`);
+  await expectError(g, get('/api/v1/repos/root/arch/archive/main.tar.gz?path=.git/config'), 400, 'path contains a malformed path component [path: .git/config]');
+  await expectError(g, get('/api/v1/repos/root/arch/archive/main.bundle?path=src'), 400, 'paths are not supported for bundle archives');
 });
 
 test('bundle: verifies, lists HEAD and branch bundle at the commit, clones; the served repository gains no ref', async () => {
@@ -164,21 +145,21 @@ test('bundle: verifies, lists HEAD and branch bundle at the commit, clones; the 
 });
 
 test('errors: unknown format 400, unknown ref 404, empty repository 404, private repository invisible', async () => {
-  assertApiError(await get('/api/v1/repos/root/arch/archive/main.rar'), 400, 'unknown format: main.rar');
-  assertApiError(await get('/api/v1/repos/root/arch/archive/main'), 400, 'unknown format: main');
-  assertApiError(await get('/api/v1/repos/root/arch/archive/main.tar'), 400, 'unknown format: main.tar');
-  assertApiError(await get('/api/v1/repos/root/arch/archive/nope.zip'), 404, 'unrecognized repository reference: nope');
-  assertApiError(await get('/api/v1/repos/root/arch/archive/0000000.zip'), 404, 'unrecognized repository reference: 0000000');
-  assertApiError(await get('/api/v1/repos/root/arch/archive/nope.bundle'), 404, 'unrecognized repository reference: nope');
+  await expectError(g, get('/api/v1/repos/root/arch/archive/main.rar'), 400, 'unknown format: main.rar');
+  await expectError(g, get('/api/v1/repos/root/arch/archive/main'), 400, 'unknown format: main');
+  await expectError(g, get('/api/v1/repos/root/arch/archive/main.tar'), 400, 'unknown format: main.tar');
+  await expectError(g, get('/api/v1/repos/root/arch/archive/nope.zip'), 404, 'unrecognized repository reference: nope');
+  await expectError(g, get('/api/v1/repos/root/arch/archive/0000000.zip'), 404, 'unrecognized repository reference: 0000000');
+  await expectError(g, get('/api/v1/repos/root/arch/archive/nope.bundle'), 404, 'unrecognized repository reference: nope');
   await g.repo('empty', { autoInit: false });
-  assertApiError(await get('/api/v1/repos/root/empty/archive/main.zip'), 404, 'unrecognized repository reference: main');
+  await expectError(g, get('/api/v1/repos/root/empty/archive/main.zip'), 404, 'unrecognized repository reference: main');
   await g.repo('secret', { owner: alice, private: true });
-  assertApiError(await get('/api/v1/repos/alice/secret/archive/main.zip', { auth: null }), 404, 'not found');
+  await expectError(g, get('/api/v1/repos/alice/secret/archive/main.zip', { auth: null }), 404, 'not found');
   const mine = await get('/api/v1/repos/alice/secret/archive/main.zip', { auth: alice.auth });
   assert.is(mine.status, 200);
   assert.equal(zipEntries(mine.bytes).map((e) => e.name).sort(), ['secret/', 'secret/README.md']);
   const readOnly = await g.token(alice, ['read:user']);
-  assertApiError(await get('/api/v1/repos/alice/secret/archive/main.zip', { auth: { token: readOnly } }), 403, 'token does not have at least one of required scope(s), required=[read:repository], token scope=read:user');
+  await expectError(g, get('/api/v1/repos/alice/secret/archive/main.zip', { auth: { token: readOnly } }), 403, 'token does not have at least one of required scope(s), required=[read:repository], token scope=read:user');
 });
 
 test('HEAD: the headers without running git', async () => {
@@ -222,7 +203,7 @@ const ARCHIVING = 'archive --format';
 
 /** Polls (every 20 ms) until `cond` holds; a guard against hanging, not a timing assertion. */
 async function eventually(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 3000 && !cond(); i++) await new Promise((r) => setTimeout(r, 20));
+  await pollUntil(cond, 60_000, 20);
   assert.ok(cond(), `never: ${what}`);
 }
 
@@ -254,7 +235,7 @@ let busy: { path: string; zip: Buffer } | undefined;
 async function busyRepo() {
   if (busy) return busy;
   const repo = await g.repo('busy');
-  const dir = join(g.t.dataDir, 'git', `${repo.id}.git`);
+  const dir = gitDirOf(g, repo.id);
   // Written with plumbing straight into the repository (24 MB through the contents API is slow), and
   // without holding the event loop long: the server shares it, and a long stall makes kept-alive
   // connections close under the client's feet.
@@ -311,7 +292,7 @@ test('archives: 429 over a client\'s share, 503 past the queue (Retry-After); a 
   const fay2 = download(path, fay!.auth);
   await eventually(() => slots.stats.waiting === 1, 'fay\'s second queued');
   const over = await get(path, { auth: fay!.auth });
-  assertApiError(over, 429, 'too many archive requests from this client; try again later');
+  await expectError(g, over, 429, 'too many archive requests from this client; try again later');
   assert.is(over.headers.get('retry-after'), '5');
   // The queue (three places) fills, in a known order; the next is refused.
   const queued = [download(path, hal!.auth)];
@@ -319,7 +300,7 @@ test('archives: 429 over a client\'s share, 503 past the queue (Retry-After); a 
   queued.push(download(path, ida!.auth));
   await eventually(() => slots.stats.waiting === 3, 'queue full');
   const full = await get(path, { auth: jon!.auth });
-  assertApiError(full, 503, 'too many archives are being made; try again later');
+  await expectError(g, full, 503, 'too many archives are being made; try again later');
   assert.is(full.headers.get('retry-after'), '5');
   // A waiting client that leaves gives its place up: jon now gets one.
   fay2.ac.abort();

@@ -1,6 +1,4 @@
-import { request as httpRequest } from 'node:http';
 import { readdirSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -9,7 +7,12 @@ import { GITEA_OPERATIONS } from '../../protocol/gitea/index.js';
 import type { GOperation } from '../../protocol/gitea/operation.js';
 import type { RField, RModel } from '../../protocol/gitea/request.js';
 import { ADMIN, git, giteaWorld, useGitea, type GiteaWorld } from '../_helpers/gitea.js';
+import { openSocket } from '../_helpers/open-socket.js';
+import { rawRequest, type RawReply } from '../_helpers/raw-request.js';
+import { rawSocket } from '../_helpers/raw-socket.js';
+import { basicAuth } from '../_helpers/request.js';
 import { startTestServer } from '../_helpers/server.js';
+import { socketClosed } from '../_helpers/socket-closed.js';
 import { waitUntil, WAIT_MS } from '../_helpers/wait.js';
 
 // Bad input and credentials for EVERY declared Gitea operation, generated from
@@ -34,11 +37,7 @@ const TIMEOUT_MS = WAIT_MS;
 const SMALL_BODY = 4096;
 const SMALL_WS = 1024;
 
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
+type Reply = RawReply;
 
 interface Case {
   op: GOperation;
@@ -72,36 +71,9 @@ interface World {
 
 const stats = { requests: 0, ops: new Set<string>(), serverErrors: 0 };
 
-function send(base: string, c: Pick<Case, 'method' | 'path' | 'headers' | 'body' | 'chunked'>): Promise<Reply> {
-  const u = new URL(base);
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...c.headers };
-    // Node's client frames a DELETE body only when told to (chunked) or given a length.
-    if (c.body !== undefined) headers[c.chunked ? 'transfer-encoding' : 'content-length'] = c.chunked ? 'chunked' : String(Buffer.byteLength(c.body));
-    // A fresh connection per request: one bad request cannot spoil the next one's.
-    const req = httpRequest({ host: u.hostname, port: u.port, method: c.method, path: c.path, headers, timeout: TIMEOUT_MS, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => {
-      req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`));
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      // A server that refuses an oversized body may answer and close before reading it all.
-      if (err.code === 'EPIPE' || err.code === 'ECONNRESET') reject(new Error(`connection ${err.code} before an answer`));
-      else reject(err);
-    });
-    if (c.body !== undefined) {
-      if (c.chunked) {
-        const buf = Buffer.from(c.body);
-        for (let i = 0; i < buf.length; i += 1024) req.write(buf.subarray(i, i + 1024));
-      } else req.write(c.body);
-    }
-    req.end();
-  });
-}
+/** One case through node:http on a connection of its own: one bad request cannot spoil the next one's. */
+const send = (base: string, c: Pick<Case, 'method' | 'path' | 'headers' | 'body' | 'chunked'>): Promise<Reply> =>
+  rawRequest(base, c.method, c.path, { headers: c.headers, body: c.body, chunked: c.chunked, freshConnection: true, timeoutMs: TIMEOUT_MS });
 
 /** Checks one answer; returns the problems (empty: fine). */
 function judge(w: World, c: Case, r: Reply): string[] {
@@ -237,7 +209,7 @@ async function makeWorld(g: GiteaWorld): Promise<World> {
     g,
     swagger: `${g.url}/api/swagger`,
     token: g.admin.token,
-    basic: `Basic ${Buffer.from(`${ADMIN.name}:${ADMIN.password}`).toString('base64')}`,
+    basic: basicAuth(`${ADMIN.name}:${ADMIN.password}`),
     bodyValues: { clone_addr: `${g.url}/owen/nope.git`, remote_address: `${g.url}/owen/target.git`, interval: '0', sync_on_commit: false },
     values: {
       owner: 'owen',
@@ -299,7 +271,7 @@ function credentialCases(w: World, op: GOperation): Case[] {
   return [
     { op, label: 'no credentials', method: op.method, path, ...body, mustFail: !isRead(op) || anon !== null, ...(anon !== null ? { status: anon } : {}) },
     { op, label: 'token 000…0', method: op.method, path, ...body, headers: { ...body.headers, authorization: `token ${'0'.repeat(40)}` }, ...wrong },
-    { op, label: 'Basic, wrong password', method: op.method, path, ...body, headers: { ...body.headers, authorization: `Basic ${Buffer.from(`${ADMIN.name}:wrong-password`).toString('base64')}` }, ...wrong },
+    { op, label: 'Basic, wrong password', method: op.method, path, ...body, headers: { ...body.headers, authorization: basicAuth(`${ADMIN.name}:wrong-password`) }, ...wrong },
     { op, label: '?token=bad', method: op.method, path: `${path}?token=bad`, ...body, ...wrong },
     { op, label: '?access_token=bad', method: op.method, path: `${path}?access_token=bad`, ...body, ...wrong },
   ];
@@ -554,42 +526,15 @@ test('regressions this suite found: dot segments, a null body, huge patterns, a 
 // ---------------------------------------------------------------------------
 // The events WebSocket: oversized and garbage frames close that socket; the server stays up.
 
-function openEvents(url: string): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/api/v1/events`, { headers: { authorization: `Basic ${Buffer.from(`${ADMIN.name}:${ADMIN.password}`).toString('base64')}` } });
-    ws.once('open', () => resolve(ws));
-    ws.once('error', reject);
-  });
-}
-
-function closed(ws: WebSocket): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`socket not closed within ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
-    ws.on('error', () => {});
-    ws.once('close', (code: number) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-}
+const openEvents = (url: string) => openSocket(`${url.replace(/^http/, 'ws')}/api/v1/events`, { headers: { authorization: basicAuth(`${ADMIN.name}:${ADMIN.password}`) } });
+const closed = async (ws: WebSocket): Promise<number> => (await socketClosed(ws, TIMEOUT_MS)).code;
 
 /** Writes raw bytes on a fresh connection; resolves with what came back before the server closed it (or TIMEOUT_MS). */
-function rawExchange(url: string, data: string): Promise<string> {
-  const u = new URL(url);
-  return new Promise((resolve) => {
-    let got = '';
-    const sock = connect(Number(u.port), u.hostname, () => sock.write(data));
-    const timer = setTimeout(() => {
-      sock.destroy();
-      resolve(got || `no answer within ${TIMEOUT_MS} ms`);
-    }, TIMEOUT_MS);
-    sock.on('data', (d) => (got += d.toString('latin1')));
-    sock.on('error', () => {});
-    sock.on('close', () => {
-      clearTimeout(timer);
-      resolve(got);
-    });
-  });
+async function rawExchange(url: string, data: string): Promise<string> {
+  const sock = await rawSocket(url, data);
+  if (await sock.ended(TIMEOUT_MS)) return sock.got();
+  sock.socket.destroy();
+  return sock.got() || `no answer within ${TIMEOUT_MS} ms`;
 }
 
 /** A raw frame (FIN set), masked unless said otherwise. */

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RULE_CHECK_STEPS } from '../../server/gitea/services/protections.js';
-import { git, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { expectError } from '../_helpers/api-error.js';
+import { addCollaborator, git, gitDirOf, useGitea, type Account } from '../_helpers/gitea.js';
 import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
 
 // Branches (read): the list, one branch, the commit payload, and what the caller may do on each.
@@ -12,13 +13,6 @@ const ctx = useGitea(test);
 const BRANCH_KEYS = ['name', 'commit', 'protected', 'required_approvals', 'enable_status_check', 'status_check_contexts', 'user_can_push', 'user_can_merge', 'effective_branch_protection_name'];
 const COMMIT_KEYS = ['id', 'message', 'url', 'author', 'committer', 'verification', 'timestamp', 'added', 'removed', 'modified'];
 const UNSIGNED = { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' };
-
-const apiError = (g: GiteaWorld, message: string) => ({ message, url: `${g.url}/api/swagger` });
-async function expectError(p: Promise<{ status: number; body: unknown }>, status: number, message: string) {
-  const r = await p;
-  assert.is(r.status, status, `status (body ${JSON.stringify(r.body)})`);
-  assert.equal(r.body, apiError(ctx.g, message));
-}
 
 let olly: Account;
 let rita: Account; // read collaborator
@@ -35,9 +29,7 @@ test.before(async () => {
 async function repoWithCollaborators(name: string, opts: { private?: boolean } = {}) {
   const { g } = ctx;
   const repo = await g.repo(name, { owner: olly, ...opts });
-  for (const [who, permission] of [[rita, 'read'], [will, 'write'], [adam, 'admin']] as const) {
-    assert.is((await g.api('PUT', `/api/v1/repos/olly/${name}/collaborators/${who.name}`, { json: { permission }, auth: olly.auth })).status, 204);
-  }
+  for (const [who, permission] of [[rita, 'read'], [will, 'write'], [adam, 'admin']] as const) await addCollaborator(g, olly, name, who, permission);
   return repo;
 }
 
@@ -54,7 +46,7 @@ async function branchAt(repo: string, branch: string, from: string, author: stri
 test('GET /branches: Branch objects with the head commit as a PayloadCommit', async () => {
   const { g } = ctx;
   const repo = await repoWithCollaborators('br');
-  const dir = join(g.t.dataDir, 'git', `${repo.id}.git`);
+  const dir = gitDirOf(g, repo.id);
   const r = await g.api('GET', '/api/v1/repos/olly/br/branches', { auth: olly.auth });
   assert.is(r.status, 200);
   assert.is(r.body.length, 1);
@@ -141,13 +133,14 @@ test('GET /branches/{branch}: names with slashes; 404 for an unknown branch; rea
   assert.is(r.body.name, 'feature/deep/x');
   assert.is(r.body.commit.id, sha);
   assert.is((await g.api('GET', '/api/v1/repos/olly/slashy/branches/feature/deep/x/', { auth: olly.auth })).body.name, 'feature/deep/x');
-  await expectError(g.api('GET', '/api/v1/repos/olly/slashy/branches/feature/deep', { auth: olly.auth }), 404, 'not found');
-  await expectError(g.api('GET', '/api/v1/repos/olly/slashy/branches/nope', { auth: olly.auth }), 404, 'not found');
-  await expectError(g.api('GET', '/api/v1/repos/olly/slashy/branches/Main', { auth: olly.auth }), 404, 'not found');
-  await expectError(g.api('GET', '/api/v1/repos/olly/slashy/branches/main', { auth: stan.auth }), 404, 'not found');
-  await expectError(g.api('GET', '/api/v1/repos/olly/slashy/branches', { auth: null }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/olly/slashy/branches/feature/deep', { auth: olly.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/olly/slashy/branches/nope', { auth: olly.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/olly/slashy/branches/Main', { auth: olly.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/olly/slashy/branches/main', { auth: stan.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/olly/slashy/branches', { auth: null }), 404, 'not found');
   const scoped = await g.token(olly, ['read:user']);
   await expectError(
+    ctx.g,
     g.api('GET', '/api/v1/repos/olly/slashy/branches', { auth: { token: scoped } }),
     403,
     'token does not have at least one of required scope(s), required=[read:repository], token scope=read:user',
@@ -156,7 +149,7 @@ test('GET /branches/{branch}: names with slashes; 404 for an unknown branch; rea
   await g.repo('void', { owner: olly, autoInit: false });
   const empty = await g.api('GET', '/api/v1/repos/olly/void/branches', { auth: olly.auth });
   assert.equal([empty.status, empty.body, empty.headers.get('x-total-count')], [200, [], '0']);
-  await expectError(g.api('GET', '/api/v1/repos/olly/void/branches/main', { auth: olly.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/olly/void/branches/main', { auth: olly.auth }), 404, 'not found');
 });
 
 test('user_can_push / user_can_merge / effective_branch_protection_name follow the caller and the rule', async () => {

@@ -1,18 +1,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { expectError } from '../_helpers/api-error.js';
+import { useGitea, type Account } from '../_helpers/gitea.js';
 
 // Collaborators: add/update/remove with read, write or admin, the check and list endpoints, the
 // permission endpoint, and what each permission really allows.
 const test = suite('gitea: collaborators');
 const ctx = useGitea(test);
-
-const apiError = (g: GiteaWorld, message: string) => ({ message, url: `${g.url}/api/swagger` });
-async function expectError(p: Promise<{ status: number; body: unknown }>, status: number, message: string) {
-  const r = await p;
-  assert.is(r.status, status, `status (body ${JSON.stringify(r.body)})`);
-  assert.equal(r.body, apiError(ctx.g, message));
-}
 
 let owen: Account;
 let cara: Account;
@@ -54,24 +48,24 @@ test('PUT: 204; permission defaults to write; read, write and admin; a second PU
 test('PUT: unknown user 422, bad permission 422, only repository admins (403), signed in (401)', async () => {
   const { g } = ctx;
   await g.repo('strict', { owner: owen });
-  await expectError(g.api('PUT', collab('strict', 'ghosty'), { json: { permission: 'read' }, auth: owen.auth }), 422, 'user does not exist [uid: 0, name: ghosty]');
+  await expectError(ctx.g, g.api('PUT', collab('strict', 'ghosty'), { json: { permission: 'read' }, auth: owen.auth }), 422, 'user does not exist [uid: 0, name: ghosty]');
   // Gitea parses an unknown permission as "none" and then fails with a 500; a 422 says what is wrong.
   for (const permission of ['owner', 'none', 'WRITE', '']) {
-    await expectError(g.api('PUT', collab('strict', 'cara'), { json: { permission }, auth: owen.auth }), 422, `invalid permission [${permission}]: must be read, write or admin`);
+    await expectError(ctx.g, g.api('PUT', collab('strict', 'cara'), { json: { permission }, auth: owen.auth }), 422, `invalid permission [${permission}]: must be read, write or admin`);
   }
-  await expectError(g.api('PUT', collab('strict', 'cara'), { json: { permission: 1 }, auth: owen.auth }), 422, '[]: json: cannot unmarshal number into Go struct field AddCollaboratorOption.permission of type string');
+  await expectError(ctx.g, g.api('PUT', collab('strict', 'cara'), { json: { permission: 1 }, auth: owen.auth }), 422, '[]: json: cannot unmarshal number into Go struct field AddCollaboratorOption.permission of type string');
   assert.is((await g.api('PUT', collab('strict', 'dirk'), { json: { permission: 'write' }, auth: owen.auth })).status, 204);
   assert.is((await g.api('PUT', collab('strict', 'emma'), { json: { permission: 'admin' }, auth: owen.auth })).status, 204);
   const NOT_ADMIN = 'user should be an owner or a collaborator with admin write of a repository';
-  await expectError(g.api('PUT', collab('strict', 'stan'), { json: {}, auth: dirk.auth }), 403, NOT_ADMIN);
-  await expectError(g.api('PUT', collab('strict', 'stan'), { json: {}, auth: stan.auth }), 403, NOT_ADMIN);
-  await expectError(g.api('DELETE', collab('strict', 'dirk'), { auth: dirk.auth }), 403, NOT_ADMIN);
-  await expectError(g.api('PUT', collab('strict', 'stan'), { json: {}, auth: null }), 401, 'token is required');
+  await expectError(ctx.g, g.api('PUT', collab('strict', 'stan'), { json: {}, auth: dirk.auth }), 403, NOT_ADMIN);
+  await expectError(ctx.g, g.api('PUT', collab('strict', 'stan'), { json: {}, auth: stan.auth }), 403, NOT_ADMIN);
+  await expectError(ctx.g, g.api('DELETE', collab('strict', 'dirk'), { auth: dirk.auth }), 403, NOT_ADMIN);
+  await expectError(ctx.g, g.api('PUT', collab('strict', 'stan'), { json: {}, auth: null }), 401, 'token is required');
   // An admin collaborator manages collaborators.
   assert.is((await g.api('PUT', collab('strict', 'stan'), { json: { permission: 'read' }, auth: emma.auth })).status, 204);
   assert.is((await g.api('DELETE', collab('strict', 'stan'), { auth: emma.auth })).status, 204);
   // The repository is looked up first.
-  await expectError(g.api('PUT', '/api/v1/repos/owen/none/collaborators/cara', { json: {}, auth: owen.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('PUT', '/api/v1/repos/owen/none/collaborators/cara', { json: {}, auth: owen.auth }), 404, 'not found');
 });
 
 test('GET /collaborators/{user}: 204 when a collaborator, 404 when not, 422 for an unknown user; DELETE 204', async () => {
@@ -82,19 +76,19 @@ test('GET /collaborators/{user}: 204 when a collaborator, 404 when not, 422 for 
   assert.is(yes.status, 204);
   assert.is(yes.text, '');
   assert.is((await g.api('GET', collab('check', 'CARA'), { auth: owen.auth })).status, 204, 'names are case-insensitive');
-  await expectError(g.api('GET', collab('check', 'dirk'), { auth: owen.auth }), 404, 'not found');
-  await expectError(g.api('GET', collab('check', 'owen'), { auth: owen.auth }), 404, 'not found');
-  await expectError(g.api('GET', collab('check', 'ghosty'), { auth: owen.auth }), 422, 'user does not exist [uid: 0, name: ghosty]');
+  await expectError(ctx.g, g.api('GET', collab('check', 'dirk'), { auth: owen.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', collab('check', 'owen'), { auth: owen.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', collab('check', 'ghosty'), { auth: owen.auth }), 422, 'user does not exist [uid: 0, name: ghosty]');
   // Anyone who can read the repository may ask; anonymous callers may not.
   assert.is((await g.api('GET', collab('check', 'cara'), { auth: stan.auth })).status, 204);
-  await expectError(g.api('GET', collab('check', 'cara'), { auth: null }), 401, 'token is required');
+  await expectError(ctx.g, g.api('GET', collab('check', 'cara'), { auth: null }), 401, 'token is required');
   const del = await g.api('DELETE', collab('check', 'cara'), { auth: owen.auth });
   assert.is(del.status, 204);
   assert.is(del.text, '');
-  await expectError(g.api('GET', collab('check', 'cara'), { auth: owen.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', collab('check', 'cara'), { auth: owen.auth }), 404, 'not found');
   // Removing someone who is not a collaborator is fine; an unknown user is 422.
   assert.is((await g.api('DELETE', collab('check', 'cara'), { auth: owen.auth })).status, 204);
-  await expectError(g.api('DELETE', collab('check', 'ghosty'), { auth: owen.auth }), 422, 'user does not exist [uid: 0, name: ghosty]');
+  await expectError(ctx.g, g.api('DELETE', collab('check', 'ghosty'), { auth: owen.auth }), 422, 'user does not exist [uid: 0, name: ghosty]');
 });
 
 test('GET /collaborators: the list (Users, not the owner), X-Total-Count, Link paging; limit capped at 50', async () => {
@@ -159,7 +153,7 @@ test('GET /collaborators: the list (Users, not the owner), X-Total-Count, Link p
 
   // Any reader may list; anonymous callers may not.
   assert.is((await g.api('GET', '/api/v1/repos/owen/crowd/collaborators', { auth: stan.auth })).status, 200);
-  await expectError(g.api('GET', '/api/v1/repos/owen/crowd/collaborators', { auth: null }), 401, 'token is required');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/owen/crowd/collaborators', { auth: null }), 401, 'token is required');
 });
 
 test('GET /collaborators/{user}/permission: owner, admin, write, read, none; who may ask (403)', async () => {
@@ -189,14 +183,14 @@ test('GET /collaborators/{user}/permission: owner, admin, write, read, none; who
   assert.is(await modeOf('perms', 'dirk', emma.auth), 'write');
   assert.is(await modeOf('perms', 'dirk', undefined), 'write');
   const NOT_YOURS = 'Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own';
-  await expectError(ask('perms', 'dirk', cara.auth), 403, NOT_YOURS);
-  await expectError(ask('perms', 'owen', dirk.auth), 403, NOT_YOURS);
-  await expectError(ask('perms-pub', 'cara', stan.auth), 403, NOT_YOURS);
-  await expectError(ask('perms-pub', 'ghosty', stan.auth), 403, NOT_YOURS);
+  await expectError(ctx.g, ask('perms', 'dirk', cara.auth), 403, NOT_YOURS);
+  await expectError(ctx.g, ask('perms', 'owen', dirk.auth), 403, NOT_YOURS);
+  await expectError(ctx.g, ask('perms-pub', 'cara', stan.auth), 403, NOT_YOURS);
+  await expectError(ctx.g, ask('perms-pub', 'ghosty', stan.auth), 403, NOT_YOURS);
   assert.is(await modeOf('perms-pub', 'stan', stan.auth), 'read');
-  await expectError(ask('perms', 'stan', stan.auth), 404, 'not found');
-  await expectError(ask('perms', 'ghosty'), 404, 'user does not exist [uid: 0, name: ghosty]');
-  await expectError(ask('perms-pub', 'cara', null), 401, 'token is required');
+  await expectError(ctx.g, ask('perms', 'stan', stan.auth), 404, 'not found');
+  await expectError(ctx.g, ask('perms', 'ghosty'), 404, 'user does not exist [uid: 0, name: ghosty]');
+  await expectError(ctx.g, ask('perms-pub', 'cara', null), 401, 'token is required');
 });
 
 test('permissions are enforced: read cannot write or edit, write can write but not edit, admin can edit', async () => {
@@ -208,28 +202,28 @@ test('permissions are enforced: read cannot write or edit, write can write but n
   const NOT_ADMIN = 'user should be an owner or a collaborator with admin write of a repository';
 
   // Not a collaborator: the private repository does not exist.
-  await expectError(g.api('GET', '/api/v1/repos/owen/real/contents/README.md', { auth: cara.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/owen/real/contents/README.md', { auth: cara.auth }), 404, 'not found');
   assert.is((await put('cara', 'read')).status, 204);
   assert.is((await g.api('GET', '/api/v1/repos/owen/real/contents/README.md', { auth: cara.auth })).status, 200);
   assert.is((await write(cara.auth, 'by-reader.txt')).status, 403);
-  await expectError(edit(cara.auth), 403, NOT_ADMIN);
+  await expectError(ctx.g, edit(cara.auth), 403, NOT_ADMIN);
 
   assert.is((await put('cara', 'write')).status, 204);
   assert.is((await write(cara.auth, 'by-writer.txt')).status, 201);
-  await expectError(edit(cara.auth), 403, NOT_ADMIN);
-  await expectError(g.api('PUT', collab('real', 'dirk'), { json: {}, auth: cara.auth }), 403, NOT_ADMIN);
+  await expectError(ctx.g, edit(cara.auth), 403, NOT_ADMIN);
+  await expectError(ctx.g, g.api('PUT', collab('real', 'dirk'), { json: {}, auth: cara.auth }), 403, NOT_ADMIN);
 
   assert.is((await put('cara', 'admin')).status, 204);
   const edited = await edit(cara.auth);
   assert.is(edited.status, 200);
   assert.equal(edited.body.permissions, { admin: true, push: true, pull: true });
   assert.is((await g.api('PUT', collab('real', 'dirk'), { json: { permission: 'read' }, auth: cara.auth })).status, 204);
-  await expectError(g.api('DELETE', '/api/v1/repos/owen/real', { auth: cara.auth }), 403, 'user should be the owner of the repo');
+  await expectError(ctx.g, g.api('DELETE', '/api/v1/repos/owen/real', { auth: cara.auth }), 403, 'user should be the owner of the repo');
 
   // Removed: the repository is gone for them again.
   assert.is((await g.api('DELETE', collab('real', 'cara'), { auth: owen.auth })).status, 204);
-  await expectError(g.api('GET', '/api/v1/repos/owen/real', { auth: cara.auth }), 404, 'not found');
-  await expectError(edit(cara.auth), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/owen/real', { auth: cara.auth }), 404, 'not found');
+  await expectError(ctx.g, edit(cara.auth), 404, 'not found');
 });
 
 test.run();

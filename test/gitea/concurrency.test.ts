@@ -1,22 +1,14 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { git, useGitea } from '../_helpers/gitea.js';
-import { b64, errorBody, fsck, gitDirOf, lsTree, revParse } from './_contents.js';
+import { apiError } from '../_helpers/api-error.js';
+import { git, gitAsync, gitDirOf, useGitea } from '../_helpers/gitea.js';
+import { b64, fsck, lsTree, revParse } from './_contents.js';
 
 const test = suite('concurrency');
 const ctx = useGitea(test);
 
-const run = promisify(execFile);
-/** git without blocking the event loop (the server under test runs in this process). */
-const gitAsync = async (args: string[], input?: string) => {
-  if (input === undefined) return (await run('git', args, { env: process.env })).stdout.trim();
-  return new Promise<string>((resolve, reject) => {
-    const child = execFile('git', args, { env: process.env }, (err, stdout) => (err ? reject(err) : resolve(stdout.trim())));
-    child.stdin!.end(input);
-  });
-};
+/** git's trimmed output, without blocking the event loop (the server under test runs in this process). */
+const gitOut = async (args: string[], input?: string) => (await gitAsync(args, { input })).stdout.trim();
 
 const shas = new Set<string>();
 const dirs = new Set<string>();
@@ -80,7 +72,7 @@ test('parallel updates of one file with the same sha: exactly one wins each roun
     for (const r of res) {
       if (r === w) continue;
       assert.is(r.status, 422, r.text);
-      assert.equal(r.body, errorBody(g, `sha does not match [given: ${sha}, expected: ${now}]`));
+      assert.equal(r.body, apiError(g, `sha does not match [given: ${sha}, expected: ${now}]`));
     }
   }
   assert.is(git(['--git-dir', repo.dir, 'rev-list', '--count', 'main']).stdout.trim(), String(1 + 1 + 5));
@@ -120,11 +112,11 @@ test('API writes racing a writer that moves the branch behind the server\'s back
   /** A commit on the tip made straight in the bare repository, the ref moved with git's own compare-and-swap; the server is not told. */
   const moveBehindTheServersBack = async () => {
     const n = external.length;
-    const tip = await gitAsync(['--git-dir', repo.dir, 'rev-parse', 'refs/heads/main']);
-    const blob = await gitAsync(['--git-dir', repo.dir, 'hash-object', '-w', '--stdin'], `outside ${n}\n`);
-    const tree = await gitAsync(['--git-dir', repo.dir, 'mktree'], `${await gitAsync(['--git-dir', repo.dir, 'ls-tree', tip])}\n100644 blob ${blob}\toutside-${n}.txt\n`);
-    const commit = await gitAsync(['--git-dir', repo.dir, 'commit-tree', tree, '-p', tip, '-m', `outside ${n}`]);
-    await gitAsync(['--git-dir', repo.dir, 'update-ref', 'refs/heads/main', commit, tip]);
+    const tip = await gitOut(['--git-dir', repo.dir, 'rev-parse', 'refs/heads/main']);
+    const blob = await gitOut(['--git-dir', repo.dir, 'hash-object', '-w', '--stdin'], `outside ${n}\n`);
+    const tree = await gitOut(['--git-dir', repo.dir, 'mktree'], `${await gitOut(['--git-dir', repo.dir, 'ls-tree', tip])}\n100644 blob ${blob}\toutside-${n}.txt\n`);
+    const commit = await gitOut(['--git-dir', repo.dir, 'commit-tree', tree, '-p', tip, '-m', `outside ${n}`]);
+    await gitOut(['--git-dir', repo.dir, 'update-ref', 'refs/heads/main', commit, tip]);
     external.push(commit);
   };
   // The race, provoked at a known point every run: between a write's read of the tip and its

@@ -1,7 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { apiError } from '../_helpers/api-error.js';
 import { sqlWrite, useGitea, type Auth } from '../_helpers/gitea.js';
-import { b64, errorBody } from './_contents.js';
+import { b64 } from './_contents.js';
 
 const test = suite('contents-permissions');
 const ctx = useGitea(test);
@@ -69,14 +70,14 @@ for (const kind of KINDS) {
       const read = await g.api('GET', `/api/v1/repos/olivia/${kind}/contents/README.md`, { auth: auths[role] });
       const [rs, rm] = READ[kind][role];
       if (read.status !== rs) problems.push(`read ${role}: ${read.status} ${read.text}`);
-      else if (rm !== undefined) assert.equal(read.body, errorBody(g, rm), `read ${kind} ${role}`);
+      else if (rm !== undefined) assert.equal(read.body, apiError(g, rm), `read ${kind} ${role}`);
       else assert.is(Buffer.from(read.body.content, 'base64').toString(), `# ${kind}\n`);
 
       const path = `by-${role}.txt`;
       const write = await g.api('POST', `/api/v1/repos/olivia/${kind}/contents/${path}`, { json: { content: b64(role) }, auth: auths[role] });
       const [ws, wm] = WRITE[kind][role];
       if (write.status !== ws) problems.push(`write ${role}: ${write.status} ${write.text}`);
-      else if (wm !== undefined) assert.equal(write.body, errorBody(g, wm), `write ${kind} ${role}`);
+      else if (wm !== undefined) assert.equal(write.body, apiError(g, wm), `write ${kind} ${role}`);
       else assert.is(write.body.content.path, path);
       // A refused write leaves nothing behind.
       if (ws !== 201 && read.status === 200) {
@@ -108,7 +109,7 @@ test('the same matrix holds for every write endpoint (update, delete, ChangeFile
     ] as const) {
       const r = await g.api(method, path, { json, auth: auths[role] });
       assert.is(r.status, cell[0], `${method} ${kind} ${role}: ${r.text}`);
-      assert.equal(r.body, errorBody(g, cell[1]!), `${method} ${kind} ${role}`);
+      assert.equal(r.body, apiError(g, cell[1]!), `${method} ${kind} ${role}`);
     }
   }
 });
@@ -121,24 +122,24 @@ test('checks run in Gitea\'s order: scope, repository, reader, editor, token, bo
   for (const kind of ['public', 'archived', 'nonexistent']) {
     const r = await g.api('POST', `/api/v1/repos/olivia/${kind}/contents/x.txt`, { json: { content: b64('x') }, auth: { token: readOnly } });
     assert.is(r.status, 403, kind);
-    assert.equal(r.body, errorBody(g, 'token does not have at least one of required scope(s), required=[write:repository], token scope=read:repository'), kind);
+    assert.equal(r.body, apiError(g, 'token does not have at least one of required scope(s), required=[write:repository], token scope=read:repository'), kind);
   }
   // A public-only token with write scope cannot reach the private repository.
   const publicOnly = await g.token(olivia, ['public-only', 'write:repository']);
   const priv = await g.api('POST', '/api/v1/repos/olivia/private/contents/x.txt', { json: { content: b64('x') }, auth: { token: publicOnly } });
   assert.is(priv.status, 403);
-  assert.equal(priv.body, errorBody(g, 'token scope is limited to public repos'));
+  assert.equal(priv.body, apiError(g, 'token scope is limited to public repos'));
   const pub = await g.api('POST', '/api/v1/repos/olivia/public/contents/po.txt', { json: { content: b64('x') }, auth: { token: publicOnly } });
   assert.is(pub.status, 201, pub.text);
   // An invalid body on an archived repository: the editor check (403) comes before binding (422).
   const arch = await g.api('POST', '/api/v1/repos/olivia/archived/contents/x.txt', { json: {}, auth: auths.owner });
-  assert.equal([arch.status, arch.body], [403, errorBody(g, 'repo is not allowed to edit')]);
+  assert.equal([arch.status, arch.body], [403, apiError(g, 'repo is not allowed to edit')]);
   // Anonymous with an invalid body on a public repository: the token check (401) comes before binding.
   const anon = await g.api('POST', '/api/v1/repos/olivia/public/contents/x.txt', { json: {}, auth: null });
-  assert.equal([anon.status, anon.body], [401, errorBody(g, 'token is required')]);
+  assert.equal([anon.status, anon.body], [401, apiError(g, 'token is required')]);
   // A read collaborator with an invalid body: binding (422) comes before the branch-write check (403).
   const bad = await g.api('POST', '/api/v1/repos/olivia/public/contents/x.txt', { json: {}, auth: auths.collabRead });
-  assert.equal([bad.status, bad.body], [422, errorBody(g, '[ContentBase64]: Required')]);
+  assert.equal([bad.status, bad.body], [422, apiError(g, '[ContentBase64]: Required')]);
   // Basic authentication with a password works for writes like a token.
   const basic = await g.api('POST', '/api/v1/repos/olivia/public/contents/basic.txt', { json: { content: b64('b') }, auth: { basic: 'olivia:olivia-password-1' } });
   assert.is(basic.status, 201, basic.text);

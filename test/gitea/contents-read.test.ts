@@ -2,9 +2,10 @@ import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { giteaWorld, git, useGitea } from '../_helpers/gitea.js';
+import { apiError } from '../_helpers/api-error.js';
+import { git, gitDirOf, giteaWorld, useGitea } from '../_helpers/gitea.js';
 import { startTestServer } from '../_helpers/server.js';
-import { b64, commitDates, entry, errorBody, gitDirOf, lastOf, lsTree, objectSize, rawRequest, revParse, viaWorktree } from './_contents.js';
+import { b64, commitDates, entry, lastOf, lsTree, objectSize, rawRequest, revParse, viaWorktree } from './_contents.js';
 
 const test = suite('contents-read');
 const ctx = useGitea(test);
@@ -183,13 +184,13 @@ test('a short commit id, an unknown ref or a tag-like name that does not exist i
   for (const ref of [commits[1]!.slice(0, 7), commits[1]!.slice(0, 39), 'no-such-branch', 'f'.repeat(40), commits[1]!.toUpperCase()]) {
     const r = await g.api('GET', R('tree', `/a.txt?ref=${ref}`));
     assert.is(r.status, 404, ref);
-    assert.equal(r.body, errorBody(g, `object does not exist [id: ${ref}, rel_path: ]`), ref);
+    assert.equal(r.body, apiError(g, `object does not exist [id: ${ref}, rel_path: ]`), ref);
   }
   // A full id that names a tree, not a commit.
   const tree = revParse(gitDir, 'main^{tree}');
   const t = await g.api('GET', R('tree', `?ref=${tree}`));
   assert.is(t.status, 404);
-  assert.equal(t.body, errorBody(g, `object does not exist [id: ${tree}, rel_path: ]`));
+  assert.equal(t.body, apiError(g, `object does not exist [id: ${tree}, rel_path: ]`));
 });
 
 test('a missing path is 404 naming the first missing component (or the whole path when only the last is missing)', async () => {
@@ -204,16 +205,16 @@ test('a missing path is 404 naming the first missing component (or the whole pat
   for (const [path, rel] of cases) {
     const r = await g.api('GET', R('tree', `/${path}`));
     assert.is(r.status, 404, path);
-    assert.equal(r.body, errorBody(g, `object does not exist [id: , rel_path: ${rel}]`), path);
+    assert.equal(r.body, apiError(g, `object does not exist [id: , rel_path: ${rel}]`), path);
   }
   // Through a file or a submodule: the object that is not a tree is named.
   const blob = lsTree(gitDir, 'main', 'a.txt')!.sha;
   const f = await g.api('GET', R('tree', '/a.txt/x'));
   assert.is(f.status, 404);
-  assert.equal(f.body, errorBody(g, `object does not exist [id: ${blob}, rel_path: ]`));
+  assert.equal(f.body, apiError(g, `object does not exist [id: ${blob}, rel_path: ]`));
   const s = await g.api('GET', R('tree', '/libs/sub/x'));
   assert.is(s.status, 404);
-  assert.equal(s.body, errorBody(g, `object does not exist [id: ${'1'.repeat(40)}, rel_path: ]`));
+  assert.equal(s.body, apiError(g, `object does not exist [id: ${'1'.repeat(40)}, rel_path: ]`));
 });
 
 test('a .git component (any case) is 400; paths are cleaned (dots, duplicate slashes) before lookup', async () => {
@@ -221,7 +222,7 @@ test('a .git component (any case) is 400; paths are cleaned (dots, duplicate sla
   for (const path of ['.git', '.git/config', 'docs/.GIT/x', '.Git']) {
     const r = await g.api('GET', R('tree', `/${path}`));
     assert.is(r.status, 400, path);
-    assert.equal(r.body, errorBody(g, `path contains a malformed path component [path: ${path}]`), path);
+    assert.equal(r.body, apiError(g, `path contains a malformed path component [path: ${path}]`), path);
   }
   // `..` cannot climb out of the repository, `.` and empty segments vanish. The slashes are sent
   // encoded: the HTTP layer resolves literal (and %2E) dot segments before routing, as fetch would.
@@ -241,7 +242,7 @@ test('a .git component (any case) is 400; paths are cleaned (dots, duplicate sla
   for (const [path, shown] of [['docs%2F..', 'docs/..'], ['.%2F', './'], ['..%2F..', '../..']] as const) {
     const none = await rawRequest(g, 'GET', R('tree', `/${path}`));
     assert.is(none.status, 400, path);
-    assert.equal(none.body, errorBody(g, `path contains a malformed path component [path: ${shown}]`), path);
+    assert.equal(none.body, apiError(g, `path contains a malformed path component [path: ${shown}]`), path);
   }
 });
 
@@ -271,7 +272,7 @@ test('URLs escape spaces, unicode, # and ? in paths (path segments) and refs (qu
   // A ref with characters that need query escaping is echoed escaped.
   const br = await g.api('GET', '/api/v1/repos/root/escapes/contents/b.txt?ref=feat%2Bplus');
   assert.is(br.status, 404);
-  assert.equal(br.body, errorBody(g, 'object does not exist [id: feat+plus, rel_path: ]'));
+  assert.equal(br.body, apiError(g, 'object does not exist [id: feat+plus, rel_path: ]'));
   await g.commit('root', 'escapes', { 'b.txt': 'b' }, { newBranch: 'feat+plus' });
   const ok = await g.api('GET', '/api/v1/repos/root/escapes/contents/b.txt?ref=feat%2Bplus');
   assert.is(ok.status, 200, ok.text);
@@ -338,7 +339,7 @@ test('an empty repository: /contents and /contents/{path} are 404', async () => 
   for (const path of ['', '/README.md']) {
     const r = await g.api('GET', `/api/v1/repos/root/void/contents${path}`);
     assert.is(r.status, 404, path);
-    assert.equal(r.body, errorBody(g, 'object does not exist [id: main, rel_path: ]'), path);
+    assert.equal(r.body, apiError(g, 'object does not exist [id: main, rel_path: ]'), path);
   }
 });
 
@@ -351,7 +352,7 @@ test('a private repository is invisible (404) to strangers and anonymous callers
     for (const path of ['', '/README.md', '/nope']) {
       const r = await g.api('GET', `/api/v1/repos/alice/secret/contents${path}`, { auth });
       assert.is(r.status, 404, `${JSON.stringify(auth)} ${path}`);
-      assert.equal(r.body, errorBody(g, 'not found'));
+      assert.equal(r.body, apiError(g, 'not found'));
     }
   }
   const own = await g.api('GET', '/api/v1/repos/alice/secret/contents/README.md', { auth: alice.auth });
@@ -374,12 +375,12 @@ test('token scopes: no repository scope is 403 before the lookup; public-only to
   for (const path of ['/api/v1/repos/carol/mine/contents', '/api/v1/repos/carol/ours/contents/README.md', '/api/v1/repos/nobody/nothing/contents']) {
     const r = await g.api('GET', path, { auth: { token: userOnly } });
     assert.is(r.status, 403, path);
-    assert.equal(r.body, errorBody(g, 'token does not have at least one of required scope(s), required=[read:repository], token scope=read:user'), path);
+    assert.equal(r.body, apiError(g, 'token does not have at least one of required scope(s), required=[read:repository], token scope=read:user'), path);
   }
   const publicOnly = await g.token(carol, ['public-only', 'read:repository']);
   const priv = await g.api('GET', '/api/v1/repos/carol/mine/contents', { auth: { token: publicOnly } });
   assert.is(priv.status, 403);
-  assert.equal(priv.body, errorBody(g, 'token scope is limited to public repos'));
+  assert.equal(priv.body, apiError(g, 'token scope is limited to public repos'));
   const pub = await g.api('GET', '/api/v1/repos/carol/ours/contents', { auth: { token: publicOnly } });
   assert.is(pub.status, 200);
   // read:repository is enough to read; a query token works as well.
@@ -389,7 +390,7 @@ test('token scopes: no repository scope is 403 before the lookup; public-only to
   // Wrong credentials are 401 whatever the repository.
   const bad = await g.api('GET', '/api/v1/repos/carol/ours/contents', { auth: { token: 'f'.repeat(40) } });
   assert.is(bad.status, 401);
-  assert.equal(bad.body, errorBody(g, 'invalid username, password or token'));
+  assert.equal(bad.body, apiError(g, 'invalid username, password or token'));
 });
 
 test('last commit metadata keeps the commit\'s own time zone offsets', async () => {

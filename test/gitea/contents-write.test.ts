@@ -5,9 +5,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ATTRIBUTE_STEPS } from '../../server/gitea/services/gitattributes.js';
 import { RULE_CHECK_STEPS } from '../../server/gitea/services/protections.js';
-import { git, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { apiError } from '../_helpers/api-error.js';
+import { git, gitDirOf, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
-import { b64, catBlob, entry, errorBody, fsck, gitDirOf, lastOf, lsTree, revParse, viaWorktree } from './_contents.js';
+import { b64, catBlob, entry, fsck, lastOf, lsTree, revParse, viaWorktree } from './_contents.js';
 
 const test = suite('contents-write');
 const ctx = useGitea(test);
@@ -121,7 +122,7 @@ test('create: 201 FileResponse with the file, the commit (Gitea\'s shape) and an
   // A second create of the same path is refused.
   const again = await g.api('POST', C(repo, 'docs/new file.txt'), { json: { content: b64('x') } });
   assert.is(again.status, 422);
-  assert.equal(again.body, errorBody(g, 'repository file already exists [path: docs/new file.txt]'));
+  assert.equal(again.body, apiError(g, 'repository file already exists [path: docs/new file.txt]'));
   assert.is(revParse(repo.dir, 'main'), head, 'a refused write moves nothing');
 });
 
@@ -132,7 +133,7 @@ test('update: 200 with the right sha; a wrong sha is 422 naming both; without sh
   const old = blobSha(repo, 'a.txt');
   const wrong = await g.api('PUT', C(repo, 'a.txt'), { json: { content: b64('two\n'), sha: 'f'.repeat(40) } });
   assert.is(wrong.status, 422);
-  assert.equal(wrong.body, errorBody(g, `sha does not match [given: ${'f'.repeat(40)}, expected: ${old}]`));
+  assert.equal(wrong.body, apiError(g, `sha does not match [given: ${'f'.repeat(40)}, expected: ${old}]`));
 
   const r = await g.api('PUT', C(repo, 'a.txt'), { json: { content: b64('two\n'), sha: old } });
   assert.is(r.status, 200, r.text);
@@ -144,7 +145,7 @@ test('update: 200 with the right sha; a wrong sha is 422 naming both; without sh
   // The sha is of the file being replaced: the old one no longer matches.
   const stale = await g.api('PUT', C(repo, 'a.txt'), { json: { content: b64('three\n'), sha: old } });
   assert.is(stale.status, 422);
-  assert.equal(stale.body, errorBody(g, `sha does not match [given: ${old}, expected: ${blobSha(repo, 'a.txt')}]`));
+  assert.equal(stale.body, apiError(g, `sha does not match [given: ${old}, expected: ${blobSha(repo, 'a.txt')}]`));
 
   // Current Gitea: an update without sha writes the file (existing or not) and answers 201.
   const blind = await g.api('PUT', C(repo, 'a.txt'), { json: { content: b64('blind\n') } });
@@ -158,10 +159,10 @@ test('update: 200 with the right sha; a wrong sha is 422 naming both; without sh
   // Updating a file that does not exist (with a sha) is 404 with Gitea's lookup text.
   const missing = await g.api('PUT', C(repo, 'nope/x.txt'), { json: { content: b64('x'), sha: old } });
   assert.is(missing.status, 404);
-  assert.equal(missing.body, errorBody(g, 'object does not exist [id: , rel_path: nope]'));
+  assert.equal(missing.body, apiError(g, 'object does not exist [id: , rel_path: nope]'));
   const missing2 = await g.api('PUT', C(repo, 'sub/none.txt'), { json: { content: b64('x'), sha: old } });
   assert.is(missing2.status, 404);
-  assert.equal(missing2.body, errorBody(g, 'object does not exist [id: , rel_path: sub/none.txt]'));
+  assert.equal(missing2.body, apiError(g, 'object does not exist [id: , rel_path: sub/none.txt]'));
 
   // Rewriting identical content still commits; the file's last commit stays the one that changed it.
   const same = blobSha(repo, 'sub/fresh.txt');
@@ -186,11 +187,11 @@ test('rename through from_path: the old path goes, the new one holds the new con
   // Onto an existing file: refused.
   const onto = await g.api('PUT', C(repo, 'taken.txt'), { json: { content: b64('x'), sha: blobSha(repo, 'new/name.txt'), from_path: 'new/name.txt' } });
   assert.is(onto.status, 422);
-  assert.equal(onto.body, errorBody(g, 'repository file already exists [path: taken.txt]'));
+  assert.equal(onto.body, apiError(g, 'repository file already exists [path: taken.txt]'));
   // From a path that does not exist: 404.
   const gone = await g.api('PUT', C(repo, 'x.txt'), { json: { content: b64('x'), sha, from_path: 'old/name.txt' } });
   assert.is(gone.status, 404);
-  assert.equal(gone.body, errorBody(g, 'object does not exist [id: , rel_path: old]'));
+  assert.equal(gone.body, apiError(g, 'object does not exist [id: , rel_path: old]'));
   // Without a sha a move is still a move (201, as an update without sha).
   const blind = await g.api('PUT', C(repo, 'moved.txt'), { json: { content: b64('moved\n'), from_path: 'taken.txt' } });
   assert.is(blind.status, 201, blind.text);
@@ -206,7 +207,7 @@ test('rename through from_path: the old path goes, the new one holds the new con
   for (const [from, status, message] of cases) {
     const r = await g.api('PUT', C(repo, 'stolen.txt'), { json: { content: b64('x'), from_path: from } });
     assert.is(r.status, status, from);
-    assert.equal(r.body, errorBody(g, message));
+    assert.equal(r.body, apiError(g, message));
   }
   assert.is(lsTree(repo.dir, 'main', 'stolen.txt'), undefined);
 });
@@ -218,22 +219,22 @@ test('delete: 200 FileDeleteResponse; sha required and checked (400), missing fi
   const sha = blobSha(repo, 'd/x.txt');
   const noSha = await g.api('DELETE', C(repo, 'd/x.txt'), { json: {} });
   assert.is(noSha.status, 400);
-  assert.equal(noSha.body, errorBody(g, 'a SHA or commit ID must be proved when updating a file'));
+  assert.equal(noSha.body, apiError(g, 'a SHA or commit ID must be proved when updating a file'));
   const wrong = await g.api('DELETE', C(repo, 'd/x.txt'), { json: { sha: 'a'.repeat(40) } });
   assert.is(wrong.status, 400);
-  assert.equal(wrong.body, errorBody(g, `sha does not match [given: ${'a'.repeat(40)}, expected: ${sha}]`));
+  assert.equal(wrong.body, apiError(g, `sha does not match [given: ${'a'.repeat(40)}, expected: ${sha}]`));
   const missing = await g.api('DELETE', C(repo, 'd/none.txt'), { json: { sha } });
   assert.is(missing.status, 404);
-  assert.equal(missing.body, errorBody(g, 'repository file does not exist [path: d/none.txt]'));
+  assert.equal(missing.body, apiError(g, 'repository file does not exist [path: d/none.txt]'));
   const dir = await g.api('DELETE', C(repo, 'd'), { json: { sha } });
   assert.is(dir.status, 404);
-  assert.equal(dir.body, errorBody(g, 'repository file does not exist [path: d]'));
+  assert.equal(dir.body, apiError(g, 'repository file does not exist [path: d]'));
   const noBranch = await g.api('DELETE', C(repo, 'd/x.txt'), { json: { sha, branch: 'nope' } });
   assert.is(noBranch.status, 404);
-  assert.equal(noBranch.body, errorBody(g, `branch does not exist [repo_id: ${repo.id} name: nope]`));
+  assert.equal(noBranch.body, apiError(g, `branch does not exist [repo_id: ${repo.id} name: nope]`));
   const bad = await g.api('DELETE', C(repo, '.git/x'), { json: { sha } });
   assert.is(bad.status, 400);
-  assert.equal(bad.body, errorBody(g, 'path contains a malformed path component [path: .git/x]'));
+  assert.equal(bad.body, apiError(g, 'path contains a malformed path component [path: .git/x]'));
 
   const r = await g.api('DELETE', C(repo, 'd/x.txt'), { json: { sha } });
   assert.is(r.status, 200, r.text);
@@ -330,7 +331,7 @@ test('ChangeFiles applies operations in order: later ones see earlier ones', asy
     json: { files: [{ operation: 'create', path: 'z.txt', content: b64('z') }, { operation: 'create', path: 'y.txt', content: b64('dup') }] },
   });
   assert.is(bad.status, 422);
-  assert.equal(bad.body, errorBody(g, 'repository file already exists [path: y.txt]'));
+  assert.equal(bad.body, apiError(g, 'repository file already exists [path: y.txt]'));
   assert.is(revParse(repo.dir, 'main'), head2);
   assert.is(lsTree(repo.dir, 'main', 'z.txt'), undefined);
 });
@@ -437,7 +438,7 @@ test('dates keep their offsets in git; CommitUser dates are UTC; an unset date i
   // A date that is not RFC 3339 is a bind error.
   const bad = await g.api('POST', C(repo, 'bad.txt'), { json: { content: b64('b'), dates: { author: 'yesterday' } } });
   assert.is(bad.status, 422);
-  assert.equal(bad.body, errorBody(g, '[]: parsing time "\\"yesterday\\"" as "\\"2006-01-02T15:04:05Z07:00\\"": cannot parse "yesterday" as RFC 3339'));
+  assert.equal(bad.body, apiError(g, '[]: parsing time "\\"yesterday\\"" as "\\"2006-01-02T15:04:05Z07:00\\"": cannot parse "yesterday" as RFC 3339'));
 });
 
 test('new_branch: created from branch; an existing one is 422 unless force_push, which moves it', async () => {
@@ -457,11 +458,11 @@ test('new_branch: created from branch; an existing one is 422 unless force_push,
 
   const exists = await g.api('POST', C(repo, 'other.txt'), { json: { content: b64('o'), new_branch: 'feature/one' } });
   assert.is(exists.status, 422);
-  assert.equal(exists.body, errorBody(g, 'branch already exists [name: feature/one]'));
+  assert.equal(exists.body, apiError(g, 'branch already exists [name: feature/one]'));
   // The base branch must exist.
   const noBase = await g.api('POST', C(repo, 'other.txt'), { json: { content: b64('o'), branch: 'ghost', new_branch: 'x' } });
   assert.is(noBase.status, 404);
-  assert.equal(noBase.body, errorBody(g, `branch does not exist [repo_id: ${repo.id} name: ghost]`));
+  assert.equal(noBase.body, apiError(g, `branch does not exist [repo_id: ${repo.id} name: ghost]`));
 
   // force_push: the branch is rewritten to a commit on top of `branch` (main), dropping feature.txt.
   const forced = await g.api('POST', C(repo, 'other.txt'), { json: { content: b64('o\n'), branch: 'main', new_branch: 'feature/one', force_push: true } });
@@ -478,7 +479,7 @@ test('new_branch: created from branch; an existing one is 422 unless force_push,
   // Branch names are git ref names.
   const badName = await g.api('POST', C(repo, 'x.txt'), { json: { content: b64('x'), new_branch: 'bad..name' } });
   assert.is(badName.status, 422);
-  assert.equal(badName.body, errorBody(g, '[NewBranchName]: GitRefName'));
+  assert.equal(badName.body, apiError(g, '[NewBranchName]: GitRefName'));
 });
 
 test('an empty repository: the first write creates the branch (and makes it the default); update is 422', async () => {
@@ -486,10 +487,10 @@ test('an empty repository: the first write creates the branch (and makes it the 
   const repo = await newRepo({ autoInit: false });
   const upd = await g.api('PUT', C(repo, 'a.txt'), { json: { content: b64('a'), sha: 'a'.repeat(40) } });
   assert.is(upd.status, 422);
-  assert.equal(upd.body, errorBody(g, 'repo is empty'));
+  assert.equal(upd.body, apiError(g, 'repo is empty'));
   const del = await g.api('DELETE', C(repo, 'a.txt'), { json: { sha: 'a'.repeat(40) } });
   assert.is(del.status, 404);
-  assert.equal(del.body, errorBody(g, 'branch does not exist [name: main]'));
+  assert.equal(del.body, apiError(g, 'branch does not exist [name: main]'));
   const r = await g.api('POST', C(repo, 'first.txt'), { json: { content: b64('first\n') } });
   assert.is(r.status, 201, r.text);
   const head = revParse(repo.dir, 'main');
@@ -524,7 +525,7 @@ test('invalid base64 is 422 with Go\'s decoder text and offset', async () => {
   for (const [content, at] of cases) {
     const r = await g.api('POST', C(repo, 'x.txt'), { json: { content } });
     assert.is(r.status, 422, content);
-    assert.equal(r.body, errorBody(g, `illegal base64 data at input byte ${at}`), content);
+    assert.equal(r.body, apiError(g, `illegal base64 data at input byte ${at}`), content);
   }
   // Line breaks are skipped, as Go's decoder does.
   const wrapped = await g.api('POST', C(repo, 'wrapped.txt'), { json: { content: 'aGVs\nbG8=\r\n' } });
@@ -533,14 +534,14 @@ test('invalid base64 is 422 with Go\'s decoder text and offset', async () => {
   // Every ChangeFiles entry is decoded, a delete's too.
   const ch = await g.api('POST', C(repo), { json: { files: [{ operation: 'delete', path: 'wrapped.txt', content: 'a' }] } });
   assert.is(ch.status, 422);
-  assert.equal(ch.body, errorBody(g, 'illegal base64 data at input byte 0'));
+  assert.equal(ch.body, apiError(g, 'illegal base64 data at input byte 0'));
   const up = await g.api('PUT', C(repo, 'wrapped.txt'), { json: { content: '***' } });
   assert.is(up.status, 422);
-  assert.equal(up.body, errorBody(g, 'illegal base64 data at input byte 0'));
+  assert.equal(up.body, apiError(g, 'illegal base64 data at input byte 0'));
   // An empty file is fine.
   const empty = await g.api('POST', C(repo, 'empty.txt'), { json: { content: '' } });
   assert.is(empty.status, 422, 'content is Required (an empty string is Go\'s zero value)');
-  assert.equal(empty.body, errorBody(g, '[ContentBase64]: Required'));
+  assert.equal(empty.body, apiError(g, '[ContentBase64]: Required'));
 });
 
 test('path errors: malformed paths, a file or symlink in the way, a directory in place, an existing file', async () => {
@@ -556,7 +557,7 @@ test('path errors: malformed paths, a file or symlink in the way, a directory in
   const expect = async (path: string, status: number, message: string) => {
     const r = await post(path);
     assert.is(r.status, status, `${path}: ${r.text}`);
-    assert.equal(r.body, errorBody(g, message), path);
+    assert.equal(r.body, apiError(g, message), path);
   };
   for (const path of ['.git/config', 'a/.GIT/b', '..', './', '../..', '']) {
     if (path === '') continue; // empty is a bind error, below
@@ -569,11 +570,11 @@ test('path errors: malformed paths, a file or symlink in the way, a directory in
   await expect('link', 422, 'a symbolic link exists where you’re trying to create a subdirectory [path: link]');
   const upl = await g.api('PUT', C(repo, 'link'), { json: { content: b64('x') } });
   assert.is(upl.status, 422);
-  assert.equal(upl.body, errorBody(g, 'a symbolic link exists where you’re trying to create a subdirectory [path: link]'));
+  assert.equal(upl.body, apiError(g, 'a symbolic link exists where you’re trying to create a subdirectory [path: link]'));
   await expect('dir', 422, 'a directory exists where you’re trying to create a file [path: dir]');
   const upDir = await g.api('PUT', C(repo, 'dir'), { json: { content: b64('x') } });
   assert.is(upDir.status, 422);
-  assert.equal(upDir.body, errorBody(g, 'a directory exists where you’re trying to create a file [path: dir]'));
+  assert.equal(upDir.body, apiError(g, 'a directory exists where you’re trying to create a file [path: dir]'));
   await expect('file.txt', 422, 'repository file already exists [path: file.txt]');
   await expect('dir/inner.txt', 422, 'repository file already exists [path: dir/inner.txt]');
   // Paths are cleaned before use: dir/../new.txt is new.txt.
@@ -584,11 +585,11 @@ test('path errors: malformed paths, a file or symlink in the way, a directory in
   // The single-file endpoint with a .git path.
   const single = await g.api('POST', C(repo, '.git/hooks/x'), { json: { content: b64('x') } });
   assert.is(single.status, 422);
-  assert.equal(single.body, errorBody(g, 'path contains a malformed path component [path: .git/hooks/x]'));
+  assert.equal(single.body, apiError(g, 'path contains a malformed path component [path: .git/hooks/x]'));
   // A path error comes after the branch check (Gitea's order).
   const order = await g.api('POST', C(repo), { json: { branch: 'ghost', files: [{ operation: 'create', path: '.git/x', content: b64('x') }] } });
   assert.is(order.status, 404);
-  assert.equal(order.body, errorBody(g, `branch does not exist [repo_id: ${repo.id} name: ghost]`));
+  assert.equal(order.body, apiError(g, `branch does not exist [repo_id: ${repo.id} name: ghost]`));
 });
 
 test('bind errors: Gitea\'s [GoField]: Rule texts, malformed JSON, wrong JSON types', async () => {
@@ -613,19 +614,19 @@ test('bind errors: Gitea\'s [GoField]: Rule texts, malformed JSON, wrong JSON ty
   for (const [method, path, json, message] of cases) {
     const r = await g.api(method, path, { json });
     assert.is(r.status, 422, `${JSON.stringify(json)}: ${r.text}`);
-    assert.equal(r.body, errorBody(g, message), JSON.stringify(json));
+    assert.equal(r.body, apiError(g, message), JSON.stringify(json));
   }
   const raw = async (body: string, message: string, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
     const r = await g.api('POST', C(repo, 'x.txt'), { body, headers });
     assert.is(r.status, 422, body);
-    assert.equal(r.body, errorBody(g, message), body);
+    assert.equal(r.body, apiError(g, message), body);
   };
   await raw('{x', "[]: invalid character 'x' looking for beginning of object key string");
   await raw('{"content": ', '[]: unexpected end of JSON input');
   // No content type at all (a Buffer body: fetch adds none).
   const none = await g.api('POST', C(repo, 'x.txt'), { body: Buffer.from('{"content": "eA=="}') });
   assert.is(none.status, 422);
-  assert.equal(none.body, errorBody(g, '[]: Empty Content-Type'));
+  assert.equal(none.body, apiError(g, '[]: Empty Content-Type'));
   await raw('{"content": "eA=="}', '[]: Unsupported Content-Type', { 'content-type': 'text/plain' });
   // Nothing was written by any of them.
   assert.equal(git(['--git-dir', repo.dir, 'rev-list', '--count', 'main']).stdout.trim(), '1');
@@ -648,7 +649,7 @@ test('protected branch: push disabled, protected and unprotected file patterns, 
   const expect403 = async (p: Promise<any>, message: string) => {
     const r = await p;
     assert.is(r.status, 403, r.text);
-    assert.equal(r.body, errorBody(g, message));
+    assert.equal(r.body, apiError(g, message));
   };
 
   // Push disabled: nobody commits, not even the owner (Gitea's CanUserPush).
@@ -714,13 +715,13 @@ test('protected branches as new_branch targets: creation needs push rights, forc
   // Rewriting release/1 from main is a force push: refused.
   const forced = await g.api('POST', C(repo, 'd.txt'), { json: { content: b64('d'), branch: 'main', new_branch: 'release/1', force_push: true } });
   assert.is(forced.status, 403, forced.text);
-  assert.equal(forced.body, errorBody(g, 'branch release/1 is protected from force push'));
+  assert.equal(forced.body, apiError(g, 'branch release/1 is protected from force push'));
   assert.is(revParse(repo.dir, 'release/1'), release);
   // From release/1 itself onto a new branch it is no force push... but pushing to release/2 (protected, push disabled) is refused.
   assert.is((await g.api('PATCH', `${rules}/release%2F*`, { json: { enable_push: false } })).status, 200);
   const create2 = await g.api('POST', C(repo, 'e.txt'), { json: { content: b64('e'), branch: 'release/1', new_branch: 'release/2' } });
   assert.is(create2.status, 403, create2.text);
-  assert.equal(create2.body, errorBody(g, 'Not allowed to push to protected branch release/2'));
+  assert.equal(create2.body, apiError(g, 'Not allowed to push to protected branch release/2'));
   assert.is(git(['--git-dir', repo.dir, 'rev-parse', '--verify', '--quiet', 'refs/heads/release/2'], { allowFail: true }).status, 1);
   // With force pushes allowed, the rewrite goes through.
   assert.is((await g.api('PATCH', `${rules}/release%2F*`, { json: { enable_push: true, enable_force_push: true } })).status, 200);
@@ -793,7 +794,7 @@ test('hostile globs in .gitattributes and in protected file patterns: writes ans
   assert.ok(free.steps <= bound, `${free.steps} steps`);
   const refused = await hostileWithPing(g, () => write(`x.y/${A40}b`));
   assert.is(refused.reply.status, 403, refused.reply.text);
-  assert.equal(refused.reply.body, errorBody(g, `path is protected and can not be changed [path: x.y/${A40}b]`));
+  assert.equal(refused.reply.body, apiError(g, `path is protected and can not be changed [path: x.y/${A40}b]`));
   assert.ok(refused.steps <= bound, `${refused.steps} steps`);
 
   // Unprotected file patterns: only matching paths may change when pushing is off.
@@ -802,7 +803,7 @@ test('hostile globs in .gitattributes and in protected file patterns: writes ans
   assert.is(open.reply.status, 201, open.reply.text);
   const closed = await hostileWithPing(g, () => write(`u/${A40}`));
   assert.is(closed.reply.status, 403, closed.reply.text);
-  assert.equal(closed.reply.body, errorBody(g, 'user cannot commit to repo [user: root]'));
+  assert.equal(closed.reply.body, apiError(g, 'user cannot commit to repo [user: root]'));
   assert.ok(closed.steps <= bound, `${closed.steps} steps`);
 });
 

@@ -1,17 +1,18 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RULE_CHECK_STEPS } from '../../server/gitea/services/protections.js';
-import { cloneUrl, commitFiles, git, gitAsync, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { addCollaborator, cloneUrl, commitFiles, git, gitAsync, gitDirOf, sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { A40, HOSTILE_GLOB, hostileWithPing } from '../_helpers/hostile.js';
+import { basicAuth, request } from '../_helpers/request.js';
 import { startTestServer } from '../_helpers/server.js';
-import { WAIT_MS } from '../_helpers/wait.js';
+import { tempDir } from '../_helpers/temp-dir.js';
+import { pollUntil, sleep, WAIT_MS } from '../_helpers/wait.js';
 
 // Git over HTTP with the real git CLI: clone/fetch/push, protocol v2, gzip bodies, authentication and
 // permissions as Gitea answers them, branch protections enforced by the pre-receive hook, and the API
@@ -29,13 +30,11 @@ const commits: { repo: string; branch: string; sha: string }[] = [];
 const NO_CACHE = { expires: 'Fri, 01 Jan 1980 00:00:00 GMT', pragma: 'no-cache', 'cache-control': 'no-cache, max-age=0, must-revalidate' };
 const HOOK_DECLINED = (ref: string) => `! [remote rejected] ${ref} -> ${ref} (pre-receive hook declined)`;
 
-const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /** A raw request to the server (no default credentials). */
 async function raw(path: string, init: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {}) {
-  const res = await fetch(ctx.g.url + path, { method: init.method ?? 'GET', headers: init.headers ?? {}, ...(init.body !== undefined ? { body: init.body } : {}) });
-  const body = Buffer.from(await res.arrayBuffer());
-  return { status: res.status, headers: res.headers, body, text: body.toString('latin1') };
+  const r = await request(ctx.g.url, init.method ?? 'GET', path, { headers: init.headers, body: init.body });
+  return { status: r.status, headers: r.headers, body: r.bytes, text: r.bytes.toString('latin1') };
 }
 
 let dirCount = 0;
@@ -54,23 +53,17 @@ async function pushFails(dir: string, args: string[]): Promise<string> {
   return r.stderr;
 }
 
-async function addCollaborator(owner: Account, repo: string, user: Account, permission: 'read' | 'write' | 'admin') {
-  const r = await ctx.g.api('PUT', `/api/v1/repos/${owner.name}/${repo}/collaborators/${user.name}`, { json: { permission }, auth: owner.auth });
-  assert.is(r.status, 204, r.text);
-}
-
-const gitDirOf = (g: GiteaWorld, id: number) => join(g.t.dataDir, 'git', `${id}.git`);
 
 test.before(async () => {
-  work = mkdtempSync(join(tmpdir(), 'trunkline-git-http-'));
+  work = tempDir('git-http');
   const g = ctx.g;
   [alice, bob, carol, dave] = [await g.user('alice'), await g.user('bob'), await g.user('carol'), await g.user('dave')];
   g.t.server.gitea.onCommit((repo, branch, sha) => commits.push({ repo: repo.row.name, branch, sha }));
   await g.repo('pub', { owner: alice });
   await g.repo('priv', { owner: alice, private: true });
-  await addCollaborator(alice, 'pub', bob, 'write');
-  await addCollaborator(alice, 'pub', carol, 'read');
-  await addCollaborator(alice, 'priv', carol, 'read');
+  await addCollaborator(ctx.g, alice, 'pub', bob, 'write');
+  await addCollaborator(ctx.g, alice, 'pub', carol, 'read');
+  await addCollaborator(ctx.g, alice, 'priv', carol, 'read');
 });
 
 test.after(() => {
@@ -141,13 +134,13 @@ test('private repository: anonymous 401 with the Gitea realm; token, password an
   const readOnly = await clone(cloneUrl(ctx.g, 'alice', 'priv', carol), 'priv-carol');
   assert.ok(existsSync(join(readOnly, 'README.md')));
 
-  for (const authorization of [`token ${alice.token}`, `Bearer ${alice.token}`, basic(alice.token, ''), basic('anything', alice.token), basic('alice', alice.password)]) {
+  for (const authorization of [`token ${alice.token}`, `Bearer ${alice.token}`, basicAuth(`${alice.token}:`), basicAuth(`anything:${alice.token}`), basicAuth(`alice:${alice.password}`)]) {
     assert.is((await raw('/alice/priv.git/info/refs?service=git-upload-pack', { headers: { authorization } })).status, 200, authorization.slice(0, 12));
   }
 });
 
 test('wrong credentials: 401 "Failed to authenticate user" without a realm; signed-in stranger: 404', async () => {
-  const wrong = await raw('/alice/pub.git/info/refs?service=git-upload-pack', { headers: { authorization: basic('alice', 'not-her-password') } });
+  const wrong = await raw('/alice/pub.git/info/refs?service=git-upload-pack', { headers: { authorization: basicAuth(`alice:not-her-password`) } });
   assert.is(wrong.status, 401);
   assert.is(wrong.text, 'Failed to authenticate user\n');
   assert.is(wrong.headers.get('www-authenticate'), null);
@@ -174,7 +167,7 @@ test('token scopes: read:repository fetches but cannot push (403 Forbidden); oth
   const readTok = await ctx.g.token(alice, ['read:repository']);
   const userTok = await ctx.g.token(alice, ['read:user']);
   const publicOnly = await ctx.g.token(alice, ['public-only', 'write:repository']);
-  const h = (t: string) => ({ authorization: basic('alice', t) });
+  const h = (t: string) => ({ authorization: basicAuth(`alice:${t}`) });
   assert.is((await raw('/alice/priv.git/info/refs?service=git-upload-pack', { headers: h(readTok) })).status, 200);
   const push = await raw('/alice/priv.git/info/refs?service=git-receive-pack', { headers: h(readTok) });
   assert.is(push.status, 403);
@@ -308,7 +301,7 @@ test('upload-pack: a body (after decompression) over MAX_BODY_BYTES is refused w
     // The admin's public repository; a 1 MiB request squeezed into ~1 KiB of gzip.
     const mk = await fetch(`${t.url}/api/v1/user/repos`, {
       method: 'POST',
-      headers: { authorization: basic('root', 'root-password-1'), 'content-type': 'application/json' },
+      headers: { authorization: basicAuth(`root:root-password-1`), 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'small', auto_init: true }),
     });
     assert.is(mk.status, 201);
@@ -381,7 +374,7 @@ test('mirror repository: push 403 "mirror repository is read-only" after authent
 
 test('protected branch: allow-list, force push, protected and unprotected files, deletion, tags', async () => {
   await ctx.g.repo('prot', { owner: alice });
-  await addCollaborator(alice, 'prot', bob, 'write');
+  await addCollaborator(ctx.g, alice, 'prot', bob, 'write');
   await ctx.g.commit('alice', 'prot', { 'secret.txt': 's1\n', 'docs/guide.md': 'g1\n' }, { auth: alice.auth });
   await ctx.g.commit('alice', 'prot', { 'x.txt': 'x\n' }, { newBranch: 'release', auth: alice.auth });
   const protect = async (body: object) => {
@@ -479,9 +472,9 @@ test('concurrent API writes and a push: every acknowledged commit stays reachabl
         assert.ok(attempt < 40, `push keeps failing: ${r.stderr}`);
         await gitAsync(['pull', '-q', '--rebase'], { cwd: dir });
         pushed[pushed.length - 1] = git(['rev-parse', 'HEAD'], { cwd: dir }).stdout.trim();
-        await new Promise((r2) => setTimeout(r2, 5));
+        await sleep(5);
       }
-      await new Promise((r2) => setTimeout(r2, 1));
+      await sleep(1);
     }
   })();
   await Promise.all([...writers, pusher]);
@@ -517,13 +510,8 @@ function serviceProcesses(gitDir: string): string[] {
 }
 
 async function noServiceProcesses(gitDir: string): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const left = serviceProcesses(gitDir);
-    if (!left.length) return;
-    if (Date.now() > deadline) assert.unreachable(`git processes left behind: ${left.join('; ')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  let left: string[] = [];
+  if (!(await pollUntil(() => !(left = serviceProcesses(gitDir)).length, WAIT_MS, 50))) assert.unreachable(`git processes left behind: ${left.join('; ')}`);
 }
 
 test('a client that goes away mid-transfer leaves no git process behind (fetch and push)', async () => {

@@ -1,8 +1,9 @@
 import { giteaApi } from 'gitea-js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { useGitea } from '../_helpers/gitea.js';
-import { b64, errorBody, gitDirOf, lsTree, revParse } from './_contents.js';
+import { apiError } from '../_helpers/api-error.js';
+import { gitDirOf, useGitea } from '../_helpers/gitea.js';
+import { b64, lsTree, revParse } from './_contents.js';
 
 const test = suite('gitea-js');
 const ctx = useGitea(test);
@@ -103,27 +104,27 @@ test('errors: gitea-js throws the Response with .error = {message, url}', async 
   const api = client();
   const missing = await rejection(api.repos.repoGetContents('root', 'js', 'nope.txt'));
   assert.is(missing.status, 404);
-  assert.equal(missing.error, errorBody(ctx.g, 'object does not exist [id: , rel_path: nope.txt]'));
+  assert.equal(missing.error, apiError(ctx.g, 'object does not exist [id: , rel_path: nope.txt]'));
 
   const exists = await rejection(api.repos.repoCreateFile('root', 'js', 'docs/hello.md', { content: b64('x') }));
   assert.is(exists.status, 422);
-  assert.equal(exists.error, errorBody(ctx.g, 'repository file already exists [path: docs/hello.md]'));
+  assert.equal(exists.error, apiError(ctx.g, 'repository file already exists [path: docs/hello.md]'));
 
   const mismatch = await rejection(api.repos.repoUpdateFile('root', 'js', 'docs/hello.md', { content: b64('x'), sha: '0'.repeat(40) }));
   assert.is(mismatch.status, 422);
-  assert.equal(mismatch.error, errorBody(ctx.g, `sha does not match [given: ${'0'.repeat(40)}, expected: ${lsTree(dir, 'main', 'docs/hello.md')!.sha}]`));
+  assert.equal(mismatch.error, apiError(ctx.g, `sha does not match [given: ${'0'.repeat(40)}, expected: ${lsTree(dir, 'main', 'docs/hello.md')!.sha}]`));
 
   const noRepo = await rejection(api.repos.repoGet('root', 'no-such-repo'));
   assert.is(noRepo.status, 404);
-  assert.equal(noRepo.error, errorBody(ctx.g, 'not found'));
+  assert.equal(noRepo.error, apiError(ctx.g, 'not found'));
 
   const anonymous = giteaApi(`${ctx.g.url}/`);
   const unauth = await rejection(anonymous.repos.repoCreateFile('root', 'js', 'x.txt', { content: b64('x') }));
   assert.is(unauth.status, 401);
-  assert.equal(unauth.error, errorBody(ctx.g, 'token is required'));
+  assert.equal(unauth.error, apiError(ctx.g, 'token is required'));
   const wrong = await rejection(giteaApi(`${ctx.g.url}/`, { token: 'f'.repeat(40) }).repos.repoGet('root', 'js'));
   assert.is(wrong.status, 401);
-  assert.equal(wrong.error, errorBody(ctx.g, 'invalid username, password or token'));
+  assert.equal(wrong.error, apiError(ctx.g, 'invalid username, password or token'));
 });
 
 test('repoGetRawFile, repoGetEditorConfig and repoGetArchive', async () => {
@@ -190,7 +191,7 @@ test('accounts, repositories, collaborators and protections through gitea-js', a
   assert.is(archived.data.archived, true);
   const refused = await rejection(asUser.repos.repoCreateFile('jsuser', 'jsrepo', 'y.txt', { content: b64('y') }));
   assert.is(refused.status, 403);
-  assert.equal(refused.error, errorBody(ctx.g, 'repo is not allowed to edit'));
+  assert.equal(refused.error, apiError(ctx.g, 'repo is not allowed to edit'));
 });
 
 test.run();

@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cloneUrl, commitFiles, git, gitAsync, useGitea, type Account } from '../_helpers/gitea.js';
+import { request } from '../_helpers/request.js';
 import { requireTool } from '../_helpers/skip.js';
 import { startTestServer } from '../_helpers/server.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 // The LFS server under /{owner}/{repo}.git/info/lfs/ (batch, upload, verify, download) as Gitea answers it,
 // objects linked per repository, and real `git lfs push` / clone followed by /media.
@@ -33,9 +34,8 @@ async function lfs(path: string, init: { method?: string; auth?: string | null; 
     body = JSON.stringify(init.body);
     headers['content-type'] = LFS;
   }
-  const res = await fetch(`${ctx.g.url}${path}`, { method: init.method ?? 'GET', headers, ...(body !== undefined ? { body } : {}) });
-  const buf = Buffer.from(await res.arrayBuffer());
-  return { status: res.status, headers: res.headers, buf, text: buf.toString('utf8') };
+  const r = await request(ctx.g.url, init.method ?? 'GET', path, { body, headers });
+  return { status: r.status, headers: r.headers, buf: r.bytes, text: r.bytes.toString('utf8') };
 }
 
 const tokenAuth = (a: Account) => `token ${a.token}`;
@@ -43,7 +43,7 @@ const batch = (repo: string, operation: string, objects: unknown[], auth: string
   lfs(`/${repo}.git/info/lfs/objects/batch`, { method: 'POST', body: { operation, objects }, auth });
 
 test.before(async () => {
-  work = mkdtempSync(join(tmpdir(), 'trunkline-lfs-'));
+  work = tempDir('lfs');
   const g = ctx.g;
   [alice, bob, dave] = [await g.user('alice'), await g.user('bob'), await g.user('dave')];
   await g.repo('store', { owner: alice });

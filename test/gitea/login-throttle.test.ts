@@ -1,9 +1,10 @@
 import { request } from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import WebSocket from 'ws';
 import { passwordChecks } from '../../server/gitea/services/passwords.js';
 import { sqlWrite, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { refusedUpgrade } from '../_helpers/refused-upgrade.js';
+import { basicAuth } from '../_helpers/request.js';
 
 // Password checks: the same work (one scrypt) for an unknown user, a wrong password and an account
 // that may not sign in, so timing tells nothing; failures are throttled per client address (the main
@@ -27,7 +28,7 @@ interface Reply {
 function from(address: string, method: string, path: string, auth: { basic?: [string, string]; token?: string } = {}, body?: string): Promise<Reply> {
   const url = new URL(g.url + path);
   const headers: Record<string, string> = {};
-  if (auth.basic) headers.authorization = `Basic ${Buffer.from(`${auth.basic[0]}:${auth.basic[1]}`).toString('base64')}`;
+  if (auth.basic) headers.authorization = basicAuth(`${auth.basic[0]}:${auth.basic[1]}`);
   if (auth.token) headers.authorization = `token ${auth.token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   return new Promise((resolve, reject) => {
@@ -135,22 +136,10 @@ test('per account, softer: after 5 × N failures from many addresses, only addre
 });
 
 test('the event stream refuses a throttled password with 429 before upgrading', async () => {
-  const refused = await new Promise<{ status: number; retryAfter: string | undefined; body: string }>((resolve, reject) => {
-    const ws = new WebSocket(`${g.url.replace('http', 'ws')}/api/v1/events`, {
-      localAddress: '127.0.0.2',
-      headers: { authorization: `Basic ${Buffer.from(`tess:${tess.password}`).toString('base64')}` },
-    });
-    ws.on('open', () => reject(new Error('upgraded')));
-    ws.on('error', () => {});
-    ws.on('unexpected-response', (_req, res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, body }));
-    });
-  });
+  const refused = await refusedUpgrade(`${g.url.replace('http', 'ws')}/api/v1/events`, { authorization: basicAuth(`tess:${tess.password}`) }, { localAddress: '127.0.0.2' });
   assert.is(refused.status, 429);
-  assert.ok(Number(refused.retryAfter) >= 1);
-  assert.equal(JSON.parse(refused.body), { message: TOO_MANY, url: `${g.url}/api/swagger` });
+  assert.ok(Number(refused.headers['retry-after']) >= 1);
+  assert.equal(refused.body, { message: TOO_MANY, url: `${g.url}/api/swagger` });
 });
 
 test.run();

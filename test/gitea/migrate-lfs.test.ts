@@ -1,14 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import http, { type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { apiError } from '../_helpers/api-error.js';
 import { cloneUrl, git, gitAsync, giteaWorld, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { requireTool } from '../_helpers/skip.js';
 import { startTestServer } from '../_helpers/server.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 // migrate with lfs: the LFS objects the copied refs point to come along (at migration and on every
 // mirror sync), from the source's batch API or lfs_endpoint, every outbound request under the mirror
@@ -31,13 +32,9 @@ let alice: Account;
 let bob: Account;
 let work: string;
 
-const apiError = (message: string) => ({ message, url: `${g.url}/api/swagger` });
 const migrate = (body: object) => g.api('POST', '/api/v1/repos/migrate', { json: body, auth: bob.auth });
 const asAlice = { auth_username: 'alice', auth_password: '' };
-const media = async (repo: string, path: string, auth: Account = bob) => {
-  const res = await fetch(`${g.url}/api/v1/repos/${repo}/media/${path}`, { headers: { authorization: `token ${auth.token}` } });
-  return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
-};
+const media = (repo: string, path: string, auth: Account = bob) => g.api('GET', `/api/v1/repos/${repo}/media/${path}`, { auth: { token: auth.token } });
 const linked = (repoId: number) =>
   (g.t.server.db.prepare('SELECT oid FROM lfs_repo_objects WHERE repo_id = ? ORDER BY oid').all(repoId) as { oid: string }[]).map((r) => r.oid);
 const pending = (repoId: number) => g.t.server.db.prepare('SELECT oid, size FROM lfs_mirror_pending WHERE repo_id = ? ORDER BY oid').all(repoId);
@@ -83,7 +80,7 @@ const batchAnswer = (res: ServerResponse, body: unknown) => res.writeHead(200, {
 
 test.before(async () => {
   g = ctx.g;
-  work = mkdtempSync(join(tmpdir(), 'trunkline-migrate-lfs-'));
+  work = tempDir('migrate-lfs');
   [alice, bob] = [await g.user('alice'), await g.user('bob')];
   asAlice.auth_password = alice.token;
   // alice/assets (private): A on main, B on the branch side; objects stored through the contents API.
@@ -189,7 +186,7 @@ test('a source without an LFS server (Gitea): pointers → 422 and nothing kept;
     await w.repo('plain', { owner: carol });
     const r = await migrate({ clone_addr: `${w.url}/carol/withptr.git`, auth_username: 'carol', auth_token: carol.token, repo_name: 'from-nolfs', lfs: true });
     assert.is(r.status, 422, r.text);
-    assert.equal(r.body, apiError('Migration failed: LFS batch request: HTTP 404'));
+    assert.equal(r.body, apiError(g, 'Migration failed: LFS batch request: HTTP 404'));
     assert.is((await g.api('GET', '/api/v1/repos/bob/from-nolfs', { auth: bob.auth })).status, 404);
 
     const plain = await migrate({ clone_addr: `${w.url}/carol/plain.git`, repo_name: 'plain-nolfs', lfs: true });
@@ -212,10 +209,10 @@ test('lfs_endpoint passes the address policy: another scheme 400, the metadata a
   const base = { clone_addr: `${g.url}/alice/one.git`, repo_name: 'ep', lfs: true };
   const ftp = await migrate({ ...base, lfs_endpoint: 'ftp://example.com/lfs' });
   assert.is(ftp.status, 400);
-  assert.equal(ftp.body, apiError('Invalid mirror protocol'));
+  assert.equal(ftp.body, apiError(g, 'Invalid mirror protocol'));
   const meta = await migrate({ ...base, lfs_endpoint: 'http://169.254.169.254/lfs' });
   assert.is(meta.status, 401);
-  assert.equal(meta.body, apiError('Permission denied'));
+  assert.equal(meta.body, apiError(g, 'Permission denied'));
   // Without lfs the endpoint is not looked at (as Gitea).
   const off = await migrate({ ...base, lfs: false, lfs_endpoint: 'ftp://example.com/lfs' });
   assert.is(off.status, 201, off.text);
@@ -273,7 +270,7 @@ test('hostile LFS remotes: hrefs and redirects off the endpoint\'s origin refuse
       h.handle = (req, res) => (req.method === 'POST' ? c.batch(res) : c.get ? c.get(res) : res.writeHead(404).end());
       const r = await migrate({ clone_addr: `${g.url}/alice/one.git`, ...asAlice, repo_name: `hostile-${i}`, lfs: true, lfs_endpoint: `${h.url}/lfs` });
       assert.is(r.status, 422, `${c.name}: ${r.text}`);
-      assert.equal(r.body, apiError(`Migration failed: ${c.message}`), c.name);
+      assert.equal(r.body, apiError(g, `Migration failed: ${c.message}`), c.name);
       assert.is((await g.api('GET', `/api/v1/repos/bob/hostile-${i}`, { auth: bob.auth })).status, 404, c.name);
       // The batch request: exact body, and no credentials (lfs_endpoint is another origin than clone_addr and has none of its own).
       assert.equal(h.seen[0]!.url, '/lfs/objects/batch', c.name);

@@ -1,14 +1,16 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { RepoEvent } from '../../protocol/gitea/events.js';
+import { apiError } from '../_helpers/api-error.js';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { ADMIN, giteaWorld, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { tempDir } from '../_helpers/temp-dir.js';
+import { waitUntil } from '../_helpers/wait.js';
 
 // Mirror hosts that accept a connection and never answer (tarpits): a sync gives up within its
 // configured limits, one owner's hanging mirrors cannot hold every queue slot, and a shutdown
@@ -18,7 +20,6 @@ const test = suite('gitea: mirror time limits, fairness and shutdown');
 const FAST = { MIRROR_ALLOW_LOCAL_NETWORKS: 'true', MIRROR_LOW_SPEED_TIME: '1s', MIRROR_TIMEOUT: '3s' };
 /** Limits no test reaches: the syncs hang until something else stops them. */
 const SLOW = { MIRROR_ALLOW_LOCAL_NETWORKS: 'true', MIRROR_LOW_SPEED_TIME: '10m', MIRROR_TIMEOUT: '10m' };
-const apiError = (w: GiteaWorld, message: string) => ({ message, url: `${w.url}/api/swagger` });
 
 /** A TCP server on 127.0.0.1 that accepts connections and never says a word. */
 async function tarpit() {
@@ -44,12 +45,7 @@ async function tarpit() {
   };
 }
 
-async function until(what: string, ok: () => boolean, ms = 60_000): Promise<void> {
-  for (let waited = 0; !ok(); waited += 25) {
-    if (waited > ms) throw new Error(`gave up waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = (what: string, ok: () => boolean) => waitUntil(ok, what, 60_000, 25);
 
 /**
  * A guard against hanging forever (what these limits prevent), not a timing assertion: the
@@ -153,7 +149,7 @@ test('one owner\'s hanging mirrors hold at most half of the queue: another owner
 
 test('SIGTERM with syncs hanging on a tarpit: exit 0 after the grace; the jobs stay queued and run after the restart', async () => {
   const pit = await tarpit();
-  const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-mirror-sigterm-'));
+  const dataDir = tempDir('mirror-sigterm');
   let child: ChildServer | undefined;
   try {
     child = await spawnServer({ ...SLOW, DATA_DIR: dataDir, MIRROR_SHUTDOWN_GRACE: '1s', ADMIN_USERNAME: ADMIN.name, ADMIN_PASSWORD: ADMIN.password, NODE_ENV: 'test' });

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { expectError } from '../_helpers/api-error.js';
+import { addCollaborator, useGitea, type Account } from '../_helpers/gitea.js';
 import { nextSecondAfter } from '../_helpers/wait.js';
 
 // Branch protections: the rules API (create, get, edit, delete, list) and which rule applies to
@@ -50,12 +51,6 @@ const EMPTY_RULE = {
 };
 const NOT_ADMIN = 'user should be an owner or a collaborator with admin write of a repository';
 
-const apiError = (g: GiteaWorld, message: string) => ({ message, url: `${g.url}/api/swagger` });
-async function expectError(p: Promise<{ status: number; body: unknown }>, status: number, message: string) {
-  const r = await p;
-  assert.is(r.status, status, `status (body ${JSON.stringify(r.body)})`);
-  assert.equal(r.body, apiError(ctx.g, message));
-}
 const strip = ({ created_at, updated_at, ...rest }: any) => rest;
 
 let olly: Account;
@@ -79,9 +74,7 @@ test.before(async () => {
 async function repoWithCollaborators(name: string, opts: { private?: boolean } = {}) {
   const { g } = ctx;
   await g.repo(name, { owner: olly, ...opts });
-  for (const [who, permission] of [[rita, 'read'], [will, 'write'], [adam, 'admin'], [cara, 'write']] as const) {
-    assert.is((await g.api('PUT', `/api/v1/repos/olly/${name}/collaborators/${who.name}`, { json: { permission }, auth: olly.auth })).status, 204);
-  }
+  for (const [who, permission] of [[rita, 'read'], [will, 'write'], [adam, 'admin'], [cara, 'write']] as const) await addCollaborator(g, olly, name, who, permission);
 }
 const rules = (repo: string) => `/api/v1/repos/olly/${repo}/branch_protections`;
 
@@ -144,7 +137,7 @@ test('POST: 201 with every field; allow-lists keep users with explicit access, i
   assert.is(list.headers.get('x-total-count'), null, 'not paginated');
   // Unknown users are 422, in any list.
   for (const key of ['push_whitelist_usernames', 'force_push_allowlist_usernames', 'merge_whitelist_usernames', 'approvals_whitelist_username']) {
-    await expectError(g.api('POST', rules('shape'), { json: { rule_name: 'other', [key]: ['will', 'ghost'] }, auth: olly.auth }), 422, 'user does not exist [uid: 0, name: ghost]');
+    await expectError(ctx.g, g.api('POST', rules('shape'), { json: { rule_name: 'other', [key]: ['will', 'ghost'] }, auth: olly.auth }), 422, 'user does not exist [uid: 0, name: ghost]');
   }
   assert.is((await g.api('GET', `${rules('shape')}/other`, { auth: olly.auth })).status, 404, 'nothing was created');
   // A collaborator who leaves drops out of the lists shown.
@@ -186,8 +179,8 @@ test('POST: Gitea\'s normalisation of the push switches and required_approvals',
   const d = await create({ rule_name: 'd' });
   assert.equal(d, { branch_name: 'd', rule_name: 'd', priority: 4, ...EMPTY_RULE });
   // Binding.
-  await expectError(g.api('POST', rules('norm'), { json: { rule_name: 'e', enable_push: 'yes' }, auth: olly.auth }), 422, '[]: json: cannot unmarshal string into Go struct field CreateBranchProtectionOption.enable_push of type bool');
-  await expectError(g.api('POST', rules('norm'), { json: { rule_name: 'e', push_whitelist_usernames: 'will' }, auth: olly.auth }), 422, '[]: json: cannot unmarshal string into Go struct field CreateBranchProtectionOption.push_whitelist_usernames of type []string');
+  await expectError(ctx.g, g.api('POST', rules('norm'), { json: { rule_name: 'e', enable_push: 'yes' }, auth: olly.auth }), 422, '[]: json: cannot unmarshal string into Go struct field CreateBranchProtectionOption.enable_push of type bool');
+  await expectError(ctx.g, g.api('POST', rules('norm'), { json: { rule_name: 'e', push_whitelist_usernames: 'will' }, auth: olly.auth }), 422, '[]: json: cannot unmarshal string into Go struct field CreateBranchProtectionOption.push_whitelist_usernames of type []string');
 });
 
 test('POST: rule_name vs branch_name; both empty 400; duplicate 403; glob names have no branch_name', async () => {
@@ -202,11 +195,11 @@ test('POST: rule_name vs branch_name; both empty 400; duplicate 403; glob names 
   const glob = await post({ rule_name: 'release/**' });
   assert.equal([glob.status, glob.body.rule_name, glob.body.branch_name], [201, 'release/**', '']);
   for (const name of ['v?', 'x[ab]', '{a,b}', 'esc\\*']) assert.is((await post({ rule_name: name })).body.branch_name, '', name);
-  await expectError(post({}), 400, 'both rule_name and branch_name are empty');
-  await expectError(post({ rule_name: '', branch_name: '' }), 400, 'both rule_name and branch_name are empty');
-  await expectError(post({ rule_name: 'dev' }), 403, 'Branch protection already exist');
-  await expectError(post({ branch_name: 'dev' }), 403, 'Branch protection already exist');
-  await expectError(post({ rule_name: 'release/**', enable_push: true }), 403, 'Branch protection already exist');
+  await expectError(ctx.g, post({}), 400, 'both rule_name and branch_name are empty');
+  await expectError(ctx.g, post({ rule_name: '', branch_name: '' }), 400, 'both rule_name and branch_name are empty');
+  await expectError(ctx.g, post({ rule_name: 'dev' }), 403, 'Branch protection already exist');
+  await expectError(ctx.g, post({ branch_name: 'dev' }), 403, 'Branch protection already exist');
+  await expectError(ctx.g, post({ rule_name: 'release/**', enable_push: true }), 403, 'Branch protection already exist');
   // A rule may name a branch that does not exist (yet).
   assert.is((await post({ rule_name: 'not-yet' })).status, 201);
 });
@@ -219,8 +212,8 @@ test('GET / PATCH / DELETE by name, including glob names with `/`; 404s', async 
   const path = `${rules('crud')}/release/**`;
   assert.equal((await g.api('GET', path, { auth: olly.auth })).body, created.body);
   assert.is((await g.api('GET', `${rules('crud')}/release%2F%2A%2A`, { auth: olly.auth })).body.rule_name, 'release/**', 'escaped too');
-  await expectError(g.api('GET', `${rules('crud')}/release`, { auth: olly.auth }), 404, 'not found');
-  await expectError(g.api('GET', `${rules('crud')}/release/other`, { auth: olly.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', `${rules('crud')}/release`, { auth: olly.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', `${rules('crud')}/release/other`, { auth: olly.auth }), 404, 'not found');
 
   await nextSecondAfter(Date.parse(created.body.updated_at) / 1000); // updated_at has a resolution of one second
   const p = await g.api('PATCH', path, { json: { enable_push_whitelist: true, push_whitelist_usernames: ['will', 'stan'], required_approvals: 3, protected_file_patterns: '*.md', priority: 7 }, auth: olly.auth });
@@ -246,18 +239,18 @@ test('GET / PATCH / DELETE by name, including glob names with `/`; 404s', async 
   assert.equal([p5.body.enable_force_push, p5.body.enable_force_push_allowlist, p5.body.force_push_allowlist_usernames], [true, true, ['adam']]);
   const p6 = await g.api('PATCH', path, { json: { push_whitelist_usernames: [] }, auth: olly.auth });
   assert.equal(p6.body.push_whitelist_usernames, []);
-  await expectError(g.api('PATCH', path, { json: { merge_whitelist_usernames: ['ghost'] }, auth: olly.auth }), 422, 'user does not exist [uid: 0, name: ghost]');
-  await expectError(g.api('PATCH', path, { json: { rule_name: 'x', enable_push: 1 }, auth: olly.auth }), 422, '[]: json: cannot unmarshal number into Go struct field EditBranchProtectionOption.enable_push of type bool');
-  await expectError(g.api('PATCH', `${rules('crud')}/nope`, { json: {}, auth: olly.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('PATCH', path, { json: { merge_whitelist_usernames: ['ghost'] }, auth: olly.auth }), 422, 'user does not exist [uid: 0, name: ghost]');
+  await expectError(ctx.g, g.api('PATCH', path, { json: { rule_name: 'x', enable_push: 1 }, auth: olly.auth }), 422, '[]: json: cannot unmarshal number into Go struct field EditBranchProtectionOption.enable_push of type bool');
+  await expectError(ctx.g, g.api('PATCH', `${rules('crud')}/nope`, { json: {}, auth: olly.auth }), 404, 'not found');
   // rule_name is not editable: unknown fields are ignored.
   assert.is((await g.api('PATCH', path, { json: { rule_name: 'renamed' }, auth: olly.auth })).body.rule_name, 'release/**');
 
   const del = await g.api('DELETE', path, { auth: olly.auth });
   assert.is(del.status, 204);
   assert.is(del.text, '');
-  await expectError(g.api('GET', path, { auth: olly.auth }), 404, 'not found');
-  await expectError(g.api('DELETE', path, { auth: olly.auth }), 404, 'not found');
-  await expectError(g.api('GET', '/api/v1/repos/olly/nothing/branch_protections/main', { auth: olly.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', path, { auth: olly.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('DELETE', path, { auth: olly.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/olly/nothing/branch_protections/main', { auth: olly.auth }), 404, 'not found');
 });
 
 test('only repository admins: 403 for writers and readers, 401 anonymous, 404 on a private repository', async () => {
@@ -273,9 +266,9 @@ test('only repository admins: 403 for writers and readers, 401 anonymous, 404 on
     ['DELETE', `${rules('gate')}/main`],
   ];
   for (const [method, path, json] of calls) {
-    for (const who of [will, rita, stan]) await expectError(g.api(method, path, { ...(json ? { json } : {}), auth: who.auth }), 403, NOT_ADMIN);
-    await expectError(g.api(method, path, { ...(json ? { json } : {}), auth: null }), 401, 'token is required');
-    await expectError(g.api(method, path.replace('/gate/', '/gate-priv/'), { ...(json ? { json } : {}), auth: stan.auth }), 404, 'not found');
+    for (const who of [will, rita, stan]) await expectError(ctx.g, g.api(method, path, { ...(json ? { json } : {}), auth: who.auth }), 403, NOT_ADMIN);
+    await expectError(ctx.g, g.api(method, path, { ...(json ? { json } : {}), auth: null }), 401, 'token is required');
+    await expectError(ctx.g, g.api(method, path.replace('/gate/', '/gate-priv/'), { ...(json ? { json } : {}), auth: stan.auth }), 404, 'not found');
   }
   // Admin collaborators and site admins manage rules.
   assert.is((await g.api('POST', rules('gate'), { json: { rule_name: 'by-adam' }, auth: adam.auth })).status, 201);
@@ -283,6 +276,7 @@ test('only repository admins: 403 for writers and readers, 401 anonymous, 404 on
   assert.is((await g.api('DELETE', `${rules('gate')}/by-adam`)).status, 204);
   const read = await g.token(olly, ['read:repository']);
   await expectError(
+    ctx.g,
     g.api('POST', rules('gate'), { json: { rule_name: 'y' }, auth: { token: read } }),
     403,
     'token does not have at least one of required scope(s), required=[write:repository], token scope=read:repository',
@@ -295,11 +289,11 @@ test('archived repositories: rules are read, not written (423 after binding)', a
   await repoWithCollaborators('frozen');
   assert.is((await g.api('POST', rules('frozen'), { json: { rule_name: 'main' }, auth: olly.auth })).status, 201);
   assert.is((await g.api('PATCH', '/api/v1/repos/olly/frozen', { json: { archived: true }, auth: olly.auth })).status, 200);
-  await expectError(g.api('POST', rules('frozen'), { json: { rule_name: 'dev' }, auth: olly.auth }), 423, 'repo is archived');
-  await expectError(g.api('PATCH', `${rules('frozen')}/main`, { json: { enable_push: true }, auth: olly.auth }), 423, 'repo is archived');
-  await expectError(g.api('DELETE', `${rules('frozen')}/main`, { auth: olly.auth }), 423, 'repo is archived');
-  await expectError(g.api('POST', rules('frozen'), { json: { rule_name: 5 }, auth: olly.auth }), 422, '[]: json: cannot unmarshal number into Go struct field CreateBranchProtectionOption.rule_name of type string');
-  await expectError(g.api('POST', rules('frozen'), { json: { rule_name: 'x' }, auth: will.auth }), 403, NOT_ADMIN);
+  await expectError(ctx.g, g.api('POST', rules('frozen'), { json: { rule_name: 'dev' }, auth: olly.auth }), 423, 'repo is archived');
+  await expectError(ctx.g, g.api('PATCH', `${rules('frozen')}/main`, { json: { enable_push: true }, auth: olly.auth }), 423, 'repo is archived');
+  await expectError(ctx.g, g.api('DELETE', `${rules('frozen')}/main`, { auth: olly.auth }), 423, 'repo is archived');
+  await expectError(ctx.g, g.api('POST', rules('frozen'), { json: { rule_name: 5 }, auth: olly.auth }), 422, '[]: json: cannot unmarshal number into Go struct field CreateBranchProtectionOption.rule_name of type string');
+  await expectError(ctx.g, g.api('POST', rules('frozen'), { json: { rule_name: 'x' }, auth: will.auth }), 403, NOT_ADMIN);
   assert.is((await g.api('GET', rules('frozen'), { auth: olly.auth })).body.length, 1);
   assert.is((await g.api('GET', `${rules('frozen')}/main`, { auth: olly.auth })).status, 200);
 });

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { git, giteaWorld, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { apiError } from '../_helpers/api-error.js';
+import { git, gitDirOf, giteaWorld, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { startTestServer } from '../_helpers/server.js';
 
 // Pull mirrors and plain migrations for real: a repository of this server cloned (with
@@ -13,8 +14,6 @@ const ctx = useGitea(test, { MIRROR_ALLOW_LOCAL_NETWORKS: 'true' });
 let g: GiteaWorld;
 let alice: Account; // owns the private alice/upstream
 let bob: Account; // migrates it
-const gitDirOf = (id: number) => join(g.t.dataDir, 'git', `${id}.git`);
-const apiError = (message: string) => ({ message, url: `${g.url}/api/swagger` });
 const refsOf = (dir: string) => git(['--git-dir', dir, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads', 'refs/tags']).stdout;
 let upstreamDir = '';
 
@@ -24,7 +23,7 @@ test.before(async () => {
   g = ctx.g;
   [alice, bob] = [await g.user('alice'), await g.user('bob')];
   const up = await g.repo('upstream', { owner: alice, private: true });
-  upstreamDir = gitDirOf(up.id);
+  upstreamDir = gitDirOf(g, up.id);
   await g.commit('alice', 'upstream', { 'a.txt': 'a\n' }, { auth: alice.auth });
   await g.commit('alice', 'upstream', { 'f.txt': 'f\n' }, { newBranch: 'feature', auth: alice.auth });
   git(['--git-dir', upstreamDir, 'tag', 'v1', 'main']);
@@ -39,7 +38,7 @@ test('migrate with mirror: 201 Repository (mirror, interval), every branch and t
   assert.is(r.body.mirror_interval, '8h0m0s');
   assert.is(r.body.default_branch, 'main');
   assert.is(r.body.empty, false);
-  const dir = gitDirOf(r.body.id);
+  const dir = gitDirOf(g, r.body.id);
   assert.is(refsOf(dir), refsOf(upstreamDir));
   const config = readFileSync(join(dir, 'config'), 'utf8');
   assert.ok(config.includes(`url = ${g.url}/alice/upstream.git`), config);
@@ -67,7 +66,7 @@ test('mirror-sync: 200 at once, the queued fetch brings new commits and removes 
   const mirror = { kind: 'pull', remote_name: 'origin', remote_address: `${g.url}/alice/upstream.git` };
   assert.equal(events, [{ type: 'mirror_sync_started', mirror }, { type: 'commit', branch: 'main' }, { type: 'mirror_sync_finished', mirror }]);
   const copy = (await g.api('GET', '/api/v1/repos/bob/copy', { auth: bob.auth })).body;
-  assert.is(refsOf(gitDirOf(copy.id)), refsOf(upstreamDir));
+  assert.is(refsOf(gitDirOf(g, copy.id)), refsOf(upstreamDir));
   const branch = await g.api('GET', '/api/v1/repos/bob/copy/branches/main', { auth: bob.auth });
   assert.is(branch.body.commit.id, made.commit.sha);
   assert.is((await g.api('GET', '/api/v1/repos/bob/copy/branches/feature', { auth: bob.auth })).status, 404);
@@ -76,7 +75,7 @@ test('mirror-sync: 200 at once, the queued fetch brings new commits and removes 
 test('a mirror refuses content writes (403) and mirror-sync needs write access', async () => {
   const w = await g.api('POST', '/api/v1/repos/bob/copy/contents/x.txt', { json: { content: Buffer.from('x').toString('base64') }, auth: bob.auth });
   assert.is(w.status, 403);
-  assert.equal(w.body, apiError('repo is not allowed to edit'));
+  assert.equal(w.body, apiError(g, 'repo is not allowed to edit'));
   const carol = await g.user('carol');
   assert.is((await g.api('PUT', '/api/v1/repos/bob/copy/collaborators/carol', { json: { permission: 'read' }, auth: bob.auth })).status, 204);
   const denied = await g.api('POST', '/api/v1/repos/bob/copy/mirror-sync', { auth: carol.auth });
@@ -89,11 +88,11 @@ test('migrate without mirror: a plain copy with no remote left; mirror-sync then
   assert.is(r.status, 201, r.text);
   assert.is(r.body.mirror, false);
   assert.is(r.body.mirror_interval, '');
-  assert.is(refsOf(gitDirOf(r.body.id)), refsOf(upstreamDir));
-  assert.not.ok(readFileSync(join(gitDirOf(r.body.id), 'config'), 'utf8').includes('[remote'));
+  assert.is(refsOf(gitDirOf(g, r.body.id)), refsOf(upstreamDir));
+  assert.not.ok(readFileSync(join(gitDirOf(g, r.body.id), 'config'), 'utf8').includes('[remote'));
   const sync = await g.api('POST', '/api/v1/repos/bob/plain/mirror-sync', { auth: bob.auth });
   assert.is(sync.status, 400);
-  assert.equal(sync.body, apiError('Repository is not a mirror'));
+  assert.equal(sync.body, apiError(g, 'Repository is not a mirror'));
   // It takes writes like any repository.
   assert.is((await g.commit('bob', 'plain', { 'mine.txt': 'mine\n' }, { auth: bob.auth })).commit.sha.length, 40);
 });
@@ -108,16 +107,16 @@ test('errors: wrong credentials 422 (masked, nothing kept), ssh 400, duplicate n
 
   const ssh = await migrate({ clone_addr: 'ssh://git@127.0.0.1/alice/upstream.git', repo_name: 'ssh', mirror: true });
   assert.is(ssh.status, 400);
-  assert.equal(ssh.body, apiError('Invalid mirror protocol'));
+  assert.equal(ssh.body, apiError(g, 'Invalid mirror protocol'));
   const dup = await migrate({ clone_addr: `${g.url}/alice/upstream.git`, auth_username: 'alice', auth_password: alice.token, repo_name: 'copy' });
   assert.is(dup.status, 409);
-  assert.equal(dup.body, apiError('The repository with the same name already exists.'));
+  assert.equal(dup.body, apiError(g, 'The repository with the same name already exists.'));
   const other = await migrate({ clone_addr: `${g.url}/alice/upstream.git`, repo_name: 'theirs', repo_owner: 'alice' });
   assert.is(other.status, 403);
-  assert.equal(other.body, apiError('Given user is not an organization.'));
+  assert.equal(other.body, apiError(g, 'Given user is not an organization.'));
   const interval = await migrate({ clone_addr: `${g.url}/alice/upstream.git`, repo_name: 'iv', mirror: true, mirror_interval: 'soon' });
   assert.is(interval.status, 400);
-  assert.equal(interval.body, apiError('invalid interval: time: invalid duration "soon"'));
+  assert.equal(interval.body, apiError(g, 'invalid interval: time: invalid duration "soon"'));
   const missing = await migrate({ repo_name: 'x' });
   assert.is(missing.status, 422);
 });

@@ -1,13 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { GO_TIME } from '../../protocol/gitea/schema.js';
-import { cloneUrl, commitFiles, git, gitAsync, giteaWorld, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { apiError } from '../_helpers/api-error.js';
+import { cloneUrl, commitFiles, git, gitAsync, gitDirOf, giteaWorld, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 import { have, requireTool, skip, skipBecause } from '../_helpers/skip.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 import { waitUntil, WAIT_MS } from '../_helpers/wait.js';
 import { startTestServer } from '../_helpers/server.js';
 
@@ -24,8 +26,6 @@ let carol: Account; // write collaborator on alice/src
 const MIRRORS = '/api/v1/repos/alice/src/push_mirrors';
 const REMOTE_NAME = /^remote_mirror_[a-zA-Z0-9]{10}$/;
 
-const gitDirOf = (w: GiteaWorld, id: number) => join(w.t.dataDir, 'git', `${id}.git`);
-const apiError = (w: GiteaWorld, message: string) => ({ message, url: `${w.url}/api/swagger` });
 /** A port nothing listens on (for the test sshd). */
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -202,7 +202,7 @@ test('use_ssh: an ed25519 key pair; the public key is returned, the private key 
 });
 
 test('file:// mirrors: only a site admin, and only with MIRROR_ALLOW_LOCAL_NETWORKS; the sync reaches the bare repository', async () => {
-  const target = mkdtempSync(join(tmpdir(), 'trunkline-file-mirror-'));
+  const target = tempDir('file-mirror');
   try {
     git(['init', '-q', '--bare', target]);
     const body = { remote_address: `file://${target}`, interval: '0' };
@@ -241,7 +241,7 @@ test('use_ssh sync for real: the generated key, installed on an sshd on loopback
   if (!have('ssh', ['-V']) || !have('sh', ['-c', 'command -v ssh-keygen'])) return skip(__test__, 'openssh-client');
   if (!existsSync('/usr/sbin/sshd')) return skip(__test__, 'openssh-server');
   if (process.getuid?.() !== 0) return skipBecause(__test__, 'sshd needs root: run as root');
-  const dir = mkdtempSync(join(tmpdir(), 'trunkline-sshd-'));
+  const dir = tempDir('sshd');
   const port = await freePort();
   const target = join(dir, 'target.git');
   git(['init', '-q', '--bare', target]);
@@ -277,7 +277,7 @@ test('a push over git triggers sync_on_commit mirrors too', async () => {
   await g.repo('pushed-target', { owner: bob, autoInit: false });
   const add = await g.api('POST', '/api/v1/repos/alice/pushed/push_mirrors', { json: { remote_address: `${g.url}/bob/pushed-target.git`, remote_username: 'bob', remote_password: bob.token, interval: '0', sync_on_commit: true }, auth: alice.auth });
   assert.is(add.status, 200, add.text);
-  const work = mkdtempSync(join(tmpdir(), 'trunkline-pushed-'));
+  const work = tempDir('pushed');
   try {
     await gitAsync(['clone', '-q', cloneUrl(g, 'alice', 'pushed', alice), work]);
     const sha = commitFiles(work, { 'via-git.txt': 'pushed\n' }, 'over git');

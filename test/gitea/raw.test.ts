@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { git, gitChildren, useGitea, waitNoChildren, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
+import { apiError, expectJsonError } from '../_helpers/api-error.js';
+import { git, gitChildren, gitDirOf, useGitea, waitNoChildren, type Account, type Auth, type GiteaWorld, type GReply } from '../_helpers/gitea.js';
 
 // /raw and /media (repoGetRawFile, repoGetRawFileOrLFS) and the web download route download_url points to:
 // ref guessing, every serving header, conditional and range requests, sniffing, LFS, visibility and scopes.
@@ -23,33 +24,11 @@ let bob: Account;
 const sha: Record<string, string> = {};
 let mainHead = '';
 
-interface Got {
-  status: number;
-  headers: Headers;
-  bytes: Buffer;
-  text: string;
-}
-
-const authHeader = (auth: Auth): Record<string, string> =>
-  !auth ? {} : 'token' in auth ? { authorization: `token ${auth.token}` } : 'basic' in auth ? { authorization: `Basic ${Buffer.from(auth.basic).toString('base64')}` } : {};
-
 /** A request whose body is kept as bytes (default auth: the admin's token). */
-async function get(path: string, opts: { auth?: Auth; headers?: Record<string, string>; method?: string } = {}): Promise<Got> {
-  const auth = opts.auth === undefined ? g.admin.auth : opts.auth;
-  const res = await fetch(g.url + path, { method: opts.method ?? 'GET', headers: { ...authHeader(auth), ...opts.headers } });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  return { status: res.status, headers: res.headers, bytes, text: bytes.toString('utf8') };
-}
+const get = (path: string, opts: { auth?: Auth; headers?: Record<string, string>; method?: string } = {}): Promise<GReply> =>
+  g.api(opts.method ?? 'GET', path, { auth: opts.auth, headers: opts.headers });
 
-const apiError = (message: string) => ({ message, url: `${g.url}/api/swagger` });
-
-function assertApiError(r: Got, status: number, message: string) {
-  assert.is(r.status, status, `status (body ${r.text})`);
-  assert.equal(JSON.parse(r.text), apiError(message));
-  assert.is(r.headers.get('content-type'), 'application/json;charset=utf-8');
-}
-
-function assertPlain(r: Got, status: number, text: string) {
+function assertPlain(r: GReply, status: number, text: string) {
   assert.is(r.status, status, `status (body ${r.text})`);
   assert.is(r.text, `${text}\n`);
   assert.is(r.headers.get('content-type'), 'text/plain; charset=utf-8');
@@ -71,8 +50,6 @@ async function change(repo: string, files: { operation: string; path: string; co
   return r.body;
 }
 
-/** The bare repository behind a repository's JSON (for objects the contents API cannot write: symlinks, submodules). */
-const gitDirOf = (repo: { id: number }) => join(g.t.dataDir, 'git', `${repo.id}.git`);
 
 let files: { id: number };
 let linkCommit = '';
@@ -107,7 +84,7 @@ test.before(async () => {
   await change('files', [{ operation: 'create', path: 'x.txt', content: 'on branch docs\n' }], { newBranch: 'docs' });
 
   // A tag and a commit with a symlink and a submodule, written as a push would (objects and refs, then the ref cache dropped).
-  const dir = gitDirOf(files);
+  const dir = gitDirOf(g, files.id);
   git(['--git-dir', dir, 'tag', 'v1', mainHead]);
   git(['--git-dir', dir, 'tag', '-a', '-m', 'annotated', 'v1-annotated', mainHead]);
   const target = git(['--git-dir', dir, 'hash-object', '-w', '--stdin'], { input: 'hello.txt' }).stdout.trim();
@@ -248,12 +225,12 @@ test('symlinks are served as their target text, typed symlink; directories, subm
   assert.is(link.headers.get('x-forgejo-object-type'), 'symlink');
   assert.is((await get(`/api/v1/repos/root/files/media/${linkCommit}/link`)).headers.get('x-gitea-object-type'), 'symlink');
   for (const kind of ['raw', 'media']) {
-    assertApiError(await get(`/api/v1/repos/root/files/${kind}/${linkCommit}/sub`), 404, 'not found');
-    assertApiError(await get(`/api/v1/repos/root/files/${kind}/dir`), 404, 'not found');
-    assertApiError(await get(`/api/v1/repos/root/files/${kind}/no-such.txt`), 404, 'not found');
-    assertApiError(await get(`/api/v1/repos/root/files/${kind}/dir/no/such`), 404, 'not found');
-    assertApiError(await get(`/api/v1/repos/root/files/${kind}/main`), 404, 'not found');
-    assertApiError(await get(`/api/v1/repos/root/files/${kind}/.git/config`), 404, 'not found');
+    await expectJsonError(g, get(`/api/v1/repos/root/files/${kind}/${linkCommit}/sub`), 404, 'not found');
+    await expectJsonError(g, get(`/api/v1/repos/root/files/${kind}/dir`), 404, 'not found');
+    await expectJsonError(g, get(`/api/v1/repos/root/files/${kind}/no-such.txt`), 404, 'not found');
+    await expectJsonError(g, get(`/api/v1/repos/root/files/${kind}/dir/no/such`), 404, 'not found');
+    await expectJsonError(g, get(`/api/v1/repos/root/files/${kind}/main`), 404, 'not found');
+    await expectJsonError(g, get(`/api/v1/repos/root/files/${kind}/.git/config`), 404, 'not found');
   }
 });
 
@@ -277,15 +254,15 @@ test('ref guessing: shortest branch prefix (slashes too), HEAD, tag, full sha, e
   assert.is(await body('hello.txt?ref=no-such'), 'hello world\n', 'an unknown ref falls back to the default branch');
   assert.is(await body('dir/nested.txt'), 'nested\n');
   // A full sha that names nothing cannot be guessed around.
-  assertApiError(await get(`/api/v1/repos/root/files/raw/${'0'.repeat(40)}/hello.txt`), 404, 'unable to find a git ref');
-  assertApiError(await get(`/api/v1/repos/root/files/media/hello.txt?ref=${'1'.repeat(40)}`), 404, 'unable to find a git ref');
+  await expectJsonError(g, get(`/api/v1/repos/root/files/raw/${'0'.repeat(40)}/hello.txt`), 404, 'unable to find a git ref');
+  await expectJsonError(g, get(`/api/v1/repos/root/files/media/hello.txt?ref=${'1'.repeat(40)}`), 404, 'unable to find a git ref');
   // The media route guesses the same way.
   assert.is((await get('/api/v1/repos/root/files/media/feature/x/hello.txt')).text, 'feature\n');
 });
 
 test('empty repository: 404 repository is empty', async () => {
   await g.repo('empty', { autoInit: false });
-  for (const kind of ['raw', 'media']) assertApiError(await get(`/api/v1/repos/root/empty/${kind}/README.md`), 404, 'repository is empty');
+  for (const kind of ['raw', 'media']) await expectJsonError(g, get(`/api/v1/repos/root/empty/${kind}/README.md`), 404, 'repository is empty');
 });
 
 test('large blobs are streamed: whole, ranges, HEAD, and no git left behind', async () => {
@@ -380,7 +357,7 @@ test('answers kept for repeated GETs follow what can change at one commit: visib
   const priv = await get(url);
   assert.is(priv.text, 'kept\n');
   assert.is(priv.headers.get('cache-control'), 'private, max-age=21600');
-  assertApiError(await get(url, { auth: null }), 404, 'not found');
+  await expectJsonError(g, get(url, { auth: null }), 404, 'not found');
 
   // A pointer whose object is uploaded after it was first served: /media then serves the object.
   const object = randomBytes(3000);
@@ -401,14 +378,14 @@ test('private repositories: invisible to anonymous callers and strangers; tokens
   const r = await get(api, { auth: alice.auth });
   assert.is(r.text, 'secret\n');
   assert.is(r.headers.get('cache-control'), 'private, max-age=21600');
-  assertApiError(await get(api, { auth: null }), 404, 'not found');
-  assertApiError(await get(api, { auth: bob.auth }), 404, 'not found');
-  assertApiError(await get('/api/v1/repos/alice/secret/media/s.txt', { auth: bob.auth }), 404, 'not found');
+  await expectJsonError(g, get(api, { auth: null }), 404, 'not found');
+  await expectJsonError(g, get(api, { auth: bob.auth }), 404, 'not found');
+  await expectJsonError(g, get('/api/v1/repos/alice/secret/media/s.txt', { auth: bob.auth }), 404, 'not found');
   assert.is((await get(api, { auth: { basic: `alice:${alice.password}` } })).text, 'secret\n', 'Basic with the password');
   assert.is((await get(api, { auth: { token: await g.token(alice, ['read:repository']) } })).status, 200);
   const userOnly = await g.token(alice, ['read:user']);
-  assertApiError(await get(api, { auth: { token: userOnly } }), 403, 'token does not have at least one of required scope(s), required=[read:repository], token scope=read:user');
-  assertApiError(await get(api, { auth: { token: 'not-a-token' } }), 401, 'invalid username, password or token');
+  await expectJsonError(g, get(api, { auth: { token: userOnly } }), 403, 'token does not have at least one of required scope(s), required=[read:repository], token scope=read:user');
+  await expectJsonError(g, get(api, { auth: { token: 'not-a-token' } }), 401, 'invalid username, password or token');
 
   const web = '/alice/secret/raw/branch/main/s.txt';
   assert.is((await get(web, { auth: alice.auth })).text, 'secret\n');
@@ -465,7 +442,7 @@ test('download_url: the web route serves the file with the same headers, by bran
 test('the download route leaves other routes alone: /api, /ari, /sim and {repo}.git', async () => {
   const api = await get('/api/v1/raw/x/y', { auth: null });
   assert.is(api.status, 404);
-  assert.equal(JSON.parse(api.text), apiError('not found'));
+  assert.equal(JSON.parse(api.text), apiError(g, 'not found'));
   const ari = await get('/ari/files/raw/branch/main/hello.txt', { auth: { basic: 'asterisk:asterisk' } });
   assert.is(ari.status, 404);
   assert.equal(JSON.parse(ari.text), { message: 'Resource not found' });

@@ -1,9 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import WebSocket from 'ws';
 import { GO_TIME } from '../../protocol/gitea/schema.js';
+import { openEventLog } from '../_helpers/events.js';
 import { useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
-import { WAIT_MS } from '../_helpers/wait.js';
+import { refusedUpgrade } from '../_helpers/refused-upgrade.js';
 
 // The repository event stream, /api/v1/events: commit and mirror sync events, only for
 // repositories the caller can read, with the API's credentials and Gitea's error bodies.
@@ -16,46 +16,9 @@ let dave: Account; // a stranger
 let pubId = 0;
 let privId = 0;
 
-interface Stream {
-  events: any[];
-  /** Resolves with the events seen once `pred` matches one (past or future). */
-  until(pred: (e: any) => boolean, ms?: number): Promise<any[]>;
-  close(): void;
-}
-
-function connect(query: string, headers: Record<string, string>): Promise<Stream> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${g.url.replace('http', 'ws')}/api/v1/events${query}`, { headers });
-    const events: any[] = [];
-    const waiters: (() => void)[] = [];
-    ws.on('message', (data) => {
-      events.push(JSON.parse(String(data)));
-      for (const w of waiters.splice(0)) w();
-    });
-    ws.on('unexpected-response', (_req, res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d));
-      res.on('end', () => reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode, body: JSON.parse(body) })));
-    });
-    ws.on('error', reject);
-    ws.on('open', () =>
-      resolve({
-        events,
-        until(pred, ms = WAIT_MS) {
-          return new Promise((res, rej) => {
-            const check = () => {
-              if (events.some(pred)) res([...events]);
-              else waiters.push(check);
-            };
-            setTimeout(() => rej(new Error(`no matching event in ${ms} ms: ${JSON.stringify(events)}`)), ms).unref();
-            check();
-          });
-        },
-        close: () => ws.close(),
-      }),
-    );
-  });
-}
+/** The repository event stream as `headers` see it (`query` names repositories or carries a token). */
+const eventsUrl = (query: string) => `${g.url.replace('http', 'ws')}/api/v1/events${query}`;
+const connect = (query: string, headers: Record<string, string>) => openEventLog<any>(eventsUrl(query), { headers });
 
 const tokenHeader = (a: Account) => ({ authorization: `token ${a.token}` });
 
@@ -72,15 +35,17 @@ test('commit events for readable repositories only, exact shape', async () => {
   try {
     const made = await g.commit('alice', 'priv', { 'p.txt': 'p\n' }, { auth: alice.auth });
     const pub = await g.commit('alice', 'pub', { 'q.txt': 'q\n' }, { auth: alice.auth });
-    const seen = await mine.until((e) => e.sha === pub.commit.sha);
+    await mine.waitFor((e) => e.sha === pub.commit.sha);
+    const seen = [...mine.events];
     const priv = seen.find((e) => e.sha === made.commit.sha);
     assert.match(priv.timestamp, GO_TIME);
     assert.equal(priv, { type: 'commit', timestamp: priv.timestamp, repository: { id: privId, full_name: 'alice/priv', private: true }, branch: 'main', sha: made.commit.sha });
-    const other = await theirs.until((e) => e.sha === pub.commit.sha);
+    await theirs.waitFor((e) => e.sha === pub.commit.sha);
+    const other = [...theirs.events];
     assert.equal(other.map((e) => e.repository.full_name), ['alice/pub']);
   } finally {
-    mine.close();
-    theirs.close();
+    await mine.close();
+    await theirs.close();
   }
 });
 
@@ -89,10 +54,11 @@ test('?repo= limits the stream to the named repositories', async () => {
   try {
     await g.commit('alice', 'pub', { 'r.txt': 'r\n' }, { auth: alice.auth });
     const made = await g.commit('alice', 'priv', { 'r.txt': 'r\n' }, { auth: alice.auth });
-    const seen = await s.until((e) => e.sha === made.commit.sha);
+    await s.waitFor((e) => e.sha === made.commit.sha);
+    const seen = [...s.events];
     assert.equal(seen.map((e) => e.repository.full_name), ['alice/priv']);
   } finally {
-    s.close();
+    await s.close();
   }
 });
 
@@ -103,7 +69,8 @@ test('mirror sync events: started then finished, or failed with the reason (cred
     const good = await g.api('POST', '/api/v1/repos/alice/pub/push_mirrors', { json: { remote_address: `${g.url}/alice/target.git`, remote_username: 'alice', remote_password: alice.token, interval: '0' }, auth: alice.auth });
     assert.is(good.status, 200, good.text);
     assert.is((await g.api('POST', '/api/v1/repos/alice/pub/push_mirrors-sync', { auth: alice.auth })).status, 200);
-    const seen = await s.until((e) => e.type === 'mirror_sync_finished');
+    await s.waitFor('mirror_sync_finished');
+    const seen = [...s.events];
     const mirror = { kind: 'push', remote_name: good.body.remote_name, remote_address: `${g.url}/alice/target.git` };
     assert.equal(
       seen.filter((e) => e.type !== 'commit').map((e) => [e.type, e.mirror]),
@@ -116,25 +83,18 @@ test('mirror sync events: started then finished, or failed with the reason (cred
 
     const bad = await g.api('POST', '/api/v1/repos/alice/pub/push_mirrors', { json: { remote_address: `${g.url}/alice/target.git`, remote_username: 'alice', remote_password: 'bad-secret-123', interval: '0' }, auth: alice.auth });
     assert.is((await g.api('POST', '/api/v1/repos/alice/pub/push_mirrors-sync', { auth: alice.auth })).status, 500);
-    const failed = (await s.until((e) => e.type === 'mirror_sync_failed')).find((e) => e.type === 'mirror_sync_failed');
+    const failed = await s.waitFor('mirror_sync_failed');
     assert.is(failed.mirror.remote_name, bad.body.remote_name);
     assert.ok(failed.error.length > 0);
     assert.not.ok(JSON.stringify(s.events).includes('bad-secret-123'));
     assert.not.ok(JSON.stringify(s.events).includes(alice.token));
   } finally {
-    s.close();
+    await s.close();
   }
 });
 
 test('refused before the upgrade with Gitea\'s bodies: no credentials 401, wrong ones 401, a token without read:repository 403', async () => {
-  const refusal = async (headers: Record<string, string>, query = '') => {
-    try {
-      (await connect(query, headers)).close();
-    } catch (err) {
-      return err as { status: number; body: unknown };
-    }
-    throw new Error('expected a refusal');
-  };
+  const refusal = (headers: Record<string, string>) => refusedUpgrade(eventsUrl(''), headers);
   const url = `${g.url}/api/swagger`;
   const none = await refusal({});
   assert.is(none.status, 401);
@@ -148,7 +108,7 @@ test('refused before the upgrade with Gitea\'s bodies: no credentials 401, wrong
   assert.equal(scoped.body, { message: 'token does not have at least one of required scope(s), required=[read:repository], token scope=read:user', url });
   // A query token works too.
   const viaQuery = await connect(`?token=${alice.token}`, {});
-  viaQuery.close();
+  await viaQuery.close();
 });
 
 test.run();

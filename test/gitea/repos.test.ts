@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { git, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
+import { apiError, expectError } from '../_helpers/api-error.js';
+import { addCollaborator, git, gitDirOf, useGitea, type Account, type GiteaWorld } from '../_helpers/gitea.js';
 
 // Repositories: create, get, edit (rename, default branch, archive), delete, as each kind of caller.
 const test = suite('gitea: repositories');
@@ -23,14 +24,7 @@ const ADMIN_PERM = { admin: true, push: true, pull: true };
 const WRITE_PERM = { admin: false, push: true, pull: true };
 const READ_PERM = { admin: false, push: false, pull: true };
 
-const apiError = (g: GiteaWorld, message: string) => ({ message, url: `${g.url}/api/swagger` });
-async function expectError(p: Promise<{ status: number; body: unknown }>, status: number, message: string) {
-  const r = await p;
-  assert.is(r.status, status, `status (body ${JSON.stringify(r.body)})`);
-  assert.equal(r.body, apiError(ctx.g, message));
-}
-const gitDir = (g: GiteaWorld, id: number) => join(g.t.dataDir, 'git', `${id}.git`);
-const headOf = (g: GiteaWorld, id: number) => git(['--git-dir', gitDir(g, id), 'symbolic-ref', 'HEAD']).stdout.trim();
+const headOf = (g: GiteaWorld, id: number) => git(['--git-dir', gitDirOf(g, id), 'symbolic-ref', 'HEAD']).stdout.trim();
 
 let olly: Account;
 let rita: Account; // read collaborator
@@ -47,10 +41,7 @@ test.before(async () => {
 async function withCollaborators(name: string, opts: { private?: boolean; autoInit?: boolean } = {}) {
   const { g } = ctx;
   const repo = await g.repo(name, { owner: olly, ...opts });
-  for (const [who, permission] of [[rita, 'read'], [will, 'write'], [adam, 'admin']] as const) {
-    const r = await g.api('PUT', `/api/v1/repos/olly/${name}/collaborators/${who.name}`, { json: { permission }, auth: olly.auth });
-    assert.is(r.status, 204);
-  }
+  for (const [who, permission] of [[rita, 'read'], [will, 'write'], [adam, 'admin']] as const) await addCollaborator(g, olly, name, who, permission);
   return repo;
 }
 
@@ -130,8 +121,8 @@ test('POST /user/repos: 201 with every field of the Repository model, in Gitea\'
   assert.is(again.status, 200);
   assert.equal(again.body, r.body);
   // The repository is a real bare git repository named by id.
-  assert.ok(existsSync(join(gitDir(g, id), 'HEAD')));
-  assert.is(git(['--git-dir', gitDir(g, id), 'rev-parse', '--is-bare-repository']).stdout.trim(), 'true');
+  assert.ok(existsSync(join(gitDirOf(g, id), 'HEAD')));
+  assert.is(git(['--git-dir', gitDirOf(g, id), 'rev-parse', '--is-bare-repository']).stdout.trim(), 'true');
 });
 
 test('auto_init commits README.md on the default branch; default_branch names it; without auto_init the repository is empty', async () => {
@@ -148,7 +139,7 @@ test('auto_init commits README.md on the default branch; default_branch names it
   const readme = await g.api('GET', '/api/v1/repos/olly/beta/contents/README.md', { auth: olly.auth });
   assert.is(readme.status, 200);
   assert.is(Buffer.from(readme.body.content, 'base64').toString(), '# beta\n\nBeta repo\n');
-  const log = git(['--git-dir', gitDir(g, beta.body.id), 'log', '--format=%s|%an', 'trunk']).stdout.trim();
+  const log = git(['--git-dir', gitDirOf(g, beta.body.id), 'log', '--format=%s|%an', 'trunk']).stdout.trim();
   assert.is(log, 'Initial commit|olly');
 
   const gamma = await g.api('POST', '/api/v1/user/repos', { json: { name: 'gamma' }, auth: olly.auth });
@@ -160,8 +151,8 @@ test('auto_init commits README.md on the default branch; default_branch names it
   assert.is(headOf(g, gamma.body.id), 'refs/heads/main');
   assert.equal((await g.api('GET', '/api/v1/repos/olly/gamma/branches', { auth: olly.auth })).body, []);
 
-  await expectError(g.api('POST', '/api/v1/user/repos', { json: { name: 'badref', default_branch: 'a..b' }, auth: olly.auth }), 422, '[DefaultBranch]: GitRefName');
-  await expectError(g.api('POST', '/api/v1/user/repos', { json: { name: 'badref', default_branch: 'x'.repeat(101) }, auth: olly.auth }), 422, '[DefaultBranch]: MaxSize');
+  await expectError(ctx.g, g.api('POST', '/api/v1/user/repos', { json: { name: 'badref', default_branch: 'a..b' }, auth: olly.auth }), 422, '[DefaultBranch]: GitRefName');
+  await expectError(ctx.g, g.api('POST', '/api/v1/user/repos', { json: { name: 'badref', default_branch: 'x'.repeat(101) }, auth: olly.auth }), 422, '[DefaultBranch]: MaxSize');
 });
 
 test('private repositories: created private, invisible (404) to strangers and anonymous callers', async () => {
@@ -171,43 +162,43 @@ test('private repositories: created private, invisible (404) to strangers and an
   assert.is(r.body.private, true);
   assert.is((await g.api('GET', '/api/v1/repos/olly/secret', { auth: olly.auth })).status, 200);
   assert.is((await g.api('GET', '/api/v1/repos/olly/secret')).status, 200, 'the site admin sees everything');
-  await expectError(g.api('GET', '/api/v1/repos/olly/secret', { auth: stan.auth }), 404, 'not found');
-  await expectError(g.api('GET', '/api/v1/repos/olly/secret', { auth: null }), 404, 'not found');
-  await expectError(g.api('PATCH', '/api/v1/repos/olly/secret', { json: { description: 'x' }, auth: null }), 404, 'not found');
-  await expectError(g.api('DELETE', '/api/v1/repos/olly/secret', { auth: stan.auth }), 404, 'not found');
-  await expectError(g.api('GET', '/api/v1/repos/olly/secret/branches', { auth: stan.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/olly/secret', { auth: stan.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/olly/secret', { auth: null }), 404, 'not found');
+  await expectError(ctx.g, g.api('PATCH', '/api/v1/repos/olly/secret', { json: { description: 'x' }, auth: null }), 404, 'not found');
+  await expectError(ctx.g, g.api('DELETE', '/api/v1/repos/olly/secret', { auth: stan.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/olly/secret/branches', { auth: stan.auth }), 404, 'not found');
 });
 
 test('POST /user/repos: name rules (binding 422s, reserved names and patterns, characters)', async () => {
   const { g } = ctx;
   const post = (json: unknown) => g.api('POST', '/api/v1/user/repos', { json, auth: olly.auth });
-  await expectError(post({}), 422, '[Name]: Required');
-  await expectError(post({ name: '' }), 422, '[Name]: Required');
-  await expectError(post({ name: 'bad name' }), 422, '[Name]: AlphaDashDot');
-  await expectError(post({ name: 'a/b' }), 422, '[Name]: AlphaDashDot');
-  await expectError(post({ name: 'ünïcode' }), 422, '[Name]: AlphaDashDot');
-  await expectError(post({ name: 'x'.repeat(101) }), 422, '[Name]: MaxSize');
-  await expectError(post({ name: 'ok', description: 'd'.repeat(2049) }), 422, '[Description]: MaxSize');
-  await expectError(post({ name: 'ok', trust_model: 'nobody' }), 422, '[TrustModel]: In');
-  await expectError(post({ name: 'ok', private: 'yes' }), 422, '[]: json: cannot unmarshal string into Go struct field CreateRepoOption.private of type bool');
-  await expectError(post({ name: '.' }), 422, 'name is reserved [name: .]');
-  await expectError(post({ name: '-' }), 422, 'name is reserved [name: -]');
+  await expectError(ctx.g, post({}), 422, '[Name]: Required');
+  await expectError(ctx.g, post({ name: '' }), 422, '[Name]: Required');
+  await expectError(ctx.g, post({ name: 'bad name' }), 422, '[Name]: AlphaDashDot');
+  await expectError(ctx.g, post({ name: 'a/b' }), 422, '[Name]: AlphaDashDot');
+  await expectError(ctx.g, post({ name: 'ünïcode' }), 422, '[Name]: AlphaDashDot');
+  await expectError(ctx.g, post({ name: 'x'.repeat(101) }), 422, '[Name]: MaxSize');
+  await expectError(ctx.g, post({ name: 'ok', description: 'd'.repeat(2049) }), 422, '[Description]: MaxSize');
+  await expectError(ctx.g, post({ name: 'ok', trust_model: 'nobody' }), 422, '[TrustModel]: In');
+  await expectError(ctx.g, post({ name: 'ok', private: 'yes' }), 422, '[]: json: cannot unmarshal string into Go struct field CreateRepoOption.private of type bool');
+  await expectError(ctx.g, post({ name: '.' }), 422, 'name is reserved [name: .]');
+  await expectError(ctx.g, post({ name: '-' }), 422, 'name is reserved [name: -]');
   // Gitea checks the characters first: `..` anywhere is not allowed (Gitea answers that with a 500).
-  await expectError(post({ name: '..' }), 422, 'name is invalid [..]: must be valid alpha or numeric or dash(-_) or dot characters');
-  await expectError(post({ name: 'a..b' }), 422, 'name is invalid [a..b]: must be valid alpha or numeric or dash(-_) or dot characters');
+  await expectError(ctx.g, post({ name: '..' }), 422, 'name is invalid [..]: must be valid alpha or numeric or dash(-_) or dot characters');
+  await expectError(ctx.g, post({ name: 'a..b' }), 422, 'name is invalid [a..b]: must be valid alpha or numeric or dash(-_) or dot characters');
   for (const [name, pattern] of [['x.git', '*.git'], ['X.GIT', '*.git'], ['docs.wiki', '*.wiki'], ['feed.rss', '*.rss'], ['feed.Atom', '*.atom']]) {
-    await expectError(post({ name }), 422, `name pattern is not allowed [pattern: ${pattern}]`);
+    await expectError(ctx.g, post({ name }), 422, `name pattern is not allowed [pattern: ${pattern}]`);
   }
   // User-name reservations do not apply to repositories; the longest name is 100 characters.
   for (const name of ['api', 'assets', 'x'.repeat(100), 'a.b_c-d', '_x']) assert.is((await post({ name })).status, 201, name);
-  await expectError(g.api('POST', '/api/v1/user/repos', { json: { name: 'anon' }, auth: null }), 401, 'token is required');
+  await expectError(ctx.g, g.api('POST', '/api/v1/user/repos', { json: { name: 'anon' }, auth: null }), 401, 'token is required');
 });
 
 test('POST /user/repos: a taken name is 409, case-insensitively; other owners may use it', async () => {
   const { g } = ctx;
   await g.repo('dup', { owner: olly });
-  await expectError(g.api('POST', '/api/v1/user/repos', { json: { name: 'dup' }, auth: olly.auth }), 409, 'The repository with the same name already exists.');
-  await expectError(g.api('POST', '/api/v1/user/repos', { json: { name: 'DUP' }, auth: olly.auth }), 409, 'The repository with the same name already exists.');
+  await expectError(ctx.g, g.api('POST', '/api/v1/user/repos', { json: { name: 'dup' }, auth: olly.auth }), 409, 'The repository with the same name already exists.');
+  await expectError(ctx.g, g.api('POST', '/api/v1/user/repos', { json: { name: 'DUP' }, auth: olly.auth }), 409, 'The repository with the same name already exists.');
   const other = await g.api('POST', '/api/v1/user/repos', { json: { name: 'dup' }, auth: stan.auth });
   assert.is(other.status, 201);
   assert.is(other.body.full_name, 'stan/dup');
@@ -230,11 +221,11 @@ test('concurrent creates and renames to one name: exactly one wins', async () =>
 test('POST /user/repos: templates we do not have are 400 (only read with auto_init); sha256 is refused', async () => {
   const { g } = ctx;
   const post = (json: unknown) => g.api('POST', '/api/v1/user/repos', { json, auth: olly.auth });
-  await expectError(post({ name: 't1', auto_init: true, readme: 'Fancy' }), 400, 'readme template does not exist, available templates: [Default]');
-  await expectError(post({ name: 't1', auto_init: true, gitignores: 'Go' }), 400, 'gitignore template does not exist [name: Go]');
-  await expectError(post({ name: 't1', auto_init: true, license: 'MIT' }), 400, 'license template does not exist [name: MIT]');
-  await expectError(post({ name: 't1', object_format_name: 'sha256' }), 400, 'object format sha256 is not supported, use sha1');
-  await expectError(post({ name: 't1', object_format_name: 'md5' }), 422, '[ObjectFormatName]: In');
+  await expectError(ctx.g, post({ name: 't1', auto_init: true, readme: 'Fancy' }), 400, 'readme template does not exist, available templates: [Default]');
+  await expectError(ctx.g, post({ name: 't1', auto_init: true, gitignores: 'Go' }), 400, 'gitignore template does not exist [name: Go]');
+  await expectError(ctx.g, post({ name: 't1', auto_init: true, license: 'MIT' }), 400, 'license template does not exist [name: MIT]');
+  await expectError(ctx.g, post({ name: 't1', object_format_name: 'sha256' }), 400, 'object format sha256 is not supported, use sha1');
+  await expectError(ctx.g, post({ name: 't1', object_format_name: 'md5' }), 422, '[ObjectFormatName]: In');
   assert.is((await g.api('GET', '/api/v1/repos/olly/t1', { auth: olly.auth })).status, 404, 'nothing was created');
   const ok = await post({ name: 't1', auto_init: true, readme: 'Default', object_format_name: 'sha1', trust_model: 'default' });
   assert.is(ok.status, 201);
@@ -250,9 +241,9 @@ test('GET /repos/{owner}/{repo}: 404 for unknown ones; `permissions` follows the
   const { g } = ctx;
   await withCollaborators('perm-pub');
   await withCollaborators('perm-priv', { private: true });
-  await expectError(g.api('GET', '/api/v1/repos/olly/nothing'), 404, 'not found');
-  await expectError(g.api('GET', '/api/v1/repos/nobody/nothing'), 404, 'not found');
-  await expectError(g.api('GET', '/api/v1/repos/nobody/nothing', { auth: null }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/olly/nothing'), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/nobody/nothing'), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/nobody/nothing', { auth: null }), 404, 'not found');
   const permOf = async (repo: string, auth: Account['auth'] | undefined) => {
     const r = await g.api('GET', `/api/v1/repos/olly/${repo}`, auth === undefined ? {} : { auth });
     return r.status === 200 ? r.body.permissions : r.status;
@@ -293,8 +284,9 @@ test('PATCH: description, website, private, template; only the fields sent chang
   assert.is(r3.body.name, 'editable');
   const r4 = await g.api('PATCH', '/api/v1/repos/olly/editable', { json: { description: '' }, auth: olly.auth });
   assert.is(r4.body.description, '', 'an empty string clears a field');
-  await expectError(g.api('PATCH', '/api/v1/repos/olly/editable', { json: { website: 'w'.repeat(1025) }, auth: olly.auth }), 422, '[Website]: MaxSize');
+  await expectError(ctx.g, g.api('PATCH', '/api/v1/repos/olly/editable', { json: { website: 'w'.repeat(1025) }, auth: olly.auth }), 422, '[Website]: MaxSize');
   await expectError(
+    ctx.g,
     g.api('PATCH', '/api/v1/repos/olly/editable', { json: { private: 'no' }, auth: olly.auth }),
     422,
     '[]: json: cannot unmarshal string into Go struct field EditRepoOption.private of type bool',
@@ -308,21 +300,21 @@ test('PATCH: rename (files, permissions and collaborators follow), conflicts and
   const r = await g.api('PATCH', '/api/v1/repos/olly/old-name', { json: { name: 'new-name' }, auth: olly.auth });
   assert.is(r.status, 200);
   assert.equal([r.body.id, r.body.name, r.body.full_name, r.body.html_url, r.body.clone_url], [repo.id, 'new-name', 'olly/new-name', `${g.url}/olly/new-name`, `${g.url}/olly/new-name.git`]);
-  await expectError(g.api('GET', '/api/v1/repos/olly/old-name', { auth: olly.auth }), 404, 'not found');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/olly/old-name', { auth: olly.auth }), 404, 'not found');
   assert.is((await g.api('GET', '/api/v1/repos/olly/new-name/contents/README.md', { auth: olly.auth })).status, 200);
   assert.equal((await g.api('GET', '/api/v1/repos/olly/new-name', { auth: will.auth })).body.permissions, WRITE_PERM);
-  await expectError(g.api('PATCH', '/api/v1/repos/olly/new-name', { json: { name: 'taken' }, auth: olly.auth }), 422, 'repository already exists [uname: olly, name: taken]');
-  await expectError(g.api('PATCH', '/api/v1/repos/olly/new-name', { json: { name: 'TAKEN' }, auth: olly.auth }), 422, 'repository already exists [uname: olly, name: TAKEN]');
-  await expectError(g.api('PATCH', '/api/v1/repos/olly/new-name', { json: { name: 'x.git' }, auth: olly.auth }), 422, 'name pattern is not allowed [pattern: *.git]');
-  await expectError(g.api('PATCH', '/api/v1/repos/olly/new-name', { json: { name: '-' }, auth: olly.auth }), 422, 'name is reserved [name: -]');
-  await expectError(g.api('PATCH', '/api/v1/repos/olly/new-name', { json: { name: 'a b' }, auth: olly.auth }), 422, '[Name]: AlphaDashDot');
+  await expectError(ctx.g, g.api('PATCH', '/api/v1/repos/olly/new-name', { json: { name: 'taken' }, auth: olly.auth }), 422, 'repository already exists [uname: olly, name: taken]');
+  await expectError(ctx.g, g.api('PATCH', '/api/v1/repos/olly/new-name', { json: { name: 'TAKEN' }, auth: olly.auth }), 422, 'repository already exists [uname: olly, name: TAKEN]');
+  await expectError(ctx.g, g.api('PATCH', '/api/v1/repos/olly/new-name', { json: { name: 'x.git' }, auth: olly.auth }), 422, 'name pattern is not allowed [pattern: *.git]');
+  await expectError(ctx.g, g.api('PATCH', '/api/v1/repos/olly/new-name', { json: { name: '-' }, auth: olly.auth }), 422, 'name is reserved [name: -]');
+  await expectError(ctx.g, g.api('PATCH', '/api/v1/repos/olly/new-name', { json: { name: 'a b' }, auth: olly.auth }), 422, '[Name]: AlphaDashDot');
   // A change of case only is a rename too.
   const cased = await g.api('PATCH', '/api/v1/repos/olly/new-name', { json: { name: 'New-Name' }, auth: olly.auth });
   assert.is(cased.status, 200);
   assert.is(cased.body.full_name, 'olly/New-Name');
   // A write through the new name lands in the same git repository.
   await g.commit('olly', 'New-Name', { 'after.txt': 'renamed\n' });
-  assert.is(git(['--git-dir', gitDir(g, repo.id), 'show', 'main:after.txt']).stdout, 'renamed\n');
+  assert.is(git(['--git-dir', gitDirOf(g, repo.id), 'show', 'main:after.txt']).stdout, 'renamed\n');
 });
 
 test('PATCH: default_branch moves HEAD in the bare repository; a branch that does not exist is ignored (as Gitea)', async () => {
@@ -379,12 +371,12 @@ test('PATCH: only owners, site admins and admin collaborators (403), signed in (
   await withCollaborators('guarded');
   const patch = (auth: Account['auth']) => g.api('PATCH', '/api/v1/repos/olly/guarded', { json: { description: 'by someone' }, auth });
   const NOT_ADMIN = 'user should be an owner or a collaborator with admin write of a repository';
-  await expectError(patch(will.auth), 403, NOT_ADMIN);
-  await expectError(patch(rita.auth), 403, NOT_ADMIN);
-  await expectError(patch(stan.auth), 403, NOT_ADMIN);
-  await expectError(patch(null), 401, 'token is required');
+  await expectError(ctx.g, patch(will.auth), 403, NOT_ADMIN);
+  await expectError(ctx.g, patch(rita.auth), 403, NOT_ADMIN);
+  await expectError(ctx.g, patch(stan.auth), 403, NOT_ADMIN);
+  await expectError(ctx.g, patch(null), 401, 'token is required');
   // Guards run before the body is bound.
-  await expectError(g.api('PATCH', '/api/v1/repos/olly/guarded', { json: { private: 'x' }, auth: will.auth }), 403, NOT_ADMIN);
+  await expectError(ctx.g, g.api('PATCH', '/api/v1/repos/olly/guarded', { json: { private: 'x' }, auth: will.auth }), 403, NOT_ADMIN);
   assert.is((await patch(adam.auth)).status, 200);
   assert.is((await patch(olly.auth)).status, 200);
   assert.is((await patch(undefined as never)).status, 200, 'site admin');
@@ -394,17 +386,17 @@ test('DELETE: owner (or site admin) only; the git directory is removed; then 404
   const { g } = ctx;
   const repo = await withCollaborators('doomed');
   const del = (auth: Account['auth']) => g.api('DELETE', '/api/v1/repos/olly/doomed', { auth });
-  await expectError(del(adam.auth), 403, 'user should be the owner of the repo');
-  await expectError(del(will.auth), 403, 'user should be the owner of the repo');
-  await expectError(del(stan.auth), 403, 'user should be the owner of the repo');
-  await expectError(del(null), 401, 'token is required');
-  assert.ok(existsSync(gitDir(g, repo.id)));
+  await expectError(ctx.g, del(adam.auth), 403, 'user should be the owner of the repo');
+  await expectError(ctx.g, del(will.auth), 403, 'user should be the owner of the repo');
+  await expectError(ctx.g, del(stan.auth), 403, 'user should be the owner of the repo');
+  await expectError(ctx.g, del(null), 401, 'token is required');
+  assert.ok(existsSync(gitDirOf(g, repo.id)));
   const r = await del(olly.auth);
   assert.is(r.status, 204);
   assert.is(r.text, '');
-  assert.not.ok(existsSync(gitDir(g, repo.id)), 'the bare repository is gone');
-  await expectError(g.api('GET', '/api/v1/repos/olly/doomed', { auth: olly.auth }), 404, 'not found');
-  await expectError(del(olly.auth), 404, 'not found');
+  assert.not.ok(existsSync(gitDirOf(g, repo.id)), 'the bare repository is gone');
+  await expectError(ctx.g, g.api('GET', '/api/v1/repos/olly/doomed', { auth: olly.auth }), 404, 'not found');
+  await expectError(ctx.g, del(olly.auth), 404, 'not found');
   const rows = g.t.server.db.prepare('SELECT count(*) AS n FROM collaborators WHERE repo_id = ?').get(repo.id) as { n: number };
   assert.is(rows.n, 0, 'its collaborators went with it');
   // The name is free again, for a new, empty repository.

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { expectJsonError } from '../_helpers/api-error.js';
 import { useGitea } from '../_helpers/gitea.js';
 
 // Access tokens are managed with the account password only: a token (whatever its scopes, however
@@ -8,13 +9,6 @@ const test = suite('gitea: token management needs the password');
 const ctx = useGitea(test);
 
 const basic = (name: string, password: string) => ({ basic: `${name}:${password}` });
-
-async function expectError(p: Promise<{ status: number; body: unknown; headers: Headers }>, status: number, message: string) {
-  const r = await p;
-  assert.is(r.status, status, `status (body ${JSON.stringify(r.body)})`);
-  assert.equal(r.body, { message, url: `${ctx.g.url}/api/swagger` });
-  assert.is(r.headers.get('content-type'), 'application/json;charset=utf-8');
-}
 
 test('tokens: only the account password manages tokens; a token never mints, lists or deletes one, whatever its scopes', async () => {
   const { g } = ctx;
@@ -31,28 +25,29 @@ test('tokens: only the account password manages tokens; a token never mints, lis
   for (const tok of [writeUser, olga.token]) {
     for (const header of [`Basic ${b64(`olga:${tok}`)}`, `Basic ${b64(`someone-else:${tok}`)}`, `Basic ${b64(`${tok}:`)}`, `Basic ${b64(`${tok}:x-oauth-basic`)}`]) {
       const headers = { authorization: header };
-      await expectError(g.api('POST', path, { json: { name: 'minted', scopes: ['all'] }, headers, auth: null }), 401, 'auth method not allowed');
-      await expectError(g.api('GET', path, { headers, auth: null }), 401, 'auth method not allowed');
-      await expectError(g.api('DELETE', `${path}/keep`, { headers, auth: null }), 401, 'auth method not allowed');
-      await expectError(g.api('DELETE', `${path}/${keep.body.id}`, { headers, auth: null }), 401, 'auth method not allowed');
+      await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'minted', scopes: ['all'] }, headers, auth: null }), 401, 'auth method not allowed');
+      await expectJsonError(ctx.g, g.api('GET', path, { headers, auth: null }), 401, 'auth method not allowed');
+      await expectJsonError(ctx.g, g.api('DELETE', `${path}/keep`, { headers, auth: null }), 401, 'auth method not allowed');
+      await expectJsonError(ctx.g, g.api('DELETE', `${path}/${keep.body.id}`, { headers, auth: null }), 401, 'auth method not allowed');
     }
   }
   // A read:user token as the Basic password lists nothing either; for writes its scope refuses it first.
   const readBasic = { authorization: `Basic ${b64(`olga:${readUser}`)}` };
-  await expectError(g.api('GET', path, { headers: readBasic, auth: null }), 401, 'auth method not allowed');
-  await expectError(
+  await expectJsonError(ctx.g, g.api('GET', path, { headers: readBasic, auth: null }), 401, 'auth method not allowed');
+  await expectJsonError(
+    ctx.g,
     g.api('POST', path, { json: { name: 'minted', scopes: ['all'] }, headers: readBasic, auth: null }),
     403,
     'token does not have at least one of required scope(s), required=[write:user], token scope=read:user',
   );
   // A token in the header or the query: Gitea's "auth required".
   for (const auth of [{ token: writeUser }, { token: olga.token }, { query: writeUser }, { query: olga.token }]) {
-    await expectError(g.api('POST', path, { json: { name: 'minted', scopes: ['all'] }, auth }), 401, 'auth required');
-    await expectError(g.api('GET', path, { auth }), 401, 'auth required');
-    await expectError(g.api('DELETE', `${path}/keep`, { auth }), 401, 'auth required');
+    await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'minted', scopes: ['all'] }, auth }), 401, 'auth required');
+    await expectJsonError(ctx.g, g.api('GET', path, { auth }), 401, 'auth required');
+    await expectJsonError(ctx.g, g.api('DELETE', `${path}/keep`, { auth }), 401, 'auth required');
   }
   // The site admin's `all` token as a Basic password does not manage olga's tokens either.
-  await expectError(g.api('POST', path, { json: { name: 'minted', scopes: ['all'] }, headers: { authorization: `Basic ${b64(`root:${g.admin.token}`)}` }, auth: null }), 401, 'auth method not allowed');
+  await expectJsonError(ctx.g, g.api('POST', path, { json: { name: 'minted', scopes: ['all'] }, headers: { authorization: `Basic ${b64(`root:${g.admin.token}`)}` }, auth: null }), 401, 'auth method not allowed');
   assert.is(count(), before + 2, 'nothing minted, nothing deleted (the two tokens are the ones made with the password)');
   // The password: 201, 200, 204.
   const made = await g.api('POST', path, { json: { name: 'minted', scopes: ['all'] }, auth: basic('olga', olga.password) });

@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import WebSocket from 'ws';
+import { openEventLog } from '../_helpers/events.js';
 import { cloneUrl, gitAsync, useGitea, type Account, type Auth, type GiteaWorld } from '../_helpers/gitea.js';
+import { basicAuth } from '../_helpers/request.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 // Owner visibility (public / limited / private) as Gitea applies it: a limited account is seen by
 // signed-in users only, a private one by itself and site admins; a public repository of an owner the
@@ -55,7 +56,7 @@ async function owner(name: string, visibility: Vis): Promise<Account> {
 
 test.before(async () => {
   g = ctx.g;
-  work = mkdtempSync(join(tmpdir(), 'trunkline-visibility-'));
+  work = tempDir('visibility');
   for (const vis of ['public', 'limited', 'private'] as Vis[]) owners[vis] = await owner(OWNERS[vis], vis);
   stranger = await g.user('stranger');
   collaborator = await g.user('helper');
@@ -138,7 +139,7 @@ test('git over HTTP: info/refs and a real clone; anonymous callers are asked for
     for (const viewer of VIEWERS) {
       const label = `${viewer} → ${vis}`;
       const account = accountOf(viewer, vis);
-      const headers: Record<string, string> = account ? { authorization: `Basic ${Buffer.from(`${account.name}:${account.token}`).toString('base64')}` } : {};
+      const headers: Record<string, string> = account ? { authorization: basicAuth(`${account.name}:${account.token}`) } : {};
       const refs = await fetch(`${g.url}/${OWNERS[vis]}/site.git/info/refs?service=git-upload-pack`, { headers });
       const text = await refs.text();
       const dir = join(work, `${viewer}-${vis}`);
@@ -167,7 +168,7 @@ test('LFS batch: hidden repositories ask for other credentials (401), as a priva
     for (const viewer of VIEWERS) {
       const account = accountOf(viewer, vis);
       const headers: Record<string, string> = { accept: 'application/vnd.git-lfs+json', 'content-type': 'application/vnd.git-lfs+json' };
-      if (account) headers.authorization = `Basic ${Buffer.from(`${account.name}:${account.token}`).toString('base64')}`;
+      if (account) headers.authorization = basicAuth(`${account.name}:${account.token}`);
       const r = await fetch(`${g.url}/${OWNERS[vis]}/site.git/info/lfs/objects/batch`, { method: 'POST', headers, body });
       await r.arrayBuffer();
       assert.is(r.status, sees(viewer, vis) ? 200 : 401, `${viewer} → ${vis}`);
@@ -194,7 +195,7 @@ test('public-only tokens: public resources only, so not the repositories or prof
   const user = await g.api('GET', `/api/v1/users/${OWNERS.limited}`, { auth: { token: pub } });
   assert.equal([user.status, user.body.message], [403, 'token scope is limited to public users']);
   const refs = await fetch(`${g.url}/${OWNERS.limited}/site.git/info/refs?service=git-upload-pack`, {
-    headers: { authorization: `Basic ${Buffer.from(`stranger:${pub}`).toString('base64')}` },
+    headers: { authorization: basicAuth(`stranger:${pub}`) },
   });
   assert.is(refs.status, 403);
   // A private owner stays invisible: 404, not 403.
@@ -202,30 +203,15 @@ test('public-only tokens: public resources only, so not the repositories or prof
 });
 
 test('the event stream: a stranger hears commits of the public owner\'s repository, never of the private owner\'s', async () => {
-  const events: any[] = [];
-  const ws = new WebSocket(`${g.url.replace('http', 'ws')}/api/v1/events`, { headers: { authorization: `token ${stranger.token}` } });
-  let wake = () => {};
-  ws.on('message', (d) => {
-    events.push(JSON.parse(String(d)));
-    wake();
-  });
-  await new Promise<void>((res, rej) => {
-    ws.on('open', () => res());
-    ws.on('error', rej);
-  });
+  const log = await openEventLog<any>(`${g.url.replace('http', 'ws')}/api/v1/events`, { headers: { authorization: `token ${stranger.token}` } });
+  const events = log.events;
   try {
     const hidden = await g.commit(OWNERS.private, 'site', { 'h.txt': 'h\n' }, { auth: owners.private.auth });
     const limited = await g.commit(OWNERS.limited, 'site', { 'l.txt': 'l\n' }, { auth: owners.limited.auth });
     // Events are sent in commit order: once the public one is here, the earlier ones would have been.
     const open = await g.commit(OWNERS.public, 'site', { 'o.txt': 'o\n' }, { auth: owners.public.auth });
-    // (A guard against hanging the suite, not a timing assertion.)
-    let gaveUp = false;
-    const guard = setTimeout(() => {
-      gaveUp = true;
-      wake();
-    }, 30_000);
-    while (!gaveUp && !events.some((e) => e.sha === open.commit.sha)) await new Promise<void>((r) => (wake = r));
-    clearTimeout(guard);
+    // (The wait's bound is a guard against hanging the suite, not a timing assertion.)
+    await log.waitFor((e) => e.sha === open.commit.sha);
     assert.equal(
       events.map((e) => [e.repository.full_name, e.sha]),
       [
@@ -235,7 +221,7 @@ test('the event stream: a stranger hears commits of the public owner\'s reposito
     );
     assert.not.ok(events.some((e) => e.sha === hidden.commit.sha));
   } finally {
-    ws.close();
+    await log.close();
   }
 });
 

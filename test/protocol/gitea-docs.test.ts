@@ -5,8 +5,8 @@ import * as assert from 'uvu/assert';
 import { GITEA_MODELS, GITEA_OPERATIONS } from '../../protocol/gitea/index.js';
 import { giteaStatuses, type GOperation } from '../../protocol/gitea/operation.js';
 import { giteaSwagger } from '../../protocol/gitea/swagger.js';
-import { startTestServer, type TestServer } from '../_helpers/server.js';
-import { checkViolationsAfterEach } from '../_helpers/violations.js';
+import type { TestServer } from '../_helpers/server.js';
+import { useTestServer } from '../_helpers/use-test-server.js';
 
 // The drift gate of the Gitea-compatible API: the served Swagger 2.0 document is built from
 // protocol/gitea, lists exactly what the server mounts (which is everything declared), is
@@ -15,20 +15,17 @@ const test = suite('protocol: Gitea declarations and /api/swagger.v1.json');
 const SNAPSHOT = join(import.meta.dirname, 'gitea-docs.snapshot.json');
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 
+const ctx = useTestServer(test);
 let t: TestServer;
 let doc: any;
 
 test.before(async () => {
-  t = await startTestServer();
+  t = ctx.t;
   const res = await fetch(`${t.url}/api/swagger.v1.json`, { headers: { authorization: 'token 0000000000000000000000000000000000000000' } });
   assert.is(res.status, 200, 'served to anyone, whatever credentials come along');
   assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
   doc = await res.json();
 });
-test.after(async () => {
-  await t.close();
-});
-checkViolationsAfterEach(test, () => t);
 
 const opsOf = (d: any) =>
   Object.entries(d.paths as Record<string, Record<string, any>>).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));

@@ -1,12 +1,13 @@
 import { createSocket } from 'node:dgram';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { connectEvents, sleep, type EventLog } from '../_helpers/events.js';
+import { tempDir } from '../_helpers/temp-dir.js';
+import { pollUntil, WAIT_MS } from '../_helpers/wait.js';
 
 // Kills the server at the moments that matter: right after an answer has left and before anything that
 // follows it (the server's CRASH_AFTER test hook commits nothing after that answer, then SIGKILLs itself).
@@ -19,7 +20,7 @@ let server: ChildServer | undefined;
 const logs: EventLog[] = [];
 
 test.before.each(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'trunkline-crashpoint-'));
+  dataDir = tempDir('crashpoint');
 });
 test.after.each(async () => {
   for (const l of logs.splice(0)) await l.close();
@@ -200,7 +201,7 @@ test('an app that never comes back: restored channels wait out the grace, then g
   // Within the grace the channel is kept for its app.
   assert.is((await s2.http('GET', '/ari/channels/gn-1')).status, 200);
   // Past it, Stasis fails for an app without a socket, as it does without a restart: the channel ends.
-  for (let i = 0; i < 500 && (await s2.http('GET', '/ari/channels/gn-1')).status === 200; i++) await sleep(20);
+  await pollUntil(async () => (await s2.http('GET', '/ari/channels/gn-1')).status !== 200, WAIT_MS, 20);
   assert.is((await s2.http('GET', '/ari/channels/gn-1')).status, 404);
   const hist = await s2.http('GET', '/sim/history', { query: { limit: 5 } });
   assert.is(hist.body.find((h: { id: string }) => h.id === 'gn-1')?.cause, 16);

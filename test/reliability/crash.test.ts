@@ -1,13 +1,15 @@
-import { execFile, spawnSync } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { connectEvents, type AriEvent, type EventLog } from '../_helpers/events.js';
+import { git, gitAsync } from '../_helpers/gitea.js';
+import { basicAuth, request, type Reply } from '../_helpers/request.js';
+import { tempDir } from '../_helpers/temp-dir.js';
+import { pollUntil, sleep, waitUntil } from '../_helpers/wait.js';
 
 // Crash safety (decisions.md: "nothing acknowledged is lost when the process is killed"):
 // a mixed load runs against the real process — ARI channel lifecycles with variables and
@@ -29,8 +31,8 @@ const KILL_MODE = (process.env.CRASH_KILL_MODE ?? 'mixed') as 'process' | 'group
 const APP = 'crash';
 const ADMIN_USER = 'root';
 const ADMIN_PASS = 'root-password-1';
-const BASIC_ADMIN = `Basic ${Buffer.from(`${ADMIN_USER}:${ADMIN_PASS}`).toString('base64')}`;
-const BASIC_ARI = `Basic ${Buffer.from('asterisk:asterisk').toString('base64')}`;
+const BASIC_ADMIN = basicAuth(`${ADMIN_USER}:${ADMIN_PASS}`);
+const BASIC_ARI = basicAuth('asterisk:asterisk');
 /** Recording formats and their file extensions (fixtures/ari/formats.json). */
 const REC_FORMATS = { wav: 'wav', slin: 'sln', ulaw: 'ulaw' } as const;
 
@@ -80,21 +82,11 @@ function armKill(): void {
 }
 
 /** A request; resolves only when the whole answer arrived. Throws Killed once the server is gone. */
-async function req(method: string, path: string, opts: { json?: unknown; auth?: string; query?: Record<string, string | number | boolean> } = {}): Promise<{ status: number; body: any; text: string }> {
+async function req(method: string, path: string, opts: { json?: unknown; auth?: string; query?: Record<string, string | number | boolean> } = {}): Promise<Reply> {
   if (killed) throw new Killed('killed');
-  const url = new URL(server!.url + path);
-  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
-  const headers: Record<string, string> = { authorization: opts.auth ?? BASIC_ARI };
-  if (opts.json !== undefined) headers['content-type'] = 'application/json';
   try {
-    const res = await fetch(url, { method, headers, ...(opts.json !== undefined ? { body: JSON.stringify(opts.json) } : {}) });
-    const text = await res.text();
-    let body: any;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {}
     // An answer that arrived in full counts as acknowledged, even if the kill came right after it.
-    return { status: res.status, body, text };
+    return await request(server!.url, method, path, { query: opts.query, json: opts.json, headers: { authorization: opts.auth ?? BASIC_ARI } });
   } catch (err) {
     if (killed) throw new Killed(String(err));
     throw err;
@@ -113,10 +105,6 @@ function waitEvent(log: EventLog, pred: (e: AriEvent) => boolean, ms = 15_000): 
   return Promise.race([log.waitFor(pred, ms), killedP]);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const gitRun = (args: string[]) => spawnSync('git', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
-const gitAsync = (args: string[]) =>
-  new Promise<void>((resolve, reject) => execFile('git', args, { env: process.env }, (err) => (err ? reject(err) : resolve())));
 const blobId = (content: Buffer) => createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -209,13 +197,9 @@ async function channelLoop(cycle: number, loop: number, ev: EventLog, survivors:
 
 /** Waits until a restored channel is in the app (a variable read no longer answers 409); it must get there. */
 async function untilInApp(id: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const r = await req('GET', `/ari/channels/${id}/variable`, { query: { variable: 'CHANNEL(state)' } });
-    if (r.status !== 409) return void inApp.add(id);
-    if (Date.now() > deadline) throw new Error(`restored channel ${id} never entered the app`);
-    await sleep(20);
-  }
+  const inside = async () => (await req('GET', `/ari/channels/${id}/variable`, { query: { variable: 'CHANNEL(state)' } })).status !== 409;
+  await waitUntil(inside, `restored channel ${id} enters the app`, 30_000, 20);
+  inApp.add(id);
 }
 
 async function setVar(id: string, variable: string, value: string): Promise<void> {
@@ -304,7 +288,7 @@ function checkDatabase(): { rows: number; jobs: number } {
       const later = commits.get(m.repo)!.filter((c) => c.seq > m.seq);
       if (!later.length || queued.has(name)) continue;
       const branch = repos.find((r) => r.name === m.repo)!.branch;
-      const there = new Set(gitRun(['--git-dir', m.dir, 'rev-list', `refs/heads/${branch}`]).stdout.trim().split('\n'));
+      const there = new Set(git(['--git-dir', m.dir, 'rev-list', `refs/heads/${branch}`], { allowFail: true }).stdout.trim().split('\n'));
       const missing = later.filter((c) => !there.has(c.sha));
       if (missing.length) unsynced.push(`${name} (${m.repo}): ${missing.length} commits neither pushed nor queued`);
     }
@@ -318,16 +302,16 @@ function checkDatabase(): { rows: number; jobs: number } {
 /** Every acknowledged commit is on its branch, with the file it wrote; every repository passes fsck --strict. */
 function checkGit(): void {
   for (const repo of repos) {
-    const list = gitRun(['--git-dir', repo.dir, 'rev-list', `refs/heads/${repo.branch}`]);
+    const list = git(['--git-dir', repo.dir, 'rev-list', `refs/heads/${repo.branch}`], { allowFail: true });
     assert.is(list.status, 0, list.stderr);
     const onBranch = new Set(list.stdout.trim().split('\n'));
     const acked = commits.get(repo.name)!;
     assert.equal(acked.filter((c) => !onBranch.has(c.sha)).map((c) => c.sha), [], `acknowledged commits of ${repo.name} not reachable from ${repo.branch}`);
     if (acked.length) {
-      const check = spawnSync('git', ['--git-dir', repo.dir, 'cat-file', '--batch-check=%(objectname)'], { input: acked.map((c) => `${c.sha}:${c.path}\n`).join(''), encoding: 'utf8' });
+      const check = git(['--git-dir', repo.dir, 'cat-file', '--batch-check=%(objectname)'], { input: acked.map((c) => `${c.sha}:${c.path}\n`).join(''), allowFail: true });
       assert.equal(check.stdout.trim().split('\n'), acked.map((c) => c.blob), `files of acknowledged commits in ${repo.name}`);
     }
-    const fsck = gitRun(['--git-dir', repo.dir, 'fsck', '--strict', '--no-dangling', '--no-progress']);
+    const fsck = git(['--git-dir', repo.dir, 'fsck', '--strict', '--no-dangling', '--no-progress'], { allowFail: true });
     assert.is(fsck.status, 0, `git fsck ${repo.name}: ${fsck.stdout}${fsck.stderr}`);
     assert.not.match(fsck.stdout + fsck.stderr, /error|missing|broken|corrupt/i, `git fsck ${repo.name}`);
   }
@@ -421,9 +405,8 @@ async function checkApi(): Promise<string[]> {
     if (r.status !== 200 || r.body?.name !== name || r.body?.format !== rec.format) badRecs.push(`${name}: ${r.status} ${r.text}`);
     else if (!existsSync(rec.file) || sha256(readFileSync(rec.file)) !== rec.sha256) badRecs.push(`${name}: file changed or missing`);
     else {
-      const file = await fetch(`${server!.url}/ari/recordings/stored/${encodeURIComponent(name)}/file`, { headers: { authorization: BASIC_ARI } });
-      const bytes = Buffer.from(await file.arrayBuffer());
-      if (file.status !== 200 || sha256(bytes) !== rec.sha256) badRecs.push(`${name}: download ${file.status}, ${bytes.length} bytes`);
+      const file = await req('GET', `/ari/recordings/stored/${encodeURIComponent(name)}/file`);
+      if (file.status !== 200 || sha256(file.bytes) !== rec.sha256) badRecs.push(`${name}: download ${file.status}, ${file.bytes.length} bytes`);
     }
   }
   assert.equal(badRecs, [], 'acknowledged stored recordings');
@@ -439,7 +422,7 @@ async function checkApi(): Promise<string[]> {
 // ---- the suite -----------------------------------------------------------------------------
 
 test.before(() => {
-  tmp = mkdtempSync(join(tmpdir(), 'trunkline-crash-'));
+  tmp = tempDir('crash');
   dataDir = join(tmp, 'data');
   mirrorsDir = join(tmp, 'mirrors');
   mkdirSync(mirrorsDir);
@@ -522,11 +505,10 @@ test(`SIGKILL at random moments under a mixed load, ${CYCLES} times: nothing ack
   const behind = () =>
     [...mirrorTargets].filter(([, m]) => {
       const repo = repos.find((r) => r.name === m.repo)!;
-      const src = gitRun(['--git-dir', repo.dir, 'rev-parse', `refs/heads/${repo.branch}`]).stdout.trim();
-      return gitRun(['--git-dir', m.dir, 'rev-parse', '--verify', '-q', `refs/heads/${repo.branch}`]).stdout.trim() !== src;
+      const src = git(['--git-dir', repo.dir, 'rev-parse', `refs/heads/${repo.branch}`], { allowFail: true }).stdout.trim();
+      return git(['--git-dir', m.dir, 'rev-parse', '--verify', '-q', `refs/heads/${repo.branch}`], { allowFail: true }).stdout.trim() !== src;
     });
-  const deadline = Date.now() + 20_000;
-  while (behind().length && Date.now() < deadline) await sleep(200);
+  await pollUntil(() => !behind().length, 20_000, 200);
   const stale = behind().map(([name, m]) => `${name} (${m.repo})`);
   console.log(`  mirrors: ${mirrorTargets.size - stale.length}/${mirrorTargets.size} acknowledged push mirrors caught up with their branch after the last restart`);
   if (stale.length) {

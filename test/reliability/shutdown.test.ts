@@ -1,12 +1,14 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { get as httpGet, request as httpRequest, type IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import WebSocket from 'ws';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
+import { openEventLog } from '../_helpers/events.js';
+import { basicAuth, request } from '../_helpers/request.js';
+import { tempDir } from '../_helpers/temp-dir.js';
+import { pollUntil, sleep } from '../_helpers/wait.js';
 
 // Graceful shutdown (SIGTERM) of the real process: it stops accepting connections at once,
 // finishes the requests in flight (a large download a slow client is still reading), closes
@@ -14,12 +16,12 @@ import { spawnServer, type ChildServer } from '../_helpers/child.js';
 const test = suite('reliability: graceful shutdown');
 
 const ADMIN = { ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password-1' };
-const basic = `Basic ${Buffer.from('root:root-password-1').toString('base64')}`;
+const basic = basicAuth('root:root-password-1');
 let dataDir = '';
 let server: ChildServer | undefined;
 
 test.before(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'trunkline-shutdown-'));
+  dataDir = tempDir('shutdown');
 });
 
 test.after(() => {
@@ -28,21 +30,9 @@ test.after(() => {
 });
 
 async function json(url: string, method: string, body?: unknown, auth = basic): Promise<any> {
-  const res = await fetch(url, { method, headers: { authorization: auth, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-function openSocket(url: string, headers: Record<string, string> = {}): Promise<{ closed: () => { code: number } | undefined }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
-    let closed: { code: number } | undefined;
-    ws.on('close', (code) => (closed = { code }));
-    ws.on('error', () => {});
-    ws.on('open', () => resolve({ closed: () => closed }));
-    ws.on('unexpected-response', (_q, r) => reject(new Error(`refused ${r.statusCode}`)));
-  });
+  const r = await request(url, method, '', { json: body, headers: { authorization: auth, 'content-type': 'application/json' } });
+  if (r.status >= 300) throw new Error(`${method} ${url}: ${r.status} ${r.text}`);
+  return r.body;
 }
 
 test('SIGTERM: no new connections, the in-flight download completes, both event sockets get 1001, exit 0', async () => {
@@ -54,8 +44,8 @@ test('SIGTERM: no new connections, the in-flight download completes, both event 
   const big = Buffer.alloc(6 * 1024 * 1024, 'x');
   await json(`${url}/api/v1/repos/root/big/contents/big.bin`, 'POST', { content: big.toString('base64') }, `token ${token}`);
 
-  const ari = await openSocket(`${url.replace('http', 'ws')}/ari/events?app=shutdown&api_key=asterisk:asterisk`);
-  const repoEvents = await openSocket(`${url.replace('http', 'ws')}/api/v1/events`, { authorization: `token ${token}` });
+  const ari = await openEventLog(`${url.replace('http', 'ws')}/ari/events?app=shutdown&api_key=asterisk:asterisk`);
+  const repoEvents = await openEventLog(`${url.replace('http', 'ws')}/api/v1/events`, { headers: { authorization: `token ${token}` } });
 
   // Start the download and stop reading after the first chunk: the response is in flight.
   const res = await new Promise<IncomingMessage>((resolve, reject) => httpGet(`${url}/api/v1/repos/root/big/raw/big.bin`, { headers: { authorization: `token ${token}` } }, resolve).on('error', reject));
@@ -76,7 +66,7 @@ test('SIGTERM: no new connections, the in-flight download completes, both event 
       req.on('error', () => resolve(true));
       req.end();
     });
-    if (!refused) await new Promise((r) => setTimeout(r, 20));
+    if (!refused) await sleep(20);
   }
   assert.ok(refused, 'new connections are refused after SIGTERM');
 
@@ -90,9 +80,9 @@ test('SIGTERM: no new connections, the in-flight download completes, both event 
   assert.is(Buffer.concat(chunks).length, big.length);
 
   assert.is(await server.exited, 0);
-  for (let i = 0; i < 100 && !(ari.closed() && repoEvents.closed()); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.is(ari.closed()?.code, 1001);
-  assert.is(repoEvents.closed()?.code, 1001);
+  await pollUntil(() => ari.closed !== undefined && repoEvents.closed !== undefined);
+  assert.is(ari.closed?.code, 1001);
+  assert.is(repoEvents.closed?.code, 1001);
 
   const db = new Database(join(dataDir, 'trunkline.db'), { readonly: true });
   try {

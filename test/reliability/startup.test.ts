@@ -1,6 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -13,6 +12,8 @@ import { runServerToExit, spawnServer, type ChildServer } from '../_helpers/chil
 import { connectEvents, type EventLog } from '../_helpers/events.js';
 import { ariHttp } from '../_helpers/http.js';
 import { startTestServer } from '../_helpers/server.js';
+import { tempDir } from '../_helpers/temp-dir.js';
+import { waitUntil, WAIT_MS } from '../_helpers/wait.js';
 
 // Start-up order: the port first, then DATA_DIR's lock, then the database. A server that
 // cannot have its port, or whose DATA_DIR another server owns, stops with one line on
@@ -22,7 +23,7 @@ const test = suite('reliability: start-up');
 const dirs: string[] = [];
 const children: ChildServer[] = [];
 const freshDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'trunkline-startup-'));
+  const d = tempDir('startup');
   dirs.push(d);
   return d;
 };
@@ -153,7 +154,7 @@ test('requests and event sockets that arrive before the app is ready are held, t
         ev: connectEvents(url, 'early'),
       };
       // Start-up goes on only once all three are waiting in the server.
-      while (held() < 3) await new Promise((r) => setTimeout(r, 5));
+      await waitUntil(() => held() >= 3, 'the three early requests are held', WAIT_MS, 5);
       dataDirWhileHeld = readdirSync(dataDir);
     },
   });

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { connectEvents } from '../_helpers/events.js';
+import { basicAuth } from '../_helpers/request.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 // Everything the server writes under DATA_DIR (the database and its WAL, the sealing key, recordings,
 // uploaded far-end audio, repositories, LFS objects) is readable by its own user only, and a DATA_DIR
@@ -31,7 +32,7 @@ function walk(dir: string, out: Array<[string, number]> = []): Array<[string, nu
 }
 
 test('a fresh DATA_DIR under a permissive umask: 0700, and nothing inside open to group or world', async () => {
-  root = mkdtempSync(join(tmpdir(), 'trunkline-modes-'));
+  root = tempDir('modes');
   const dataDir = join(root, 'nested', 'data');
   // The test runner's umask is the usual 022; say so, so the test cannot pass for the wrong reason.
   const old = process.umask(0o022);
@@ -41,7 +42,7 @@ test('a fresh DATA_DIR under a permissive umask: 0700, and nothing inside open t
     process.umask(old);
   }
   const s = server;
-  const basic = `Basic ${Buffer.from('root:root-password-1').toString('base64')}`;
+  const basic = basicAuth('root:root-password-1');
   const api = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
     fetch(`${s.url}${path}`, { method, headers: { authorization: basic, 'content-type': 'application/json', ...headers }, ...(body !== undefined ? { body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body) } : {}) });
 
@@ -71,7 +72,7 @@ test('a fresh DATA_DIR under a permissive umask: 0700, and nothing inside open t
   wav.writeUInt16LE(16, 34);
   wav.write('data', 36);
   wav.writeUInt32LE(1600, 40);
-  const up = await fetch(`${s.url}/sim/channels/m1/audio`, { method: 'PUT', headers: { authorization: `Basic ${Buffer.from('asterisk:asterisk').toString('base64')}`, 'content-type': 'audio/wav' }, body: wav });
+  const up = await fetch(`${s.url}/sim/channels/m1/audio`, { method: 'PUT', headers: { authorization: basicAuth('asterisk:asterisk'), 'content-type': 'audio/wav' }, body: wav });
   assert.is(up.status, 204, await up.text());
   assert.is((await s.http('POST', '/ari/channels/m1/record', { query: { name: 'modes/rec', format: 'wav', maxDurationSeconds: 1 } })).status, 201);
   await ev.waitFor((e) => e.type === 'RecordingFinished', 10_000);

@@ -1,12 +1,10 @@
-import { readdirSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync, rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
-import { sleep } from '../_helpers/events.js';
+import { rawSocket, type RawSocket } from '../_helpers/raw-socket.js';
+import { tempDir } from '../_helpers/temp-dir.js';
+import { waitUntil } from '../_helpers/wait.js';
 
 // Connections that send part of their headers and go silent, or that are refused before an upgrade,
 // get their answer and are then closed by the server, even when the client never closes its side.
@@ -17,7 +15,7 @@ let dataDir = '';
 let server: ChildServer | undefined;
 
 test.before(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'trunkline-halfopen-'));
+  dataDir = tempDir('halfopen');
   server = await spawnServer({ DATA_DIR: dataDir, HEADERS_TIMEOUT_MS: '400' });
 });
 test.after(async () => {
@@ -29,32 +27,12 @@ test.after(async () => {
 const fds = () => readdirSync(`/proc/${server!.proc.pid}/fd`).length;
 
 /** Opens `n` sockets that each send `payload` and never close; resolves with them and what each received. */
-async function clients(n: number, payload: string): Promise<Array<{ socket: Socket; got: () => string; closed: () => boolean }>> {
-  return Promise.all(
-    Array.from({ length: n }, () => new Promise<{ socket: Socket; got: () => string; closed: () => boolean }>((resolve, reject) => {
-      // allowHalfOpen: our side stays open after the server's FIN, as a careless or hostile client's would.
-      const socket = connect({ port: server!.port, host: '127.0.0.1', allowHalfOpen: true });
-      let got = '';
-      let closed = false;
-      socket.on('data', (d) => (got += d.toString('latin1')));
-      socket.on('close', () => (closed = true));
-      socket.on('error', () => {});
-      socket.once('connect', () => {
-        socket.write(payload);
-        resolve({ socket, got: () => got, closed: () => closed });
-      });
-      socket.once('error', reject);
-    })),
-  );
+function clients(n: number, payload: string): Promise<RawSocket[]> {
+  // allowHalfOpen: our side stays open after the server's FIN, as a careless or hostile client's would.
+  return Promise.all(Array.from({ length: n }, () => rawSocket(server!.url, payload, { allowHalfOpen: true })));
 }
 
-async function until(what: string, pred: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
+const until = (what: string, pred: () => boolean) => waitUntil(pred, what, 15_000, 25);
 
 test('half-sent headers: 408 after HEADERS_TIMEOUT_MS, then the server lets go of the socket', async () => {
   await until('the server to settle', () => fds() > 0);

@@ -13,7 +13,6 @@ import { useServer } from '../_helpers/suite.js';
 
 const test = suite('sim-audio-limits');
 const ctx = useServer(test, { env: { SIM_AUDIO_MAX_BYTES: String(64 * 1024), SIM_AUDIO_MAX_SECONDS: '2' } });
-const AUTH = `Basic ${Buffer.from('asterisk:asterisk').toString('base64')}`;
 
 function wav(o: { format?: number; rate?: number; bits?: number; data?: number; declared?: number } = {}): Buffer {
   const { format = 1, rate = 16000, bits = 16, data = 3200 } = o;
@@ -35,10 +34,8 @@ function wav(o: { format?: number; rate?: number; bits?: number; data?: number; 
   return Buffer.concat([h, body]);
 }
 
-async function upload(id: string, body: Buffer, contentType = 'audio/wav'): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${ctx.t.url}/sim/channels/${id}/audio`, { method: 'PUT', headers: { authorization: AUTH, 'content-type': contentType }, body });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+function upload(id: string, body: Buffer, contentType = 'audio/wav'): Promise<{ status: number; body: any }> {
+  return ctx.t.http('PUT', `/sim/channels/${id}/audio`, { body, headers: { 'content-type': contentType } });
 }
 
 const uploads = () => readdirSync(join(ctx.t.dataDir, 'sim-audio'));

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError, isListenHost, loadConfig, readEnvironment } from '../../server/config.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 const test = suite('config');
 
@@ -95,7 +95,7 @@ test('HOST: IP literals, localhost and host names; anything else is refused nami
 });
 
 test('.env supplies values the environment lacks; the environment wins', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'trunkline-env-'));
+  const dir = tempDir('env');
   const file = join(dir, '.env');
   writeFileSync(file, 'PORT=9001\nLOG_LEVEL=debug\n# comment\nARI_USERS="x:y"\n');
   const env = readEnvironment({ LOG_LEVEL: 'warn' }, file);

@@ -1,16 +1,16 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDatabase } from '../../server/db/open.js';
 import { createChannelRepo } from '../../server/db/repos/channel-repo.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 const test = suite('db');
 let dir: string;
 test.before.each(() => {
-  dir = mkdtempSync(join(tmpdir(), 'trunkline-db-'));
+  dir = tempDir('db');
 });
 test.after.each(() => rmSync(dir, { recursive: true, force: true }));
 

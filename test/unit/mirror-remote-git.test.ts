@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -12,6 +11,8 @@ import { CREDENTIAL_ENV, installMirrorGitHelpers } from '../../server/gitea/mirr
 import { createRemoteGit, hostAsGitNamesIt, RemoteGitError } from '../../server/gitea/mirrors/remote-git.js';
 import type { MirrorUrlPolicy } from '../../server/gitea/mirrors/url-policy.js';
 import { createLogger } from '../../server/log.js';
+import { tempDir } from '../_helpers/temp-dir.js';
+import { pollUntil, WAIT_MS } from '../_helpers/wait.js';
 
 // The runner of mirrors' git network operations without a Gitea server: which credentials the
 // helper hands out, that git connects only to the addresses the policy approved (names that the
@@ -28,7 +29,7 @@ let webPort = 0;
 const seen: { url: string; host: string | undefined; auth: string | undefined }[] = [];
 
 test.before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'trunkline-remote-git-'));
+  dir = tempDir('remote-git');
   gitDir = join(dir, 'r.git');
   await runGit(['init', '-q', '--bare', gitDir]);
   web = http.createServer((req, res) => {
@@ -125,7 +126,7 @@ test('git://: the proxy connects to the approved address and passes the name on;
     assert.is(err.message, 'timed out');
     assert.match(Buffer.concat(received).toString('latin1'), new RegExp(`git-upload-pack /o/r\\.git\\0host=mirror\\.invalid:${port}\\0`));
     // The proxy (a child of git's) went with git: its connection is closed.
-    for (let i = 0; i < 200 && sockets.size; i++) await new Promise((r) => setTimeout(r, 50));
+    await pollUntil(() => sockets.size === 0, WAIT_MS, 50);
     assert.is(sockets.size, 0, 'no connection left open');
     assert.is(git.running, 0);
   } finally {
@@ -170,7 +171,7 @@ test('close(): running operations end as interrupted, new ones are refused as in
     const git = runner(async () => ['127.0.0.1']);
     const address = `http://127.0.0.1:${port}/o/r.git`;
     const pending = failure(git.run(['ls-remote', address], { gitDir, address, kind: 'pull' }));
-    for (let i = 0; i < 200 && !sockets.size; i++) await new Promise((r) => setTimeout(r, 25));
+    await pollUntil(() => sockets.size > 0, WAIT_MS, 25);
     assert.is(sockets.size, 1, 'git is connected');
     git.close();
     const err = await pending;

@@ -1,21 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SecretBoxError, openSecretBox } from '../../server/util/secret-box.js';
+import { tempDirs } from '../_helpers/temp-dir.js';
 
 const test = suite('secret-box');
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'trunkline-secret-box-'));
-  dirs.push(d);
-  return d;
-}
-test.after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const freshDir = tempDirs(test, 'secret-box');
 
 function throwsSecretBoxError(fn: () => unknown, secretText?: string): SecretBoxError {
   try {
@@ -34,7 +26,7 @@ function throwsSecretBoxError(fn: () => unknown, secretText?: string): SecretBox
 const ENV_KEY = 'correct horse battery staple';
 
 test('round trip, including empty and non-ASCII values', () => {
-  const { box } = openSecretBox({ secretKey: ENV_KEY, dataDir: tempDir() });
+  const { box } = openSecretBox({ secretKey: ENV_KEY, dataDir: freshDir() });
   for (const plain of ['hunter2', '', 'pässwörd ✓ 🔑', 'x'.repeat(10_000), '-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n']) {
     const sealed = box.seal(plain, 'push_mirror:12:password');
     assert.match(sealed, /^v1:[A-Za-z0-9_-]+$/);
@@ -44,7 +36,7 @@ test('round trip, including empty and non-ASCII values', () => {
 });
 
 test('each seal uses a fresh nonce', () => {
-  const { box } = openSecretBox({ secretKey: ENV_KEY, dataDir: tempDir() });
+  const { box } = openSecretBox({ secretKey: ENV_KEY, dataDir: freshDir() });
   const seen = new Set<string>();
   const nonces = new Set<string>();
   for (let i = 0; i < 50; i++) {
@@ -59,7 +51,7 @@ test('each seal uses a fresh nonce', () => {
 });
 
 test('wrong aad, tampering, wrong key and garbage all throw SecretBoxError without the plaintext', () => {
-  const dataDir = tempDir();
+  const dataDir = freshDir();
   const { box } = openSecretBox({ secretKey: ENV_KEY, dataDir });
   const plain = 'sup3r-s3cret-pa55';
   const sealed = box.seal(plain, 'push_mirror:12:password');
@@ -87,7 +79,7 @@ test('wrong aad, tampering, wrong key and garbage all throw SecretBoxError witho
 });
 
 test('key file: created with mode 0600, reused on the next open', () => {
-  const dataDir = join(tempDir(), 'nested', 'data'); // created on demand
+  const dataDir = join(freshDir(), 'nested', 'data'); // created on demand
   const first = openSecretBox({ dataDir });
   assert.is(first.source, 'file-created');
   const file = join(dataDir, 'secret.key');
@@ -105,7 +97,7 @@ test('key file: created with mode 0600, reused on the next open', () => {
 });
 
 test('env key wins over a key file, writes no file, and is deterministic', () => {
-  const dataDir = tempDir();
+  const dataDir = freshDir();
   const env1 = openSecretBox({ secretKey: ENV_KEY, dataDir });
   assert.is(env1.source, 'env');
   assert.not.ok(existsSync(join(dataDir, 'secret.key')));
@@ -121,7 +113,7 @@ test('env key wins over a key file, writes no file, and is deterministic', () =>
 });
 
 test('short SECRET_KEY throws a clear error without echoing the key', () => {
-  const dataDir = tempDir();
+  const dataDir = freshDir();
   for (const secretKey of ['', 'short', '123456789012345']) {
     const err = throwsSecretBoxError(() => openSecretBox({ secretKey, dataDir }));
     assert.match(err.message, /SECRET_KEY must be at least 16 characters/);
@@ -132,7 +124,7 @@ test('short SECRET_KEY throws a clear error without echoing the key', () => {
 });
 
 test('a key file of the wrong size throws naming the file', () => {
-  const dataDir = tempDir();
+  const dataDir = freshDir();
   const file = join(dataDir, 'secret.key');
   for (const size of [0, 31, 33, 64]) {
     writeFileSync(file, Buffer.alloc(size, 7), { mode: 0o600 });

@@ -1,24 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { findSsh, generateMirrorKeyPair } from '../../server/gitea/mirrors/ssh-keys.js';
 import { requireTool, skipBecause } from '../_helpers/skip.js';
+import { tempDirs } from '../_helpers/temp-dir.js';
 
 const test = suite('ssh-keys');
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'trunkline-ssh-keys-'));
-  dirs.push(d);
-  return d;
-}
-test.after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const freshDir = tempDirs(test, 'ssh-keys');
 
 /** Minimal reader of SSH wire data. */
 class Reader {
@@ -157,7 +149,7 @@ function needKeygen(test: string): boolean {
 /** A key pair with (or without) a comment, its private key in a 0600 file. */
 function keyFile(comment: string) {
   const { publicKey, privateKey } = generateMirrorKeyPair(comment || undefined);
-  const file = join(tempDir(), `id_ed25519_${comment ? 'c' : 'n'}`);
+  const file = join(freshDir(), `id_ed25519_${comment ? 'c' : 'n'}`);
   writeFileSync(file, privateKey, { mode: 0o600 });
   chmodSync(file, 0o600);
   return { publicKey, file };
@@ -181,7 +173,7 @@ test('ssh-keygen -Y signs with the private key file and verifies against the pub
   if (/unknown option|illegal option/i.test(probe.stderr)) return skipBecause(__test__, 'install openssh-client 8.0 or later');
   for (const comment of ['', 'trunkline mirror key']) {
     const { publicKey, file } = keyFile(comment);
-    const dir = tempDir();
+    const dir = freshDir();
     const data = join(dir, 'data.txt');
     writeFileSync(data, 'hello mirror\n');
     const s = spawnSync('ssh-keygen', ['-Y', 'sign', '-f', file, '-n', 'file', data], { encoding: 'utf8' });
@@ -204,13 +196,13 @@ test('findSsh: finds the installed ssh on PATH', ({ __test__ }) => {
 });
 
 test('findSsh: null when absent; skips non-executables, directories and relative entries', () => {
-  const empty = tempDir();
+  const empty = freshDir();
   assert.is(findSsh({ PATH: empty }), null);
   assert.is(findSsh({ PATH: '' }), null);
   assert.is(findSsh({}), null);
 
   if (process.platform !== 'win32') {
-    const bin = join(tempDir(), 'bin');
+    const bin = join(freshDir(), 'bin');
     mkdirSync(bin);
     const fake = join(bin, 'ssh');
     writeFileSync(fake, '#!/bin/sh\nexit 0\n', { mode: 0o644 });
@@ -218,7 +210,7 @@ test('findSsh: null when absent; skips non-executables, directories and relative
     chmodSync(fake, 0o755);
     assert.is(findSsh({ PATH: [empty, bin].join(delimiter) }), fake);
     // a directory called ssh is skipped
-    const withDir = tempDir();
+    const withDir = freshDir();
     mkdirSync(join(withDir, 'ssh'));
     assert.is(findSsh({ PATH: [withDir, bin].join(delimiter) }), fake);
     // relative entries are ignored
