@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { AriLimits } from '../config.js';
 import type { ChannelRepo } from '../db/repos/channel-repo.js';
 import type { BridgeRepo, RecordingRepo } from '../db/repos/recording-repo.js';
-import { MediaClock } from './media/clock.js';
+import { MediaClock } from './media/media-clock.js';
 import { createExternalHostPolicy } from './media/external-host-policy.js';
 import { Codecs } from './media/codec.js';
 import { AudioRouter } from './engine/audio.js';
@@ -59,7 +59,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const pbx = new Pbx(engine, vars, calls);
   calls.pbx = pbx;
   const control = new Control(engine, calls, pbx, vars);
-  const clock = new MediaClock(opts.timeScale);
+  const clock = new MediaClock(opts.clock);
   const codecs = new Codecs(opts.fixtures.formats);
   const router = new AudioRouter(engine, clock, join(opts.dataDir, 'sim-audio'));
   const farEnd = new FarEnd(engine, calls, control, router, join(opts.dataDir, 'sim-audio'), opts.limits.simAudioMaxSeconds);

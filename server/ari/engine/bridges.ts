@@ -123,7 +123,7 @@ export class Bridges {
     const types = (type || 'mixing').split(',').map((t) => t.trim()).filter((t) => TYPES.includes(t));
     const holding = types.includes('holding');
     if (holding && types.includes('mixing')) throw badRequest('A bridge cannot be both mixing and holding');
-    const b = new Bridge({ id: bid, name: name ?? '', types, holding, created: Date.now(), channels: [], moh: null, options: {} });
+    const b = new Bridge({ id: bid, name: name ?? '', types, holding, created: this.eng.clock.now(), channels: [], moh: null, options: {} });
     this.byId.set(bid, b);
     this.save(b);
     this.eng.emit('BridgeCreated', { bridge: this.json(b) }, this.recipients(b));

@@ -170,7 +170,7 @@ export class Calls {
       connected: { ...EMPTY },
       accountcode: p.accountcode,
       language: p.language,
-      created: Date.now(),
+      created: this.eng.clock.now(),
       answered: null,
       dialplan: { context: p.context, exten: p.exten, priority: 1, appName: '', appData: '' },
       vars: {},
@@ -214,7 +214,7 @@ export class Calls {
       accountcode: '', language: 'en', context: 'default', exten: 's', formats: ['slin'],
     });
     ch.d.state = 'Up';
-    ch.d.answered = Date.now();
+    ch.d.answered = this.eng.clock.now();
     p.setup?.(ch);
     this.applyVariables(ch, p.variables);
     this.eng.touch(ch);
@@ -436,7 +436,7 @@ export class Calls {
     if (!dialing) return;
     this.stopDialTimers(ch);
     ch.d.state = 'Up';
-    ch.d.answered = Date.now();
+    ch.d.answered = this.eng.clock.now();
     ch.d.far.answered = true;
     this.eng.touch(ch);
     this.eng.emitChannel(ch, 'ChannelStateChange');
@@ -502,7 +502,7 @@ export class Calls {
   answer(ch: Channel): void {
     if (ch.d.state === 'Up') return;
     ch.d.state = 'Up';
-    ch.d.answered = Date.now();
+    ch.d.answered = this.eng.clock.now();
     ch.d.media.ringing = false;
     this.eng.touch(ch);
     this.eng.emitChannel(ch, 'ChannelStateChange');
@@ -577,7 +577,7 @@ export class Calls {
     ch.rt.dtmfDone?.();
     ch.rt.dtmfDone = null;
     this.eng.emitChannel(ch, 'ChannelDestroyed', { cause: req.cause, cause_txt: causeText(req.cause) });
-    ch.d.ended = Date.now();
+    ch.d.ended = this.eng.clock.now();
     ch.d.dialing = null;
     ch.d.pbx = false;
     this.eng.remove(ch);

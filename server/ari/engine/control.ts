@@ -206,7 +206,7 @@ export class Control {
     const [step, ...rest] = steps;
     if (!step) return;
     if (step.at === 'start') {
-      ch.d.far.dtmf.push({ digit: step.digit, duration_ms: step.duration, offset_ms: Math.round((Date.now() - ch.d.created) * this.eng.timeScale) });
+      ch.d.far.dtmf.push({ digit: step.digit, duration_ms: step.duration, offset_ms: Math.round(this.eng.clock.simSince(ch.d.created)) });
       this.eng.touch(ch);
     } else if (step.at === 'end') {
       // The other half of a Local pair receives what we send as its own DTMF.

@@ -5,6 +5,7 @@ import type { ChannelRepo, ChannelRow } from '../../db/repos/channel-repo.js';
 import type { MetaRepo } from '../../db/repos/meta-repo.js';
 import type { Logger } from '../../log.js';
 import { ariTimestamp } from '../../util/timestamp.js';
+import type { Clock } from '../time/clock.js';
 import { AppRegistry, type EventSink } from '../apps.js';
 import type { Fixtures } from '../fixtures.js';
 import { Channel, normalizeChannelData, type ChannelData, type QueuedCommand, type Timer, type TimerKind } from './channel.js';
@@ -14,8 +15,8 @@ export interface EngineOptions {
   repo: ChannelRepo;
   meta: MetaRepo;
   log: Logger;
-  /** SIM_TIME_SCALE: simulated durations are divided by it on the wall clock. */
-  timeScale: number;
+  /** The one time source: timestamps, and every timer of the engine and its media. */
+  clock: Clock;
   /** ari.conf-style channelvars shown on every channel snapshot. */
   channelVars: string[];
   historyLimit: number;
@@ -28,8 +29,6 @@ export interface EngineOptions {
 export type TimerHandler = (ch: Channel, data: unknown) => void;
 export type CommandRunner = (ch: Channel, cmd: QueuedCommand) => void | Promise<void>;
 
-/** setTimeout's ceiling; longer waits are re-armed in steps. */
-const MAX_TIMEOUT = 2 ** 31 - 1;
 const PRUNE_EVERY = 500;
 
 /**
@@ -41,9 +40,9 @@ export class Engine {
   readonly apps = new AppRegistry();
   readonly fixtures: Fixtures;
   readonly log: Logger;
-  readonly timeScale: number;
+  readonly clock: Clock;
   readonly entityId: string;
-  readonly startedAt = Date.now();
+  readonly startedAt: number;
   readonly globals = new Map<string, string>();
   /** Contract violations seen in test mode (events that do not match protocol/). */
   readonly violations: string[] = [];
@@ -72,7 +71,8 @@ export class Engine {
   constructor(private readonly opts: EngineOptions) {
     this.fixtures = opts.fixtures;
     this.log = opts.log;
-    this.timeScale = opts.timeScale;
+    this.clock = opts.clock;
+    this.startedAt = opts.clock.now();
     let eid = opts.meta.get('entity_id');
     if (!eid) {
       // Asterisk's EID looks like a MAC address; a locally administered one is ours to make up.
@@ -122,7 +122,7 @@ export class Engine {
   /** Asterisk's default unique id: `<epoch seconds>.<counter>`. */
   nextUniqueId(): string {
     this.countersDirty = true;
-    return `${Math.floor(Date.now() / 1000)}.${++this.counters.uniqueid}`;
+    return `${Math.floor(this.clock.now() / 1000)}.${++this.counters.uniqueid}`;
   }
 
   /** Channel names carry a per-technology sequence in 8 hex digits: `PJSIP/alice-0000000a`. */
@@ -267,7 +267,7 @@ export class Engine {
 
   /** One event as a frame for one app (for a socket that is no longer the app's, e.g. ApplicationReplaced). */
   frame(type: EventType, props: Record<string, unknown>, app: string): string {
-    const obj = { type, timestamp: ariTimestamp(Date.now()), ...props, asterisk_id: this.entityId, application: app };
+    const obj = { type, timestamp: ariTimestamp(this.clock.now()), ...props, asterisk_id: this.entityId, application: app };
     if (this.opts.checkEvents) this.checkEvent(type, obj);
     return JSON.stringify(obj);
   }
@@ -289,7 +289,7 @@ export class Engine {
       const watchers = this.apps.watchersOf(app);
       if (!sink && !watchers) continue;
       if (base === undefined) {
-        obj = { type, timestamp: ariTimestamp(Date.now()), ...props };
+        obj = { type, timestamp: ariTimestamp(this.clock.now()), ...props };
         base = JSON.stringify(obj).slice(0, -1);
       }
       if (this.opts.checkEvents) this.checkEvent(type, { ...obj, asterisk_id: this.entityId, application: app });
@@ -397,14 +397,9 @@ export class Engine {
     this.timerHandlers.set(kind, handler);
   }
 
-  /** Wall-clock milliseconds a simulated duration takes. */
-  wall(simMs: number): number {
-    return simMs / this.timeScale;
-  }
-
   /** Schedules `kind` after `simMs` simulated milliseconds; the timer is part of the channel's stored record. */
   schedule(ch: Channel, kind: TimerKind, simMs: number, data?: unknown): Timer {
-    const t: Timer = { kind, due: Date.now() + this.wall(simMs), ...(data !== undefined ? { data } : {}) };
+    const t: Timer = { kind, due: this.clock.instantAfter(simMs), ...(data !== undefined ? { data } : {}) };
     ch.d.timers.push(t);
     this.arm(ch, t);
     this.touch(ch);
@@ -412,12 +407,7 @@ export class Engine {
   }
 
   private arm(ch: Channel, t: Timer): void {
-    const delay = Math.max(0, t.due - Date.now());
-    const h = setTimeout(() => {
-      if (t.due - Date.now() > 1 && delay >= MAX_TIMEOUT) return this.arm(ch, t);
-      this.fire(ch, t);
-    }, Math.min(delay, MAX_TIMEOUT));
-    ch.rt.handles.set(t, h);
+    ch.rt.handles.set(t, this.clock.at(t.due, () => this.fire(ch, t)));
   }
 
   private fire(ch: Channel, t: Timer): void {
@@ -442,7 +432,7 @@ export class Engine {
     const keep: Timer[] = [];
     for (const t of ch.d.timers) {
       if (t.kind === kind) {
-        clearTimeout(ch.rt.handles.get(t));
+        this.clock.cancel(ch.rt.handles.get(t));
         ch.rt.handles.delete(t);
       } else keep.push(t);
     }
@@ -453,7 +443,7 @@ export class Engine {
   }
 
   cancelTimers(ch: Channel): void {
-    for (const h of ch.rt.handles.values()) clearTimeout(h);
+    for (const h of ch.rt.handles.values()) this.clock.cancel(h);
     ch.rt.handles.clear();
     ch.d.timers = [];
   }
@@ -559,6 +549,8 @@ export class Engine {
    * not hung up merely because its app had no time to come back.
    */
   resumeRestored(): void {
+    // Wall-clock I/O: the grace (APP_RECONNECT_GRACE_MS, wall ms) is how long we wait for clients to
+    // reconnect over the network, not simulated time; it is measured on the system clock.
     const now = Date.now();
     const until = now + this.opts.appReconnectGraceMs;
     const restored = [...this.byId.values()];
@@ -570,9 +562,10 @@ export class Engine {
     if (!this.held.size) return;
     this.log.info({ channels: this.held.size, graceMs: this.opts.appReconnectGraceMs }, 'restored channels wait for their applications to reconnect');
     this.apps.onActivate(() => {
-      const t = Date.now();
+      const t = Date.now(); // wall-clock I/O: the reconnect grace (see above)
       for (const ch of [...this.held]) if (!this.waitsForApps(ch, t)) this.release(ch);
     });
+    // Wall-clock I/O: the reconnect grace runs on the system clock (see above).
     this.graceTimer = setTimeout(() => {
       for (const ch of [...this.held]) this.release(ch);
     }, this.opts.appReconnectGraceMs);
@@ -625,7 +618,7 @@ export class Engine {
     clearTimeout(this.graceTimer);
     for (const w of this.commitWaiters.splice(0)) w();
     for (const ch of this.byId.values()) {
-      for (const h of ch.rt.handles.values()) clearTimeout(h);
+      for (const h of ch.rt.handles.values()) this.clock.cancel(h);
       ch.rt.handles.clear();
     }
   }

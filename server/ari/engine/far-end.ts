@@ -44,7 +44,7 @@ export class FarEnd {
   /** What the far end sends from now on: silence, a tone (a tone-zone name or a tone list) or a catalogue sound. */
   setAudio(id: string, source: string, opts: { tone?: string | undefined; sound?: string | undefined; lang?: string | undefined; loop: boolean }): void {
     const ch = this.channel(id);
-    const since = Date.now();
+    const since = this.eng.clock.now();
     let audio: Channel['d']['far']['audio'];
     if (source === 'tone') {
       if (!opts.tone) throw badRequest('tone is required when source=tone');
@@ -87,9 +87,9 @@ export class FarEnd {
       pcm = slinFromBytes(body.data);
     } else throw badRequest(`Unsupported audio type '${type}' (send audio/wav, audio/x-sln or application/octet-stream)`);
     this.dropUpload(ch);
-    const file = `${ch.d.seq}-${Date.now()}.sln`;
+    const file = `${ch.d.seq}-${this.eng.clock.now()}.sln`;
     writeFileSync(join(this.uploadDir, file), slinBytes(pcm));
-    ch.d.far.audio = { kind: 'upload', file, loop, since: Date.now() };
+    ch.d.far.audio = { kind: 'upload', file, loop, since: this.eng.clock.now() };
     this.eng.touch(ch);
   }
 
@@ -170,11 +170,11 @@ export class FarEnd {
     if (far.talking === on) return;
     far.talking = on;
     if (on) {
-      far.talkSince = Date.now();
+      far.talkSince = this.eng.clock.now();
       this.eng.touch(ch);
       if (ch.d.flags.talkDetect) this.eng.emitChannel(ch, 'ChannelTalkingStarted');
     } else {
-      const duration = Math.round((Date.now() - (far.talkSince ?? Date.now())) * this.eng.timeScale);
+      const duration = Math.round(this.eng.clock.simSince(far.talkSince ?? this.eng.clock.now()));
       far.talkSince = null;
       this.eng.touch(ch);
       if (ch.d.flags.talkDetect) this.eng.emitChannel(ch, 'ChannelTalkingFinished', { duration });

@@ -2,7 +2,8 @@ import { closeSync, existsSync, openSync, statSync, writeSync } from 'node:fs';
 import type { RECORDING_STATES } from '../../../protocol/ari/models/media.js';
 import type { RecordingRepo } from '../../db/repos/recording-repo.js';
 import type { Logger } from '../../log.js';
-import type { FrameConsumer } from '../media/clock.js';
+import type { Clock, TimerHandle } from '../time/clock.js';
+import type { FrameConsumer } from '../media/media-clock.js';
 import type { Codec, Codecs } from '../media/codec.js';
 import { FRAME_MS, FRAME_SAMPLES, level, SILENCE_THRESHOLD } from '../media/pcm.js';
 import type { Channel } from './channel.js';
@@ -56,7 +57,7 @@ export class LiveRecording implements FrameConsumer {
   /** The last media tick captured (ticks are processed once, in order). */
   lastTick = -1;
   /** Ends the recording when maxDurationSeconds is up, on time rather than at the next 20 ms tick. */
-  endTimer: NodeJS.Timeout | null = null;
+  endTimer: TimerHandle | null = null;
 
   constructor(
     readonly name: string,
@@ -119,7 +120,7 @@ export class LiveRecording implements FrameConsumer {
 }
 
 /** Live rows left by a crash or kill: their files are finalised (WAV header sizes) and kept as stored recordings. */
-export function keepInterrupted(repo: RecordingRepo, codecs: Codecs, path: (file: string) => string, log: Logger): void {
+export function keepInterrupted(repo: RecordingRepo, codecs: Codecs, path: (file: string) => string, log: Logger, clock: Clock): void {
   for (const row of repo.live()) {
     const p = path(row.file);
     const codec = codecs.get(row.format);
@@ -134,7 +135,7 @@ export function keepInterrupted(repo: RecordingRepo, codecs: Codecs, path: (file
       }
     }
     const ms = codec ? Math.floor((bytes / codec.bytesPerSample / codec.rate) * 1000) : 0;
-    repo.save({ ...row, state: 'stored', ended_at: Date.now(), duration_ms: ms });
+    repo.save({ ...row, state: 'stored', ended_at: clock.now(), duration_ms: ms });
     log.warn({ recording: row.name }, 'recording interrupted by a restart kept as stored');
   }
 }

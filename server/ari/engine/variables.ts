@@ -70,7 +70,7 @@ export class Variables {
       const want = bare(name);
       for (const [k, val] of Object.entries(d.vars)) if (bare(k) === want) return val;
     }
-    if (name === 'EPOCH') return String(Math.floor(Date.now() / 1000));
+    if (name === 'EPOCH') return String(Math.floor(this.eng.clock.now() / 1000));
     if (name === 'ENTITYID') return this.eng.entityId;
     if (name === 'SYSTEMNAME') return '';
     return this.eng.globals.get(name);

@@ -80,6 +80,6 @@ export function mountChannelMedia(b: AriBinder, t: Telephony): void {
   b.mount(op.snoopChannel, snoop);
   b.mount(op.snoopChannelWithId, snoop);
 
-  b.mount(op.rtpstatistics, (a) => rtpStatistics(control.channel(a.channelId), engine.fixtures, external, engine.timeScale) as ModelOf<typeof RTPstat>);
+  b.mount(op.rtpstatistics, (a) => rtpStatistics(control.channel(a.channelId), engine.fixtures, external, engine.clock) as ModelOf<typeof RTPstat>);
   b.mount(op.externalMedia, async (a) => snap(await external.create(a)));
 }
