@@ -28,14 +28,18 @@ const MAX_DEPTH = 6;
  * recording, an RTP sender) asks.
  */
 export class AudioRouter {
-  providers!: AudioProviders;
   private readonly cache = new Map<Channel, { tick: number; inbound?: Int16Array; outbound?: Int16Array }>();
   private readonly tones = new Map<string, Tone>();
   private readonly uploads = new Map<string, Int16Array>();
   /** Short sounds played over a channel's outbound audio (the recorder's beep). */
   private readonly overlays = new Map<Channel, { samples: Int16Array; since: number }>();
 
-  constructor(private readonly eng: Engine, readonly clock: MediaClock, private readonly uploadDir: string) {}
+  constructor(
+    private readonly eng: Engine,
+    readonly clock: MediaClock,
+    private readonly uploadDir: string,
+    private readonly providers: AudioProviders,
+  ) {}
 
   /**
    * Samples elapsed (at 8 kHz) between an instant and a tick;

@@ -44,11 +44,17 @@ const TYPES = ['mixing', 'holding', 'dtmf_events', 'proxy_media', 'video_sfu', '
  * channels is in it, as Asterisk does.
  */
 export class Bridges {
-  playbacks!: Playbacks;
   private readonly byId = new Map<string, Bridge>();
   private readonly mohTones = new Map<string, Tone>();
 
-  constructor(private readonly eng: Engine, private readonly router: AudioRouter, private readonly repo: BridgeRepo) {
+  constructor(
+    private readonly eng: Engine,
+    private readonly router: AudioRouter,
+    private readonly repo: BridgeRepo,
+    private readonly playbacks: Playbacks,
+    /** Ends the recordings of a target (`bridge:<id>`) when the bridge goes. */
+    private readonly endRecordings: (targetUri: string) => void,
+  ) {
     eng.onHangup((ch) => this.depart(ch));
     for (const row of repo.all()) {
       const b = new Bridge(JSON.parse(row.data) as BridgeData);
@@ -203,9 +209,6 @@ export class Bridges {
     this.repo.remove(id);
     this.eng.emit('BridgeDestroyed', { bridge: this.json(b) }, this.recipients(b));
   }
-
-  /** Set by the media wiring: ends the recordings of a bridge that goes away. */
-  endRecordings: (targetUri: string) => void = () => {};
 
   startMoh(id: string, mohClass: string | undefined): void {
     const b = this.get(id);

@@ -9,8 +9,8 @@ import { parseCallerId, type Party } from './callerid.js';
 import { CAUSE, SOFTHANGUP_EXPLICIT, causeText, dialStatusForCause } from './causes.js';
 import { Channel, type AfterAnswer, type Direction } from './channel.js';
 import { findExtension } from './dialplan.js';
+import type { DialplanStarter } from './dialplan-starter.js';
 import type { Engine } from './engine.js';
-import type { Pbx } from './pbx.js';
 import type { Variables } from './variables.js';
 
 /** Asterisk's limit on client-supplied unique ids. */
@@ -69,9 +69,12 @@ export function splitAppArgs(appArgs: string | undefined): string[] {
  * Stasis, and hanging up with the events Asterisk sends for each step.
  */
 export class Calls {
-  pbx!: Pbx;
-
-  constructor(private readonly eng: Engine, private readonly vars: Variables) {
+  constructor(
+    private readonly eng: Engine,
+    private readonly vars: Variables,
+    /** Where a channel goes when it runs dialplan (the Pbx). */
+    private readonly pbx: DialplanStarter,
+  ) {
     eng.onTimer('dialStart', (ch, data) => this.startDial(ch, (data as { timeoutMs: number | null }).timeoutMs));
     eng.onTimer('stasisStart', (ch, data) => this.createdEnterStasis(ch, data as { app: string; args: string[]; varsets: string[] }));
     eng.onTimer('ring', (ch) => this.farRinging(ch));

@@ -26,6 +26,12 @@ export interface EngineOptions {
   appReconnectGraceMs: number;
 }
 
+/** The port through which snapshots read channelvars (variables and functions), implemented by Variables. */
+export interface ChannelVariableReader {
+  /** A variable or function's value on a channel; undefined when unset or failing. */
+  readForSnapshot(ch: Channel, name: string): string | undefined;
+}
+
 export type TimerHandler = (ch: Channel, data: unknown) => void;
 export type CommandRunner = (ch: Channel, cmd: QueuedCommand) => void | Promise<void>;
 
@@ -68,7 +74,10 @@ export class Engine {
   private endedSincePrune = 0;
   private stopped = false;
 
-  constructor(private readonly opts: EngineOptions) {
+  constructor(
+    private readonly opts: EngineOptions,
+    private readonly variables: ChannelVariableReader,
+  ) {
     this.fixtures = opts.fixtures;
     this.log = opts.log;
     this.clock = opts.clock;
@@ -247,15 +256,12 @@ export class Engine {
     const names = this.opts.channelVars.length ? [...new Set([...this.opts.channelVars, ...d.reported])] : d.reported;
     if (names.length) {
       const vars: Record<string, string> = {};
-      for (const n of names) vars[n] = this.readVariable(ch, n) ?? '';
+      for (const n of names) vars[n] = this.variables.readForSnapshot(ch, n) ?? '';
       s.channelvars = vars;
     }
     ch.rt.snapshot = s;
     return s;
   }
-
-  /** Set by the functions module: reads a variable or function for channelvars. */
-  readVariable: (ch: Channel, name: string) => string | undefined = (ch, name) => ch.d.vars[name];
 
   /** Apps that hear about a channel: its subscribers plus every subscribeAll app. */
   recipients(ch: Channel): Set<string> {

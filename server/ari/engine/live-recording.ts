@@ -8,7 +8,7 @@ import type { Codec, Codecs } from '../media/codec.js';
 import { FRAME_MS, FRAME_SAMPLES, level, SILENCE_THRESHOLD } from '../media/pcm.js';
 import type { Channel } from './channel.js';
 import { QUOTA_CAUSE } from './recording-quota.js';
-import type { RecordRequest, Recordings } from './recordings.js';
+import type { RecordRequest } from './record-request.js';
 
 type RecordingState = (typeof RECORDING_STATES)[number];
 
@@ -25,6 +25,14 @@ export interface RecordSource {
 }
 
 export const WAV_HEADER = 44;
+
+/** The port through which a live recording reports its end and charges its writes, implemented by Recordings. */
+export interface RecordingOwner {
+  /** Disk quota shared by every recording file. */
+  readonly quota: { reserve(bytes: number): boolean };
+  /** Ends the recording ('done', 'canceled' or 'failed' with a cause). */
+  end(rec: LiveRecording, state: 'done' | 'canceled' | 'failed', cause?: string): void;
+}
 /** Frames buffered before a write: one second of audio per recording per syscall. */
 const FLUSH_FRAMES = 50;
 /** Spreads first flushes over a second, so recordings started together do not all write in the same tick. */
@@ -65,7 +73,7 @@ export class LiveRecording implements FrameConsumer {
     readonly file: string,
     readonly source: RecordSource,
     readonly opts: RecordRequest,
-    private readonly owner: Recordings,
+    private readonly owner: RecordingOwner,
   ) {
     this.encoder = codec.encoder();
   }

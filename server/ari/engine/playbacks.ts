@@ -58,6 +58,7 @@ export class Playback {
   }
 }
 
+/** What playbacks need to know about their targets (channels and bridges), given by the wiring. */
 export interface PlaybackTargets {
   /** The command queue a target's playbacks run on (the channel's control queue, or the bridge's). */
   queue(target: string): CommandQueue | undefined;
@@ -75,12 +76,15 @@ export interface PlaybackTargets {
  * arithmetic (audio is only rendered for listeners), and timers end items.
  */
 export class Playbacks {
-  targets!: PlaybackTargets;
   private readonly byId = new Map<string, Playback>();
   /** The playback now sounding on each target. */
   private readonly current = new Map<string, Playback>();
 
-  constructor(private readonly eng: Engine, private readonly router: AudioRouter) {
+  constructor(
+    private readonly eng: Engine,
+    private readonly router: AudioRouter,
+    private readonly targets: PlaybackTargets,
+  ) {
     eng.onHangup((ch) => this.endTarget(`channel:${ch.id}`));
   }
 

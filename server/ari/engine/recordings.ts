@@ -7,20 +7,12 @@ import type { Codec, Codecs } from '../media/codec.js';
 import { WavError } from '../media/wav.js';
 import { FRAME_MS, RATE } from '../media/pcm.js';
 import type { Engine } from './engine.js';
-import { keepInterrupted, LiveRecording, WAV_HEADER, type RecordSource } from './live-recording.js';
+import { keepInterrupted, LiveRecording, WAV_HEADER, type RecordingOwner, type RecordSource } from './live-recording.js';
+import type { RecordRequest } from './record-request.js';
 import { QUOTA_CAUSE, RecordingQuota } from './recording-quota.js';
 
 export type { RecordSource } from './live-recording.js';
-
-export interface RecordRequest {
-  name: string;
-  format: string;
-  maxDurationSeconds: number;
-  maxSilenceSeconds: number;
-  ifExists: string;
-  beep: boolean;
-  terminateOn: string;
-}
+export type { RecordRequest } from './record-request.js';
 
 /**
  * Recording names may contain `/` (subdirectories) but never reach outside
@@ -38,7 +30,7 @@ export function validRecordingName(name: string): boolean {
  * file is flushed every second and its row is in SQLite, so a crash keeps
  * what was written.
  */
-export class Recordings {
+export class Recordings implements RecordingOwner {
   private readonly live = new Map<string, LiveRecording>();
   readonly dir: string;
   /** Disk used by recording files against RECORDINGS_MAX_BYTES. */
@@ -51,6 +43,8 @@ export class Recordings {
     private readonly repo: RecordingRepo,
     dataDir: string,
     private readonly limits: { recordingsMaxBytes: number; recordingMaxSeconds: number },
+    /** Who hears about a recording of a bridge (its members' apps). */
+    private readonly targetRecipients: (targetUri: string) => Iterable<string>,
   ) {
     this.quota = new RecordingQuota(limits.recordingsMaxBytes);
     this.dir = join(dataDir, 'recordings');
@@ -227,9 +221,6 @@ export class Recordings {
     const to = ch ? this.eng.recipients(ch) : this.targetRecipients(rec.source.targetUri);
     this.eng.emit(type, { recording: rec.json() }, to);
   }
-
-  /** Recipients for bridge recordings; set by the bridges module. */
-  targetRecipients: (targetUri: string) => Iterable<string> = () => [];
 
   /** Ends a recording: the file is completed and stored ('done'), or discarded ('canceled'), or kept as failed. */
   end(rec: LiveRecording, state: 'done' | 'canceled' | 'failed', cause?: string): void {

@@ -41,14 +41,19 @@ const PRESENTATION_ALLOWED = { caller_presentation: 0, caller_presentation_txt: 
  * writing (with the events Asterisk raises for each) and `${…}` substitution.
  */
 export class Variables {
-  constructor(private readonly eng: Engine) {
-    eng.readVariable = (ch, name) => {
-      try {
-        return this.read(ch, name);
-      } catch {
-        return undefined;
-      }
-    };
+  constructor(
+    private readonly eng: Engine,
+    /** Most global variables a client may add (ARI_MAX_CHANNEL_VARIABLES); replacing or unsetting one always works. */
+    private readonly maxGlobals: number,
+  ) {}
+
+  /** Reads a variable or function for a snapshot's channelvars: a failing function reads as unset. */
+  readForSnapshot(ch: Channel, name: string): string | undefined {
+    try {
+      return this.read(ch, name);
+    } catch {
+      return undefined;
+    }
   }
 
   /** A plain variable: built-ins first, then the channel's variables, then globals (Asterisk's order). */
@@ -175,9 +180,6 @@ export class Variables {
     this.eng.touch(ch);
     this.eng.emitChannel(ch, 'ChannelVarset', { variable: name, value: value ?? '' });
   }
-
-  /** Most global variables a client may add (ARI_MAX_CHANNEL_VARIABLES); replacing or unsetting one always works. */
-  maxGlobals = Infinity;
 
   setGlobal(name: string, value: string | undefined): void {
     const globals = this.eng.globals;
