@@ -8,6 +8,7 @@ import { Codecs } from './media/codec.js';
 import { AudioRouter } from './engine/audio.js';
 import { Bridges } from './engine/bridges.js';
 import { Calls } from './engine/calls.js';
+import { ChannelFactory } from './engine/channel-factory.js';
 import { Control } from './engine/control.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 import { ExternalMedia } from './engine/external-media.js';
@@ -60,7 +61,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const calls: Calls = new Calls(engine, vars, {
     start: (ch, context, exten, priority) => pbx.start(ch, context, exten, priority),
     startSoon: (ch, context, exten, priority) => pbx.startSoon(ch, context, exten, priority),
-  });
+  }, new ChannelFactory(engine, vars));
   const pbx: Pbx = new Pbx(engine, vars, calls);
   const control: Control = new Control(engine, calls, pbx, vars, (ch) => bridges.depart(ch), opts.limits.maxChannelVariables);
   const clock = new MediaClock(opts.clock);

@@ -10,7 +10,8 @@ import type { Codec, Codecs } from '../media/codec.js';
 import { FRAME_MS, FRAME_SAMPLES, slinBytes, slinFromBytes } from '../media/pcm.js';
 import { decodeRtp, encodeRtp, PAYLOAD_TYPES, RtpReceiveStats } from '../media/rtp.js';
 import type { AudioRouter } from './audio.js';
-import { splitAppArgs, type Calls } from './calls.js';
+import { splitAppArgs } from './call-requests.js';
+import type { Calls } from './calls.js';
 import type { Channel } from './channel.js';
 import type { Engine } from './engine.js';
 
