@@ -9,6 +9,7 @@ import type { Channel } from './channel.js';
 import { CommandQueue } from './command-queue.js';
 import type { Engine } from './engine.js';
 import type { Playbacks } from './playbacks.js';
+import type { AriBridge } from './ari-models.js';
 
 interface BridgeData {
   id: string;
@@ -78,7 +79,8 @@ export class Bridges {
     this.repo.save(b.d.id, JSON.stringify(b.d));
   }
 
-  json(b: Bridge): Record<string, unknown> {
+  /** The bridge as an ARI Bridge. */
+  json(b: Bridge): AriBridge {
     const mixing = !b.d.holding;
     return {
       id: b.d.id,

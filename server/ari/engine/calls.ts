@@ -2,6 +2,7 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import { parseCallerId } from './callerid.js';
 import { splitAppArgs, type HangupRequest, type InboundRequest, type NewCallRequest, type OriginateRequest, type Target } from './call-requests.js';
 import { CAUSE, SOFTHANGUP_EXPLICIT, causeText, dialStatusForCause } from './causes.js';
+import type { EventProps } from './ari-models.js';
 import type { AfterAnswer, Channel } from './channel.js';
 import { EMPTY_PARTY, type ChannelFactory } from './channel-factory.js';
 import { findExtension } from './dialplan.js';
@@ -164,12 +165,12 @@ export class Calls {
   private dialEvent(ch: Channel, dialstatus: string): void {
     const d = ch.d.dialing;
     const caller = d?.caller ? this.eng.find(d.caller) : undefined;
-    const props: Record<string, unknown> = {};
-    if (caller) props.caller = this.eng.snapshot(caller);
-    props.peer = this.eng.snapshot(ch);
-    props.dialstatus = dialstatus;
-    props.forward = '';
-    props.dialstring = d?.dialstring ?? '';
+    const peer = this.eng.snapshot(ch);
+    const dialstring = d?.dialstring ?? '';
+    // The frame keeps its key order: caller (when there is one) first.
+    const props: EventProps<'Dial'> = caller
+      ? { caller: this.eng.snapshot(caller), peer, dialstatus, forward: '', dialstring }
+      : { peer, dialstatus, forward: '', dialstring };
     const to = this.eng.recipients(ch);
     if (caller) for (const app of this.eng.recipients(caller)) to.add(app);
     this.eng.emit('Dial', props, to);
@@ -202,7 +203,7 @@ export class Calls {
     if (ch.d.state !== 'Ringing') {
       ch.d.state = 'Ringing';
       this.eng.touch(ch);
-      this.eng.emitChannel(ch, 'ChannelStateChange');
+      this.eng.emitChannel(ch, 'ChannelStateChange', {});
     }
     this.dialEvent(ch, 'RINGING');
   }
@@ -225,7 +226,7 @@ export class Calls {
     ch.d.answered = this.eng.clock.now();
     ch.d.far.answered = true;
     this.eng.touch(ch);
-    this.eng.emitChannel(ch, 'ChannelStateChange');
+    this.eng.emitChannel(ch, 'ChannelStateChange', {});
     this.dialEvent(ch, 'ANSWER');
     ch.d.dialing = null;
     this.eng.touch(ch);
@@ -291,7 +292,7 @@ export class Calls {
     ch.d.answered = this.eng.clock.now();
     ch.d.media.ringing = false;
     this.eng.touch(ch);
-    this.eng.emitChannel(ch, 'ChannelStateChange');
+    this.eng.emitChannel(ch, 'ChannelStateChange', {});
     const peer = this.peerOf(ch);
     // Answering the dialplan half of a Local pair answers the call the first half placed.
     if (peer && ch.d.localHalf === 2) this.farAnswered(peer);

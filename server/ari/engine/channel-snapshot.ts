@@ -1,4 +1,5 @@
 import { ariTimestamp } from '../../util/timestamp.js';
+import type { AriChannel } from './ari-models.js';
 import type { Channel } from './channel.js';
 
 /** The port through which snapshots read channelvars (variables and functions), implemented by Variables. */
@@ -8,10 +9,10 @@ export interface ChannelVariableReader {
 }
 
 /** ARI's view of a channel, cached on the channel until it next changes. */
-export function channelSnapshot(ch: Channel, channelVars: string[], variables: ChannelVariableReader): Record<string, unknown> {
+export function channelSnapshot(ch: Channel, channelVars: string[], variables: ChannelVariableReader): AriChannel {
   if (ch.rt.snapshot) return ch.rt.snapshot;
   const d = ch.d;
-  const s: Record<string, unknown> = {
+  const s: AriChannel = {
     id: d.id,
     protocol_id: d.protocolId,
     name: d.name,

@@ -2,6 +2,7 @@ import type { ChannelState } from '../../../protocol/ari/models/channel.js';
 import type { Party } from './callerid.js';
 import type { TimerHandle } from '../time/clock.js';
 import { CommandQueue } from './command-queue.js';
+import type { AriChannel } from './ari-models.js';
 
 export type Direction = 'inbound' | 'outbound';
 
@@ -145,7 +146,7 @@ export function normalizeChannelData(d: ChannelData): ChannelData {
 export interface ChannelRuntime {
   handles: Map<Timer, TimerHandle>;
   /** Cached ARI snapshot; cleared on every change. */
-  snapshot: Record<string, unknown> | null;
+  snapshot: AriChannel | null;
   queue: CommandQueue;
   /** Resolves the running sendDTMF command when its timers finish. */
   dtmfDone: (() => void) | null;

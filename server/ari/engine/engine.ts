@@ -5,6 +5,7 @@ import type { Logger } from '../../log.js';
 import type { Clock } from '../time/clock.js';
 import { AppRegistry } from '../apps.js';
 import type { Fixtures } from '../fixtures.js';
+import type { AriChannel, ChannelEventProps, ChannelEventType, EventProps } from './ari-models.js';
 import type { Channel, QueuedCommand, Timer, TimerKind } from './channel.js';
 import { ChannelRegistry } from './channel-registry.js';
 import { channelSnapshot, type ChannelVariableReader } from './channel-snapshot.js';
@@ -188,22 +189,22 @@ export class Engine {
   // ---- events -----------------------------------------------------------------
 
   /** ARI's view of a channel, cached until the channel next changes. */
-  snapshot(ch: Channel): Record<string, unknown> {
+  snapshot(ch: Channel): AriChannel {
     return channelSnapshot(ch, this.opts.channelVars, this.variables);
   }
 
   /** One event as a frame for one app (for a socket that is no longer the app's, e.g. ApplicationReplaced). */
-  frame(type: EventType, props: Record<string, unknown>, app: string): string {
+  frame<T extends EventType>(type: T, props: EventProps<T>, app: string): string {
     return this.outbox.frame(type, props, app);
   }
 
   /** Emits a channel event to its recipients (or to `only`). */
-  emitChannel(ch: Channel, type: EventType, props: Record<string, unknown> = {}, only?: Iterable<string>): void {
+  emitChannel<T extends ChannelEventType>(ch: Channel, type: T, props: ChannelEventProps<T>, only?: Iterable<string>): void {
     this.outbox.emit(type, { ...props, channel: this.snapshot(ch) }, only ?? this.recipients(ch));
   }
 
   /** Queues an event for each active recipient; it leaves in `flush()`, after the state it announces is committed. */
-  emit(type: EventType, props: Record<string, unknown>, to: Iterable<string>): void {
+  emit<T extends EventType>(type: T, props: EventProps<T>, to: Iterable<string>): void {
     this.outbox.emit(type, props, to);
   }
 

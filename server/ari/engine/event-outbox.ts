@@ -4,6 +4,7 @@ import type { Logger } from '../../log.js';
 import { ariTimestamp } from '../../util/timestamp.js';
 import type { AppRegistry, EventSink } from '../apps.js';
 import type { Clock } from '../time/clock.js';
+import type { EventProps } from './ari-models.js';
 
 /** How the outbox stamps, checks and wakes the group commit. */
 export interface EventOutboxDeps {
@@ -29,14 +30,14 @@ export class EventOutbox {
   constructor(private readonly deps: EventOutboxDeps) {}
 
   /** One event as a frame for one app (for a socket that is no longer the app's, e.g. ApplicationReplaced). */
-  frame(type: EventType, props: Record<string, unknown>, app: string): string {
+  frame<T extends EventType>(type: T, props: EventProps<T>, app: string): string {
     const obj = { type, timestamp: ariTimestamp(this.deps.clock.now()), ...props, asterisk_id: this.deps.entityId, application: app };
     if (this.deps.checkEvents) this.check(type, obj);
     return JSON.stringify(obj);
   }
 
   /** Serialises an event once and queues it for each active recipient (and the read-only sockets watching it). */
-  emit(type: EventType, props: Record<string, unknown>, to: Iterable<string>): void {
+  emit<T extends EventType>(type: T, props: EventProps<T>, to: Iterable<string>): void {
     const { apps, entityId } = this.deps;
     let base: string | undefined;
     let obj: Record<string, unknown> | undefined;

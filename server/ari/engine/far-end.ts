@@ -12,6 +12,7 @@ import type { Calls } from './calls.js';
 import type { Channel } from './channel.js';
 import { checkDtmf, type Control } from './control.js';
 import type { Engine } from './engine.js';
+import type { SimChannelView } from './ari-models.js';
 
 type FarDtmfStep = { digit: string; duration: number; delay: number };
 
@@ -105,7 +106,7 @@ export class FarEnd {
   }
 
   /** The SimChannel view: the ARI snapshot plus the far end's perception. */
-  view(id: string): Record<string, unknown> {
+  view(id: string): SimChannelView {
     const ch = this.channel(id);
     const { media, far } = ch.d;
     return {
@@ -173,7 +174,7 @@ export class FarEnd {
     if (on) {
       far.talkSince = this.eng.clock.now();
       this.eng.touch(ch);
-      if (ch.d.flags.talkDetect) this.eng.emitChannel(ch, 'ChannelTalkingStarted');
+      if (ch.d.flags.talkDetect) this.eng.emitChannel(ch, 'ChannelTalkingStarted', {});
     } else {
       const duration = Math.round(this.eng.clock.simSince(far.talkSince ?? this.eng.clock.now()));
       far.talkSince = null;

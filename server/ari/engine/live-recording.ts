@@ -9,6 +9,7 @@ import { FRAME_MS, FRAME_SAMPLES, level, SILENCE_THRESHOLD } from '../media/pcm.
 import type { Channel } from './channel.js';
 import { QUOTA_CAUSE } from './recording-quota.js';
 import type { RecordRequest } from './record-request.js';
+import type { AriLiveRecording } from './ari-models.js';
 
 type RecordingState = (typeof RECORDING_STATES)[number];
 
@@ -78,8 +79,9 @@ export class LiveRecording implements FrameConsumer {
     this.encoder = codec.encoder();
   }
 
-  json(): Record<string, unknown> {
-    const out: Record<string, unknown> = { name: this.name, format: this.codec.name, target_uri: this.source.targetUri, state: this.state };
+  /** The recording as an ARI LiveRecording. */
+  json(): AriLiveRecording {
+    const out: AriLiveRecording = { name: this.name, format: this.codec.name, target_uri: this.source.targetUri, state: this.state };
     if (this.state !== 'queued') out.duration = Math.floor((this.frames * FRAME_MS) / 1000);
     if (this.opts.maxSilenceSeconds > 0 && this.state !== 'queued') {
       out.talking_duration = Math.floor(((this.frames - this.silentFrames) * FRAME_MS) / 1000);

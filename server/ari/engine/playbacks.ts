@@ -9,6 +9,7 @@ import type { AudioRouter } from './audio.js';
 import type { Channel } from './channel.js';
 import type { CommandQueue } from './command-queue.js';
 import type { Engine } from './engine.js';
+import type { AriPlayback } from './ari-models.js';
 
 type PlaybackState = (typeof PLAYBACK_STATES)[number];
 export type PlaybackOperation = 'restart' | 'pause' | 'unpause' | 'reverse' | 'forward';
@@ -46,7 +47,8 @@ export class Playback {
     readonly offsetms: number,
   ) {}
 
-  json(): Record<string, unknown> {
+  /** The playback as an ARI Playback. */
+  json(): AriPlayback {
     return {
       id: this.id,
       media_uri: this.uris[this.index]!,

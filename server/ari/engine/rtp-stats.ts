@@ -4,6 +4,7 @@ import { FRAME_MS } from '../media/pcm.js';
 import type { Clock } from '../time/clock.js';
 import type { Channel } from './channel.js';
 import { ssrcOf, type ExternalMedia } from './external-media.js';
+import type { AriRtpStat } from './ari-models.js';
 
 const BYTES_PER_PACKET: Record<string, number> = { ulaw: 160, alaw: 160, slin: 320, slin16: 640 };
 
@@ -14,7 +15,7 @@ const BYTES_PER_PACKET: Record<string, number> = { ulaw: 160, alaw: 160, slin: 3
  * trip of its endpoint's network profile. Channels without RTP (Local,
  * Snoop) have none: 404, as the spec lists.
  */
-export function rtpStatistics(ch: Channel, fixtures: Fixtures, external: ExternalMedia, clock: Clock): Record<string, unknown> {
+export function rtpStatistics(ch: Channel, fixtures: Fixtures, external: ExternalMedia, clock: Clock): AriRtpStat {
   const ext = ch.d.external?.encapsulation === 'rtp' ? external.stats(ch) : undefined;
   if (ch.d.external && !ext) throw notFound('RTP info not found');
   if (ext) {

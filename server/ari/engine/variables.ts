@@ -203,7 +203,7 @@ export class Variables {
         else throw new FunctionError(`Unknown ${name} data type '${a[0]}'`);
         this.eng.touch(ch);
         if (name === 'CALLERID') this.eng.emitChannel(ch, 'ChannelCallerId', PRESENTATION_ALLOWED);
-        else this.eng.emitChannel(ch, 'ChannelConnectedLine');
+        else this.eng.emitChannel(ch, 'ChannelConnectedLine', {});
         return;
       }
       case 'CHANNEL':
