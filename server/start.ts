@@ -7,6 +7,7 @@ import { createOriginPolicy, type OriginPolicy } from './http/origin-policy.js';
 import { createEventsWs } from './ari/events-ws.js';
 import { loadFixtures } from './ari/fixtures.js';
 import { createTelephony, type Telephony } from './ari/telephony.js';
+import { RealClock } from './ari/time/real-clock.js';
 import type { Config } from './config.js';
 import { lockDataDir, type DataDirLock } from './db/data-dir-lock.js';
 import { openDatabase, type Db } from './db/open.js';
@@ -162,7 +163,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       repo: channelRepo,
       meta: createMetaRepo(db),
       log,
-      timeScale: config.simTimeScale,
+      clock: new RealClock(config.simTimeScale),
       channelVars: config.ariChannelVars,
       historyLimit: config.channelHistoryLimit,
       appReconnectGraceMs: config.appReconnectGraceMs,

@@ -2,12 +2,13 @@ import { join } from 'node:path';
 import type { AriLimits } from '../config.js';
 import type { ChannelRepo } from '../db/repos/channel-repo.js';
 import type { BridgeRepo, RecordingRepo } from '../db/repos/recording-repo.js';
-import { MediaClock } from './media/clock.js';
+import { MediaClock } from './media/media-clock.js';
 import { createExternalHostPolicy } from './media/external-host-policy.js';
 import { Codecs } from './media/codec.js';
 import { AudioRouter } from './engine/audio.js';
 import { Bridges } from './engine/bridges.js';
 import { Calls } from './engine/calls.js';
+import { ChannelFactory } from './engine/channel-factory.js';
 import { Control } from './engine/control.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 import { ExternalMedia } from './engine/external-media.js';
@@ -51,35 +52,32 @@ export interface TelephonyOptions extends EngineOptions {
 
 /** Wires the simulated telephony engine and its media, and restores what was live at the last stop. */
 export async function createTelephony(opts: TelephonyOptions): Promise<Telephony> {
-  const engine = new Engine(opts);
+  // Parts are built in the order their hooks must run (hangup hooks run in registration order).
+  // A part that needs one built after it gets a closure that reaches it once wiring is done.
+  const engine: Engine = new Engine(opts, { readForSnapshot: (ch, name) => vars.readForSnapshot(ch, name) });
   const restored = engine.restore(opts.repo.live());
   if (restored) opts.log.info({ channels: restored }, 'restored live channels');
-  const vars = new Variables(engine);
-  const calls = new Calls(engine, vars);
-  const pbx = new Pbx(engine, vars, calls);
-  calls.pbx = pbx;
-  const control = new Control(engine, calls, pbx, vars);
-  const clock = new MediaClock(opts.timeScale);
+  const vars: Variables = new Variables(engine, opts.limits.maxChannelVariables);
+  const calls: Calls = new Calls(engine, vars, {
+    start: (ch, context, exten, priority) => pbx.start(ch, context, exten, priority),
+    startSoon: (ch, context, exten, priority) => pbx.startSoon(ch, context, exten, priority),
+  }, new ChannelFactory(engine, vars));
+  const pbx: Pbx = new Pbx(engine, vars, calls);
+  const control: Control = new Control(engine, calls, pbx, vars, (ch) => bridges.depart(ch), opts.limits.maxChannelVariables);
+  const clock = new MediaClock(opts.clock);
   const codecs = new Codecs(opts.fixtures.formats);
-  const router = new AudioRouter(engine, clock, join(opts.dataDir, 'sim-audio'));
-  const farEnd = new FarEnd(engine, calls, control, router, join(opts.dataDir, 'sim-audio'), opts.limits.simAudioMaxSeconds);
-  const playbacks = new Playbacks(engine, router);
-  const recordings = new Recordings(engine, clock, codecs, opts.recordingRepo, opts.dataDir, opts.limits);
-  const bridges = new Bridges(engine, router, opts.bridgeRepo);
-  const snoops = new Snoops(engine, calls);
-  const external = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost, createExternalHostPolicy(opts.externalMediaNetworks));
-
-  const target = (t: string) => {
-    const i = t.indexOf(':');
-    return { kind: t.slice(0, i), id: t.slice(i + 1) };
-  };
-  router.providers = {
+  const router: AudioRouter = new AudioRouter(engine, clock, join(opts.dataDir, 'sim-audio'), {
     playback: (t, tick, out) => playbacks.render(t, tick, out),
     bridge: (ch) => bridges.of(ch),
     whisperers: (ch) => snoops.whisperers(ch),
     external: (ch, tick, out) => external.read(ch, tick, out),
+  });
+  const farEnd: FarEnd = new FarEnd(engine, calls, control, router, join(opts.dataDir, 'sim-audio'), opts.limits.simAudioMaxSeconds);
+  const target = (t: string) => {
+    const i = t.indexOf(':');
+    return { kind: t.slice(0, i), id: t.slice(i + 1) };
   };
-  playbacks.targets = {
+  const playbacks: Playbacks = new Playbacks(engine, router, {
     queue: (t) => {
       const { kind, id } = target(t);
       return kind === 'channel' ? engine.find(id)?.rt.queue : bridges.find(id)?.queue;
@@ -95,16 +93,14 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
     },
     channel: (t) => (target(t).kind === 'channel' ? engine.find(target(t).id) : undefined),
     recording: (name) => recordings.audio(name),
-  };
-  recordings.targetRecipients = (uri) => {
+  });
+  const recordings: Recordings = new Recordings(engine, clock, codecs, opts.recordingRepo, opts.dataDir, opts.limits, (uri) => {
     const b = bridges.find(target(uri).id);
     return b ? bridges.recipients(b) : engine.apps.subscribedToAll;
-  };
-  bridges.playbacks = playbacks;
-  bridges.endRecordings = (uri) => recordings.endTarget(uri);
-  control.beforeContinue = (ch) => bridges.depart(ch);
-  control.maxChannelVariables = opts.limits.maxChannelVariables;
-  vars.maxGlobals = opts.limits.maxChannelVariables;
+  });
+  const bridges: Bridges = new Bridges(engine, router, opts.bridgeRepo, playbacks, (uri) => recordings.endTarget(uri));
+  const snoops: Snoops = new Snoops(engine, calls);
+  const external: ExternalMedia = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost, createExternalHostPolicy(opts.externalMediaNetworks));
   engine.onHangup((ch) => router.forget(ch));
   await external.restore();
   engine.resumeRestored();

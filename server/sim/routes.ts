@@ -1,5 +1,3 @@
-import type { ModelOf } from '../../protocol/model.js';
-import type { Channel as ChannelModel } from '../../protocol/ari/models/channel.js';
 import type { SimChannel } from '../../protocol/sim/models.js';
 import * as op from '../../protocol/sim/operations.js';
 import { notFound } from '../errors.js';
@@ -12,8 +10,8 @@ import { boundedHistory } from './history.js';
 export function mountSim(b: AriBinder, t: Telephony, repo: ChannelRepo, historyMaxBytes: number): void {
   const { engine, farEnd } = t;
 
-  b.mount(op.placeCall, (a) => engine.snapshot(farEnd.call(a)) as ModelOf<typeof ChannelModel>);
-  b.mount(op.getSimChannel, (a) => farEnd.view(a.channelId) as ModelOf<typeof SimChannel>);
+  b.mount(op.placeCall, (a) => engine.snapshot(farEnd.call(a)));
+  b.mount(op.getSimChannel, (a) => farEnd.view(a.channelId));
   b.mount(op.farAnswer, (a) => farEnd.answer(a.channelId));
   b.mount(op.farHangup, (a) => farEnd.hangup(a.channelId, a.cause, a.reason));
   b.mount(op.farDtmf, (a) => farEnd.dtmf(a.channelId, a.dtmf, a.duration, a.between));

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { soundAudio } from '../fixtures.js';
-import type { MediaClock } from '../media/clock.js';
+import type { MediaClock } from '../media/media-clock.js';
 import { FRAME_SAMPLES, mixInto, RATE, slinFromBytes } from '../media/pcm.js';
 import { Tone } from '../media/tones.js';
 import type { Channel, FarAudio } from './channel.js';
@@ -28,22 +28,26 @@ const MAX_DEPTH = 6;
  * recording, an RTP sender) asks.
  */
 export class AudioRouter {
-  providers!: AudioProviders;
   private readonly cache = new Map<Channel, { tick: number; inbound?: Int16Array; outbound?: Int16Array }>();
   private readonly tones = new Map<string, Tone>();
   private readonly uploads = new Map<string, Int16Array>();
   /** Short sounds played over a channel's outbound audio (the recorder's beep). */
   private readonly overlays = new Map<Channel, { samples: Int16Array; since: number }>();
 
-  constructor(private readonly eng: Engine, readonly clock: MediaClock, private readonly uploadDir: string) {}
+  constructor(
+    private readonly eng: Engine,
+    readonly clock: MediaClock,
+    private readonly uploadDir: string,
+    private readonly providers: AudioProviders,
+  ) {}
 
   /**
-   * Samples elapsed (at 8 kHz) between a wall-clock instant and a tick;
+   * Samples elapsed (at 8 kHz) between an instant and a tick;
    * negative for a tick before it (a late tick rendered after a source
    * started must not replay the source's beginning).
    */
-  samplesSince(wallMs: number, tick: number): number {
-    return Math.floor(((this.clock.wallOf(tick) - wallMs) * this.eng.timeScale * RATE) / 1000);
+  samplesSince(instant: number, tick: number): number {
+    return Math.floor((this.eng.clock.simSince(instant, this.clock.instantOf(tick)) * RATE) / 1000);
   }
 
   /** Copies samples [pos, pos + out.length) into out; before 0 and past the end (unless looping) is silence. */
@@ -101,7 +105,7 @@ export class AudioRouter {
 
   /** Plays `samples` once over the channel's outbound audio, starting now. */
   overlay(ch: Channel, samples: Int16Array): void {
-    this.overlays.set(ch, { samples, since: Date.now() });
+    this.overlays.set(ch, { samples, since: this.eng.clock.now() });
   }
 
   private renderOverlay(ch: Channel, tick: number, out: Int16Array): boolean {

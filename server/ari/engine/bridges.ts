@@ -9,6 +9,7 @@ import type { Channel } from './channel.js';
 import { CommandQueue } from './command-queue.js';
 import type { Engine } from './engine.js';
 import type { Playbacks } from './playbacks.js';
+import type { AriBridge } from './ari-models.js';
 
 interface BridgeData {
   id: string;
@@ -44,11 +45,17 @@ const TYPES = ['mixing', 'holding', 'dtmf_events', 'proxy_media', 'video_sfu', '
  * channels is in it, as Asterisk does.
  */
 export class Bridges {
-  playbacks!: Playbacks;
   private readonly byId = new Map<string, Bridge>();
   private readonly mohTones = new Map<string, Tone>();
 
-  constructor(private readonly eng: Engine, private readonly router: AudioRouter, private readonly repo: BridgeRepo) {
+  constructor(
+    private readonly eng: Engine,
+    private readonly router: AudioRouter,
+    private readonly repo: BridgeRepo,
+    private readonly playbacks: Playbacks,
+    /** Ends the recordings of a target (`bridge:<id>`) when the bridge goes. */
+    private readonly endRecordings: (targetUri: string) => void,
+  ) {
     eng.onHangup((ch) => this.depart(ch));
     for (const row of repo.all()) {
       const b = new Bridge(JSON.parse(row.data) as BridgeData);
@@ -72,7 +79,8 @@ export class Bridges {
     this.repo.save(b.d.id, JSON.stringify(b.d));
   }
 
-  json(b: Bridge): Record<string, unknown> {
+  /** The bridge as an ARI Bridge. */
+  json(b: Bridge): AriBridge {
     const mixing = !b.d.holding;
     return {
       id: b.d.id,
@@ -123,7 +131,7 @@ export class Bridges {
     const types = (type || 'mixing').split(',').map((t) => t.trim()).filter((t) => TYPES.includes(t));
     const holding = types.includes('holding');
     if (holding && types.includes('mixing')) throw badRequest('A bridge cannot be both mixing and holding');
-    const b = new Bridge({ id: bid, name: name ?? '', types, holding, created: Date.now(), channels: [], moh: null, options: {} });
+    const b = new Bridge({ id: bid, name: name ?? '', types, holding, created: this.eng.clock.now(), channels: [], moh: null, options: {} });
     this.byId.set(bid, b);
     this.save(b);
     this.eng.emit('BridgeCreated', { bridge: this.json(b) }, this.recipients(b));
@@ -203,9 +211,6 @@ export class Bridges {
     this.repo.remove(id);
     this.eng.emit('BridgeDestroyed', { bridge: this.json(b) }, this.recipients(b));
   }
-
-  /** Set by the media wiring: ends the recordings of a bridge that goes away. */
-  endRecordings: (targetUri: string) => void = () => {};
 
   startMoh(id: string, mohClass: string | undefined): void {
     const b = this.get(id);

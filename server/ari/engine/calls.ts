@@ -1,67 +1,14 @@
-import { randomBytes } from 'node:crypto';
-
-/** SIP Call-IDs only need to be unique: a per-process random prefix and a sequence. */
-const CALL_ID_PREFIX = randomBytes(8).toString('hex');
-import type { VariableInput } from '../../../protocol/operation.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
-import type { EndpointFixture } from '../fixtures.js';
-import { parseCallerId, type Party } from './callerid.js';
+import { parseCallerId } from './callerid.js';
+import { splitAppArgs, type HangupRequest, type InboundRequest, type NewCallRequest, type OriginateRequest, type Target } from './call-requests.js';
 import { CAUSE, SOFTHANGUP_EXPLICIT, causeText, dialStatusForCause } from './causes.js';
-import { Channel, type AfterAnswer, type Direction } from './channel.js';
+import type { EventProps } from './ari-models.js';
+import type { AfterAnswer, Channel } from './channel.js';
+import { EMPTY_PARTY, type ChannelFactory } from './channel-factory.js';
 import { findExtension } from './dialplan.js';
+import type { DialplanStarter } from './dialplan-starter.js';
 import type { Engine } from './engine.js';
-import type { Pbx } from './pbx.js';
 import type { Variables } from './variables.js';
-
-/** Asterisk's limit on client-supplied unique ids. */
-export const MAX_UNIQUEID = 149;
-
-/** What an endpoint string names: a fixture far end, or a Local channel into the dialplan. */
-export type Target =
-  | { kind: 'fixture'; tech: string; resource: string; fixture: EndpointFixture }
-  | { kind: 'local'; tech: 'Local'; resource: string; exten: string; context: string };
-
-export interface NewCallRequest {
-  endpoint: string;
-  channelId?: string | undefined;
-  otherChannelId?: string | undefined;
-  originator?: string | undefined;
-  formats?: string | undefined;
-  variables?: VariableInput[] | undefined;
-}
-
-export interface OriginateRequest extends NewCallRequest {
-  extension?: string | undefined;
-  context?: string | undefined;
-  priority?: number | undefined;
-  label?: string | undefined;
-  app?: string | undefined;
-  appArgs?: string | undefined;
-  callerId?: string | undefined;
-  timeout: number;
-}
-
-export interface InboundRequest {
-  endpoint: string;
-  extension: string;
-  context?: string | undefined;
-  callerId?: string | undefined;
-  channelId?: string | undefined;
-  variables?: VariableInput[] | undefined;
-}
-
-/** How a channel ends: who asked, and whether a ChannelHangupRequest is raised first. */
-export type HangupRequest =
-  | { by: 'api'; cause: number } // ARI DELETE: soft hangup request
-  | { by: 'far'; cause: number } // the far end (or the other Local half) hung up
-  | { by: 'none'; cause: number }; // the dialplan or a failed dial ends it without a request
-
-const EMPTY: Party = { name: '', number: '' };
-
-/** Splits appArgs the way Stasis() receives them. */
-export function splitAppArgs(appArgs: string | undefined): string[] {
-  return appArgs ? appArgs.split(',') : [];
-}
 
 /**
  * Channel lifecycles: creating channels, dialing far ends (with real
@@ -69,9 +16,14 @@ export function splitAppArgs(appArgs: string | undefined): string[] {
  * Stasis, and hanging up with the events Asterisk sends for each step.
  */
 export class Calls {
-  pbx!: Pbx;
-
-  constructor(private readonly eng: Engine, private readonly vars: Variables) {
+  constructor(
+    private readonly eng: Engine,
+    private readonly vars: Variables,
+    /** Where a channel goes when it runs dialplan (the Pbx). */
+    private readonly pbx: DialplanStarter,
+    /** Builds channels and runs the checks on their ids and formats. */
+    private readonly make: ChannelFactory,
+  ) {
     eng.onTimer('dialStart', (ch, data) => this.startDial(ch, (data as { timeoutMs: number | null }).timeoutMs));
     eng.onTimer('stasisStart', (ch, data) => this.createdEnterStasis(ch, data as { app: string; args: string[]; varsets: string[] }));
     eng.onTimer('ring', (ch) => this.farRinging(ch));
@@ -86,179 +38,14 @@ export class Calls {
     });
   }
 
-  // ---- endpoints ------------------------------------------------------------
-
-  /** Resolves `TECH/resource`; unknown ones are a 400 (Asterisk answers 500, but it is the caller's input). */
+  /** Resolves `TECH/resource` (see ChannelFactory). */
   resolve(endpoint: string): Target {
-    const slash = endpoint.indexOf('/');
-    const tech = slash > 0 ? endpoint.slice(0, slash) : '';
-    const resource = slash > 0 ? endpoint.slice(slash + 1) : '';
-    if (!tech || !resource) throw badRequest('Invalid endpoint specified');
-    if (tech.toLowerCase() === 'local') {
-      const bare = resource.replace(/\/[a-z]+$/i, ''); // options such as /n
-      const at = bare.lastIndexOf('@');
-      const exten = at >= 0 ? bare.slice(0, at) : bare;
-      const context = at >= 0 ? bare.slice(at + 1) : 'default';
-      if (!exten || !findExtension(this.eng.fixtures.dialplan, context, exten)) {
-        throw badRequest(`No such extension/context ${exten}@${context} for Local channel`);
-      }
-      return { kind: 'local', tech: 'Local', resource: `${exten}@${context}`, exten, context };
-    }
-    const fixture = this.eng.fixtures.endpoints.get(`${tech}/${resource}`.toLowerCase());
-    if (!fixture) throw badRequest(`Endpoint not found: ${endpoint}`);
-    return { kind: 'fixture', tech: fixture.tech, resource: fixture.resource, fixture };
+    return this.make.resolve(endpoint);
   }
 
-  // ---- shared validation --------------------------------------------------------
-
-  private checkIds(...ids: Array<string | undefined>): void {
-    for (const id of ids) {
-      if (id !== undefined && id.length > MAX_UNIQUEID) throw badRequest(`Uniqueid length exceeds maximum of ${MAX_UNIQUEID}`);
-    }
-  }
-
-  private checkOriginatorAndFormats(req: NewCallRequest): string[] {
-    if (req.originator && req.formats) throw badRequest('Originator and formats can\'t both be specified');
-    if (req.originator) {
-      const o = this.eng.find(req.originator);
-      if (!o) throw badRequest('Provided originator channel was not found');
-      return o.d.formats;
-    }
-    if (req.formats) {
-      const list = req.formats.split(',').map((f) => f.trim());
-      for (const f of list) if (!this.eng.fixtures.formats.has(f)) throw badRequest(`Provided format (${f}) was not found`);
-      return list;
-    }
-    return ['ulaw', 'alaw', 'slin'];
-  }
-
-  private checkDuplicates(target: Target, channelId: string | undefined, otherChannelId: string | undefined): void {
-    const ids = [channelId, target.kind === 'local' ? otherChannelId ?? (channelId ? `${channelId};2` : undefined) : undefined];
-    if (ids[0] !== undefined && ids[0] === ids[1]) throw conflict('Channel with given unique ID already exists');
-    for (const id of ids) if (id !== undefined && this.eng.hasId(id)) throw conflict('Channel with given unique ID already exists');
-  }
-
-  // ---- creation -------------------------------------------------------------------
-
-  private newChannel(p: {
-    id: string | undefined;
-    endpoint: string;
-    tech: string;
-    nameBase: string;
-    direction: Direction;
-    caller: Party;
-    accountcode: string;
-    language: string;
-    context: string;
-    exten: string;
-    formats: string[];
-    suffix?: string;
-    localHalf?: 0 | 1 | 2;
-  }): Channel {
-    const id = p.id ?? this.eng.nextUniqueId();
-    const seq = this.eng.nextSeq();
-    const ch = new Channel({
-      seq,
-      id,
-      name: `${p.nameBase}-${p.suffix ?? this.eng.nextNameSuffix(p.tech)}${p.localHalf ? `;${p.localHalf}` : ''}`,
-      protocolId: p.tech === 'PJSIP' ? `${CALL_ID_PREFIX}-${seq.toString(16)}@trunkline` : '',
-      endpoint: p.endpoint,
-      tech: p.tech,
-      direction: p.direction,
-      state: p.direction === 'inbound' ? 'Ring' : 'Down',
-      caller: { ...p.caller },
-      connected: { ...EMPTY },
-      accountcode: p.accountcode,
-      language: p.language,
-      created: Date.now(),
-      answered: null,
-      dialplan: { context: p.context, exten: p.exten, priority: 1, appName: '', appData: '' },
-      vars: {},
-      reported: [],
-      stasis: null,
-      lastApp: null,
-      subs: {},
-      dialable: false,
-      dialing: null,
-      pbx: false,
-      peer: null,
-      localHalf: p.localHalf ?? 0,
-      media: { hold: false, ringing: false, moh: null, silence: false, mutedIn: false, mutedOut: false },
-      far: { answered: false, holding: false, talking: false, talkSince: null, dtmf: [], redirectedTo: null, audio: { kind: 'silence' } },
-      bridge: null,
-      recording: null,
-      snoop: null,
-      external: null,
-      flags: { holdIntercept: false, talkDetect: false },
-      formats: p.formats,
-      timers: [],
-      queued: [],
-      hangupCause: null,
-      ended: null,
-    });
-    this.eng.add(ch);
-    this.eng.emitChannel(ch, 'ChannelCreated', {}, this.eng.creationRecipients(ch));
-    return ch;
-  }
-
-  /**
-   * A channel that exists only inside the server and starts answered (a
-   * snoop, an external media stream); it enters `app` right after the answer
-   * that returns it.
-   */
-  createInternal(p: { id: string | undefined; tech: string; nameBase: string; endpoint: string; app: string; args: string[]; variables?: VariableInput[] | undefined; setup?: (ch: Channel) => void }): Channel {
-    this.checkIds(p.id);
-    if (p.id !== undefined && this.eng.hasId(p.id)) throw conflict('Channel with given unique ID already exists');
-    const ch = this.newChannel({
-      id: p.id, endpoint: p.endpoint, tech: p.tech, nameBase: p.nameBase, direction: 'outbound', caller: { ...EMPTY },
-      accountcode: '', language: 'en', context: 'default', exten: 's', formats: ['slin'],
-    });
-    ch.d.state = 'Up';
-    ch.d.answered = Date.now();
-    p.setup?.(ch);
-    this.applyVariables(ch, p.variables);
-    this.eng.touch(ch);
-    this.eng.schedule(ch, 'stasisEnter', 0, { app: p.app, args: p.args });
-    return ch;
-  }
-
-  /** Allocates the outgoing channel for a target: one PJSIP channel, or both halves of a Local pair (returning `;1`). */
-  private allocate(target: Target, channelId: string | undefined, otherChannelId: string | undefined, formats: string[], caller: Party): Channel {
-    if (target.kind === 'fixture') {
-      const f = target.fixture;
-      return this.newChannel({
-        id: channelId, endpoint: f.key, tech: f.tech, nameBase: f.key, direction: 'outbound', caller,
-        accountcode: f.accountcode, language: f.language, context: f.context, exten: 's', formats,
-      });
-    }
-    const suffix = this.eng.nextNameSuffix('Local');
-    const base = `Local/${target.resource}`;
-    const one = this.newChannel({
-      id: channelId, endpoint: base, tech: 'Local', nameBase: base, direction: 'outbound', caller,
-      accountcode: '', language: 'en', context: 'default', exten: 's', formats, suffix, localHalf: 1,
-    });
-    const two = this.newChannel({
-      id: otherChannelId ?? (channelId !== undefined ? `${channelId};2` : undefined), endpoint: base, tech: 'Local', nameBase: base,
-      direction: 'inbound', caller: { ...EMPTY }, accountcode: '', language: 'en', context: target.context, exten: target.exten,
-      formats, suffix, localHalf: 2,
-    });
-    one.d.peer = two.id;
-    two.d.peer = one.id;
-    return one;
-  }
-
-  /** Sets body variables on a new channel; functions such as CALLERID(name) apply as writes. */
-  private applyVariables(ch: Channel, variables: VariableInput[] | undefined): string[] {
-    const names: string[] = [];
-    for (const v of variables ?? []) {
-      try {
-        this.vars.write(ch, v.name, v.value, v.reportEvents);
-      } catch (err) {
-        throw badRequest((err as Error).message);
-      }
-      names.push(v.name);
-    }
-    return names;
+  /** A channel that exists only inside the server and starts answered (see ChannelFactory). */
+  createInternal(p: Parameters<ChannelFactory['createInternal']>[0]): Channel {
+    return this.make.createInternal(p);
   }
 
   peerOf(ch: Channel): Channel | undefined {
@@ -267,15 +54,15 @@ export class Calls {
 
   /** POST /channels: validates in Asterisk's order, creates the channel, and dials it once the answer is sent. */
   originate(req: OriginateRequest): Channel {
-    this.checkIds(req.channelId, req.otherChannelId);
+    this.make.checkIds(req.channelId, req.otherChannelId);
     if (!req.endpoint) throw badRequest('Endpoint must be specified');
-    const formats = this.checkOriginatorAndFormats(req);
+    const formats = this.make.checkOriginatorAndFormats(req);
     const dialplanParams = [req.extension, req.context, req.priority, req.label].some((x) => x !== undefined && x !== '');
     // The spec makes these exclusive; Asterisk silently prefers app.
     if (req.app && dialplanParams) throw badRequest('\'app\' is mutually exclusive with \'extension\', \'context\', \'priority\' and \'label\'');
     if (req.appArgs && dialplanParams) throw badRequest('\'appArgs\' is mutually exclusive with \'extension\', \'context\', \'priority\' and \'label\'');
     if (req.timeout < -1) throw badRequest('timeout must be -1 (no timeout) or a number of seconds');
-    const target = this.resolve(req.endpoint);
+    const target = this.make.resolve(req.endpoint);
     let after: AfterAnswer;
     if (req.app) after = { kind: 'app', app: req.app, args: splitAppArgs(req.appArgs) };
     else if (req.extension) {
@@ -286,12 +73,12 @@ export class Calls {
       }
       after = { kind: 'dialplan', context, exten: req.extension, priority };
     } else throw badRequest('Application or extension must be specified');
-    this.checkDuplicates(target, req.channelId, req.otherChannelId);
+    this.make.checkDuplicates(target, req.channelId, req.otherChannelId);
 
-    const caller = req.callerId ? parseCallerId(req.callerId) : { ...EMPTY };
-    const ch = this.allocate(target, req.channelId, req.otherChannelId, formats, caller);
+    const caller = req.callerId ? parseCallerId(req.callerId) : { ...EMPTY_PARTY };
+    const ch = this.make.allocate(target, req.channelId, req.otherChannelId, formats, caller);
     if (req.callerId) ch.d.connected = { ...caller };
-    this.applyVariables(ch, req.variables);
+    this.make.applyVariables(ch, req.variables);
     if (req.app) {
       this.eng.subscribe(ch, req.app);
       const peer = this.peerOf(ch);
@@ -317,13 +104,13 @@ export class Calls {
 
   /** POST /channels/create: the channel enters the app at once (still Down) and waits for /dial. */
   create(req: NewCallRequest & { app: string; appArgs?: string | undefined }): Channel {
-    this.checkIds(req.channelId, req.otherChannelId);
+    this.make.checkIds(req.channelId, req.otherChannelId);
     if (!req.endpoint) throw badRequest('Endpoint must be specified');
     if (!req.app) throw badRequest('Application must be specified');
-    const formats = this.checkOriginatorAndFormats(req);
-    const target = this.resolve(req.endpoint);
-    this.checkDuplicates(target, req.channelId, req.otherChannelId);
-    const ch = this.allocate(target, req.channelId, req.otherChannelId, formats, { ...EMPTY });
+    const formats = this.make.checkOriginatorAndFormats(req);
+    const target = this.make.resolve(req.endpoint);
+    this.make.checkDuplicates(target, req.channelId, req.otherChannelId);
+    const ch = this.make.allocate(target, req.channelId, req.otherChannelId, formats, { ...EMPTY_PARTY });
     ch.d.dialable = true;
     this.eng.subscribe(ch, req.app);
     if (req.originator) {
@@ -378,12 +165,12 @@ export class Calls {
   private dialEvent(ch: Channel, dialstatus: string): void {
     const d = ch.d.dialing;
     const caller = d?.caller ? this.eng.find(d.caller) : undefined;
-    const props: Record<string, unknown> = {};
-    if (caller) props.caller = this.eng.snapshot(caller);
-    props.peer = this.eng.snapshot(ch);
-    props.dialstatus = dialstatus;
-    props.forward = '';
-    props.dialstring = d?.dialstring ?? '';
+    const peer = this.eng.snapshot(ch);
+    const dialstring = d?.dialstring ?? '';
+    // The frame keeps its key order: caller (when there is one) first.
+    const props: EventProps<'Dial'> = caller
+      ? { caller: this.eng.snapshot(caller), peer, dialstatus, forward: '', dialstring }
+      : { peer, dialstatus, forward: '', dialstring };
     const to = this.eng.recipients(ch);
     if (caller) for (const app of this.eng.recipients(caller)) to.add(app);
     this.eng.emit('Dial', props, to);
@@ -416,7 +203,7 @@ export class Calls {
     if (ch.d.state !== 'Ringing') {
       ch.d.state = 'Ringing';
       this.eng.touch(ch);
-      this.eng.emitChannel(ch, 'ChannelStateChange');
+      this.eng.emitChannel(ch, 'ChannelStateChange', {});
     }
     this.dialEvent(ch, 'RINGING');
   }
@@ -436,10 +223,10 @@ export class Calls {
     if (!dialing) return;
     this.stopDialTimers(ch);
     ch.d.state = 'Up';
-    ch.d.answered = Date.now();
+    ch.d.answered = this.eng.clock.now();
     ch.d.far.answered = true;
     this.eng.touch(ch);
-    this.eng.emitChannel(ch, 'ChannelStateChange');
+    this.eng.emitChannel(ch, 'ChannelStateChange', {});
     this.dialEvent(ch, 'ANSWER');
     ch.d.dialing = null;
     this.eng.touch(ch);
@@ -478,20 +265,20 @@ export class Calls {
 
   /** The simulation's inbound call: the endpoint calls an extension; the dialplan runs from priority 1. */
   inbound(req: InboundRequest): Channel {
-    this.checkIds(req.channelId);
-    const target = this.resolve(req.endpoint);
+    this.make.checkIds(req.channelId);
+    const target = this.make.resolve(req.endpoint);
     if (target.kind !== 'fixture') throw badRequest('Inbound calls come from a fixture endpoint, not a Local channel');
     const f = target.fixture;
     const context = req.context || f.context;
     if (!this.eng.fixtures.dialplan.contexts.has(context)) throw badRequest(`No such context '${context}'`);
     if (!findExtension(this.eng.fixtures.dialplan, context, req.extension)) throw badRequest(`No such extension '${req.extension}' in context '${context}'`);
     if (req.channelId !== undefined && this.eng.hasId(req.channelId)) throw conflict('Channel with given unique ID already exists');
-    const caller = req.callerId ? parseCallerId(req.callerId) : f.callerid ? parseCallerId(f.callerid) : { ...EMPTY };
-    const ch = this.newChannel({
+    const caller = req.callerId ? parseCallerId(req.callerId) : f.callerid ? parseCallerId(f.callerid) : { ...EMPTY_PARTY };
+    const ch = this.make.newChannel({
       id: req.channelId, endpoint: f.key, tech: f.tech, nameBase: f.key, direction: 'inbound', caller,
       accountcode: f.accountcode, language: f.language, context, exten: req.extension, formats: ['ulaw', 'alaw', 'slin'],
     });
-    this.applyVariables(ch, req.variables);
+    this.make.applyVariables(ch, req.variables);
     this.pbx.startSoon(ch, context, req.extension, 1);
     return ch;
   }
@@ -502,10 +289,10 @@ export class Calls {
   answer(ch: Channel): void {
     if (ch.d.state === 'Up') return;
     ch.d.state = 'Up';
-    ch.d.answered = Date.now();
+    ch.d.answered = this.eng.clock.now();
     ch.d.media.ringing = false;
     this.eng.touch(ch);
-    this.eng.emitChannel(ch, 'ChannelStateChange');
+    this.eng.emitChannel(ch, 'ChannelStateChange', {});
     const peer = this.peerOf(ch);
     // Answering the dialplan half of a Local pair answers the call the first half placed.
     if (peer && ch.d.localHalf === 2) this.farAnswered(peer);
@@ -577,7 +364,7 @@ export class Calls {
     ch.rt.dtmfDone?.();
     ch.rt.dtmfDone = null;
     this.eng.emitChannel(ch, 'ChannelDestroyed', { cause: req.cause, cause_txt: causeText(req.cause) });
-    ch.d.ended = Date.now();
+    ch.d.ended = this.eng.clock.now();
     ch.d.dialing = null;
     ch.d.pbx = false;
     this.eng.remove(ch);

@@ -1,6 +1,8 @@
 import type { ChannelState } from '../../../protocol/ari/models/channel.js';
 import type { Party } from './callerid.js';
+import type { TimerHandle } from '../time/clock.js';
 import { CommandQueue } from './command-queue.js';
+import type { AriChannel } from './ari-models.js';
 
 export type Direction = 'inbound' | 'outbound';
 
@@ -20,7 +22,7 @@ export type TimerKind =
 
 export interface Timer {
   kind: TimerKind;
-  /** Wall-clock due time, ms since the epoch. */
+  /** Due instant on the engine's clock (ms since the epoch), so a restart re-arms it for the same moment. */
   due: number;
   data?: unknown;
 }
@@ -142,9 +144,9 @@ export function normalizeChannelData(d: ChannelData): ChannelData {
 
 /** Live state that is rebuilt after a restart rather than stored. */
 export interface ChannelRuntime {
-  handles: Map<Timer, NodeJS.Timeout>;
+  handles: Map<Timer, TimerHandle>;
   /** Cached ARI snapshot; cleared on every change. */
-  snapshot: Record<string, unknown> | null;
+  snapshot: AriChannel | null;
   queue: CommandQueue;
   /** Resolves the running sendDTMF command when its timers finish. */
   dtmfDone: (() => void) | null;

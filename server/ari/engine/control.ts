@@ -27,16 +27,15 @@ export function checkDtmf(dtmf: string, pauses: boolean): void {
  * Asterisk orders them, then a command on the channel's control queue.
  */
 export class Control {
-  /** Runs before a channel goes back to the dialplan (it leaves its bridge first, as Asterisk's continue departs it). */
-  beforeContinue: (ch: Channel) => void = () => {};
-  /** Most variables setChannelVar may leave on one channel (ARI_MAX_CHANNEL_VARIABLES); replacing one is always allowed. */
-  maxChannelVariables = Infinity;
-
   constructor(
     private readonly eng: Engine,
     private readonly calls: Calls,
     private readonly pbx: Pbx,
     private readonly vars: Variables,
+    /** Runs before a channel goes back to the dialplan (it leaves its bridge first, as Asterisk's continue departs it). */
+    private readonly beforeContinue: (ch: Channel) => void,
+    /** Most variables setChannelVar may leave on one channel (ARI_MAX_CHANNEL_VARIABLES); replacing one is always allowed. */
+    private readonly maxChannelVariables: number,
   ) {
     eng.onTimer('dtmf', (ch, data) => this.dtmfStep(ch, data as DtmfStep[]));
     eng.onCommand((ch, cmd) => this.run(ch, cmd));
@@ -206,7 +205,7 @@ export class Control {
     const [step, ...rest] = steps;
     if (!step) return;
     if (step.at === 'start') {
-      ch.d.far.dtmf.push({ digit: step.digit, duration_ms: step.duration, offset_ms: Math.round((Date.now() - ch.d.created) * this.eng.timeScale) });
+      ch.d.far.dtmf.push({ digit: step.digit, duration_ms: step.duration, offset_ms: Math.round(this.eng.clock.simSince(ch.d.created)) });
       this.eng.touch(ch);
     } else if (step.at === 'end') {
       // The other half of a Local pair receives what we send as its own DTMF.

@@ -5,12 +5,13 @@ import { isIP } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import type { VariableInput } from '../../../protocol/operation.js';
 import { badRequest } from '../../errors.js';
-import type { FrameConsumer, MediaClock } from '../media/clock.js';
+import type { FrameConsumer, MediaClock } from '../media/media-clock.js';
 import type { Codec, Codecs } from '../media/codec.js';
 import { FRAME_MS, FRAME_SAMPLES, slinBytes, slinFromBytes } from '../media/pcm.js';
 import { decodeRtp, encodeRtp, PAYLOAD_TYPES, RtpReceiveStats } from '../media/rtp.js';
 import type { AudioRouter } from './audio.js';
-import { splitAppArgs, type Calls } from './calls.js';
+import { splitAppArgs } from './call-requests.js';
+import type { Calls } from './calls.js';
 import type { Channel } from './channel.js';
 import type { Engine } from './engine.js';
 
@@ -191,6 +192,7 @@ export class ExternalMedia {
       udp.on('message', (msg) => {
         const p = decodeRtp(msg);
         if (!p) return;
+        // Wall-clock I/O: interarrival jitter compares when packets really reached our socket.
         stream.rx.record(p, Date.now());
         const pcm = codec.name.startsWith('slin') ? codec.decode(swap16(p.payload)) : codec.decode(p.payload);
         stream.push(pcm);

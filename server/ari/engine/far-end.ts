@@ -7,10 +7,12 @@ import { Tone, ToneError } from '../media/tones.js';
 import { WavError, wavToSlin } from '../media/wav.js';
 import type { AudioRouter } from './audio.js';
 import { REASON_CAUSE } from './causes.js';
-import type { Calls, InboundRequest } from './calls.js';
+import type { InboundRequest } from './call-requests.js';
+import type { Calls } from './calls.js';
 import type { Channel } from './channel.js';
 import { checkDtmf, type Control } from './control.js';
 import type { Engine } from './engine.js';
+import type { SimChannelView } from './ari-models.js';
 
 type FarDtmfStep = { digit: string; duration: number; delay: number };
 
@@ -44,7 +46,7 @@ export class FarEnd {
   /** What the far end sends from now on: silence, a tone (a tone-zone name or a tone list) or a catalogue sound. */
   setAudio(id: string, source: string, opts: { tone?: string | undefined; sound?: string | undefined; lang?: string | undefined; loop: boolean }): void {
     const ch = this.channel(id);
-    const since = Date.now();
+    const since = this.eng.clock.now();
     let audio: Channel['d']['far']['audio'];
     if (source === 'tone') {
       if (!opts.tone) throw badRequest('tone is required when source=tone');
@@ -87,9 +89,9 @@ export class FarEnd {
       pcm = slinFromBytes(body.data);
     } else throw badRequest(`Unsupported audio type '${type}' (send audio/wav, audio/x-sln or application/octet-stream)`);
     this.dropUpload(ch);
-    const file = `${ch.d.seq}-${Date.now()}.sln`;
+    const file = `${ch.d.seq}-${this.eng.clock.now()}.sln`;
     writeFileSync(join(this.uploadDir, file), slinBytes(pcm));
-    ch.d.far.audio = { kind: 'upload', file, loop, since: Date.now() };
+    ch.d.far.audio = { kind: 'upload', file, loop, since: this.eng.clock.now() };
     this.eng.touch(ch);
   }
 
@@ -104,7 +106,7 @@ export class FarEnd {
   }
 
   /** The SimChannel view: the ARI snapshot plus the far end's perception. */
-  view(id: string): Record<string, unknown> {
+  view(id: string): SimChannelView {
     const ch = this.channel(id);
     const { media, far } = ch.d;
     return {
@@ -170,11 +172,11 @@ export class FarEnd {
     if (far.talking === on) return;
     far.talking = on;
     if (on) {
-      far.talkSince = Date.now();
+      far.talkSince = this.eng.clock.now();
       this.eng.touch(ch);
-      if (ch.d.flags.talkDetect) this.eng.emitChannel(ch, 'ChannelTalkingStarted');
+      if (ch.d.flags.talkDetect) this.eng.emitChannel(ch, 'ChannelTalkingStarted', {});
     } else {
-      const duration = Math.round((Date.now() - (far.talkSince ?? Date.now())) * this.eng.timeScale);
+      const duration = Math.round(this.eng.clock.simSince(far.talkSince ?? this.eng.clock.now()));
       far.talkSince = null;
       this.eng.touch(ch);
       if (ch.d.flags.talkDetect) this.eng.emitChannel(ch, 'ChannelTalkingFinished', { duration });

@@ -2,12 +2,14 @@ import { closeSync, existsSync, openSync, statSync, writeSync } from 'node:fs';
 import type { RECORDING_STATES } from '../../../protocol/ari/models/media.js';
 import type { RecordingRepo } from '../../db/repos/recording-repo.js';
 import type { Logger } from '../../log.js';
-import type { FrameConsumer } from '../media/clock.js';
+import type { Clock, TimerHandle } from '../time/clock.js';
+import type { FrameConsumer } from '../media/media-clock.js';
 import type { Codec, Codecs } from '../media/codec.js';
 import { FRAME_MS, FRAME_SAMPLES, level, SILENCE_THRESHOLD } from '../media/pcm.js';
 import type { Channel } from './channel.js';
 import { QUOTA_CAUSE } from './recording-quota.js';
-import type { RecordRequest, Recordings } from './recordings.js';
+import type { RecordRequest } from './record-request.js';
+import type { AriLiveRecording } from './ari-models.js';
 
 type RecordingState = (typeof RECORDING_STATES)[number];
 
@@ -24,6 +26,14 @@ export interface RecordSource {
 }
 
 export const WAV_HEADER = 44;
+
+/** The port through which a live recording reports its end and charges its writes, implemented by Recordings. */
+export interface RecordingOwner {
+  /** Disk quota shared by every recording file. */
+  readonly quota: { reserve(bytes: number): boolean };
+  /** Ends the recording ('done', 'canceled' or 'failed' with a cause). */
+  end(rec: LiveRecording, state: 'done' | 'canceled' | 'failed', cause?: string): void;
+}
 /** Frames buffered before a write: one second of audio per recording per syscall. */
 const FLUSH_FRAMES = 50;
 /** Spreads first flushes over a second, so recordings started together do not all write in the same tick. */
@@ -56,7 +66,7 @@ export class LiveRecording implements FrameConsumer {
   /** The last media tick captured (ticks are processed once, in order). */
   lastTick = -1;
   /** Ends the recording when maxDurationSeconds is up, on time rather than at the next 20 ms tick. */
-  endTimer: NodeJS.Timeout | null = null;
+  endTimer: TimerHandle | null = null;
 
   constructor(
     readonly name: string,
@@ -64,13 +74,14 @@ export class LiveRecording implements FrameConsumer {
     readonly file: string,
     readonly source: RecordSource,
     readonly opts: RecordRequest,
-    private readonly owner: Recordings,
+    private readonly owner: RecordingOwner,
   ) {
     this.encoder = codec.encoder();
   }
 
-  json(): Record<string, unknown> {
-    const out: Record<string, unknown> = { name: this.name, format: this.codec.name, target_uri: this.source.targetUri, state: this.state };
+  /** The recording as an ARI LiveRecording. */
+  json(): AriLiveRecording {
+    const out: AriLiveRecording = { name: this.name, format: this.codec.name, target_uri: this.source.targetUri, state: this.state };
     if (this.state !== 'queued') out.duration = Math.floor((this.frames * FRAME_MS) / 1000);
     if (this.opts.maxSilenceSeconds > 0 && this.state !== 'queued') {
       out.talking_duration = Math.floor(((this.frames - this.silentFrames) * FRAME_MS) / 1000);
@@ -119,7 +130,7 @@ export class LiveRecording implements FrameConsumer {
 }
 
 /** Live rows left by a crash or kill: their files are finalised (WAV header sizes) and kept as stored recordings. */
-export function keepInterrupted(repo: RecordingRepo, codecs: Codecs, path: (file: string) => string, log: Logger): void {
+export function keepInterrupted(repo: RecordingRepo, codecs: Codecs, path: (file: string) => string, log: Logger, clock: Clock): void {
   for (const row of repo.live()) {
     const p = path(row.file);
     const codec = codecs.get(row.format);
@@ -134,7 +145,7 @@ export function keepInterrupted(repo: RecordingRepo, codecs: Codecs, path: (file
       }
     }
     const ms = codec ? Math.floor((bytes / codec.bytesPerSample / codec.rate) * 1000) : 0;
-    repo.save({ ...row, state: 'stored', ended_at: Date.now(), duration_ms: ms });
+    repo.save({ ...row, state: 'stored', ended_at: clock.now(), duration_ms: ms });
     log.warn({ recording: row.name }, 'recording interrupted by a restart kept as stored');
   }
 }

@@ -2,6 +2,7 @@ import { audioMs, soundAudio } from '../fixtures.js';
 import type { Calls } from './calls.js';
 import { CAUSE } from './causes.js';
 import type { Channel } from './channel.js';
+import type { DialplanStarter } from './dialplan-starter.js';
 import { findExtension, findLabel, type Priority } from './dialplan.js';
 import type { Engine } from './engine.js';
 import { splitArgs, type Variables } from './variables.js';
@@ -29,7 +30,7 @@ const WAIT: Step = { wait: true };
  * The dialplan interpreter: runs a channel from context/exten/priority,
  * one application at a time, with the timing of the apps that take time.
  */
-export class Pbx {
+export class Pbx implements DialplanStarter {
   constructor(private readonly eng: Engine, private readonly vars: Variables, private readonly calls: Calls) {
     eng.onTimer('pbx', (ch, data) => this.resume(ch, (data ?? { then: 'next' }) as Resume));
   }

@@ -4,10 +4,12 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import { checkMediaUri, resolveMedia, type ItemAudio } from '../media/media-uri.js';
 import { RATE } from '../media/pcm.js';
 import { Tone } from '../media/tones.js';
+import type { TimerHandle } from '../time/clock.js';
 import type { AudioRouter } from './audio.js';
 import type { Channel } from './channel.js';
 import type { CommandQueue } from './command-queue.js';
 import type { Engine } from './engine.js';
+import type { AriPlayback } from './ari-models.js';
 
 type PlaybackState = (typeof PLAYBACK_STATES)[number];
 export type PlaybackOperation = 'restart' | 'pause' | 'unpause' | 'reverse' | 'forward';
@@ -29,10 +31,10 @@ export class Playback {
   next: ItemAudio | undefined;
   /** Samples in the current item (Infinity for a tone that repeats). */
   length = 0;
-  /** Position (samples) at `baseWall`; while playing it advances with simulated time. */
+  /** Position (samples) at the instant `baseAt`; while playing it advances with simulated time. */
   basePos = 0;
-  baseWall = 0;
-  timer: NodeJS.Timeout | null = null;
+  baseAt = 0;
+  timer: TimerHandle | null = null;
   canceled = false;
   finish: (() => void) | null = null;
 
@@ -45,7 +47,8 @@ export class Playback {
     readonly offsetms: number,
   ) {}
 
-  json(): Record<string, unknown> {
+  /** The playback as an ARI Playback. */
+  json(): AriPlayback {
     return {
       id: this.id,
       media_uri: this.uris[this.index]!,
@@ -57,6 +60,7 @@ export class Playback {
   }
 }
 
+/** What playbacks need to know about their targets (channels and bridges), given by the wiring. */
 export interface PlaybackTargets {
   /** The command queue a target's playbacks run on (the channel's control queue, or the bridge's). */
   queue(target: string): CommandQueue | undefined;
@@ -74,12 +78,15 @@ export interface PlaybackTargets {
  * arithmetic (audio is only rendered for listeners), and timers end items.
  */
 export class Playbacks {
-  targets!: PlaybackTargets;
   private readonly byId = new Map<string, Playback>();
   /** The playback now sounding on each target. */
   private readonly current = new Map<string, Playback>();
 
-  constructor(private readonly eng: Engine, private readonly router: AudioRouter) {
+  constructor(
+    private readonly eng: Engine,
+    private readonly router: AudioRouter,
+    private readonly targets: PlaybackTargets,
+  ) {
     eng.onHangup((ch) => this.endTarget(`channel:${ch.id}`));
   }
 
@@ -151,28 +158,28 @@ export class Playbacks {
     this.emit(pb, 'PlaybackStarted');
     // The first item's audio starts once PlaybackStarted is out (Asterisk publishes, then streams), so
     // no listener sees it end sooner than its length after the event, however slow the emit.
-    pb.baseWall = at ?? Date.now();
+    pb.baseAt = at ?? this.eng.clock.now();
     if (ch) this.eng.touch(ch);
     if (!pb.audio) return this.endItem(pb, true);
     this.armTimer(pb);
   }
 
   private armTimer(pb: Playback): void {
-    if (pb.timer) clearTimeout(pb.timer);
+    this.eng.clock.cancel(pb.timer);
     pb.timer = null;
     if (pb.state !== 'playing' || !Number.isFinite(pb.length)) return;
-    const endsAt = pb.baseWall + this.eng.wall(((pb.length - pb.basePos) * 1000) / RATE);
-    pb.timer = setTimeout(() => {
+    const endsAt = this.eng.clock.instantAfter(((pb.length - pb.basePos) * 1000) / RATE, pb.baseAt);
+    pb.timer = this.eng.clock.at(endsAt, () => {
       pb.timer = null;
-      // Node times from the event loop's cached clock, which can lag Date.now(): a timer that
+      // Node times from the event loop's cached clock, which can lag the system clock: a timer that
       // fires before the item's last sample has played is re-armed, so no item is cut short.
       if (this.position(pb) < pb.length) this.armTimer(pb);
       else this.endItem(pb, false, endsAt);
-    }, Math.max(0, endsAt - Date.now()));
+    });
   }
 
   private endItem(pb: Playback, failed: boolean, endedAt?: number): void {
-    if (pb.timer) clearTimeout(pb.timer);
+    this.eng.clock.cancel(pb.timer);
     pb.timer = null;
     if (pb.index < pb.uris.length - 1) {
       pb.state = 'continuing';
@@ -182,7 +189,7 @@ export class Playbacks {
   }
 
   private finishWith(pb: Playback, state: 'done' | 'failed'): void {
-    if (pb.timer) clearTimeout(pb.timer);
+    this.eng.clock.cancel(pb.timer);
     pb.timer = null;
     pb.state = state;
     if (this.current.get(pb.target) === pb) this.current.delete(pb.target);
@@ -193,10 +200,10 @@ export class Playbacks {
   }
 
   /** Samples played so far in the current item. */
-  private position(pb: Playback, wall = Date.now()): number {
+  private position(pb: Playback, at = this.eng.clock.now()): number {
     if (pb.state !== 'playing') return pb.basePos;
     // A tick the media clock renders late may lie before the item started: it hears the start, never a negative position.
-    return Math.min(pb.length, pb.basePos + Math.max(0, Math.floor(((wall - pb.baseWall) * this.eng.timeScale * RATE) / 1000)));
+    return Math.min(pb.length, pb.basePos + Math.max(0, Math.floor((this.eng.clock.simSince(pb.baseAt, at) * RATE) / 1000)));
   }
 
   /** DELETE /playbacks/{id}: a queued playback is cancelled (it finishes when its turn comes); a running one ends now. */
@@ -230,7 +237,7 @@ export class Playbacks {
         if (tone) pb.basePos = 0;
         this.emit(pb, 'PlaybackStarted');
         // As in startItem: the audio resumes once PlaybackStarted is out.
-        pb.baseWall = Date.now();
+        pb.baseAt = this.eng.clock.now();
         this.armTimer(pb);
         return;
       case 'playing':
@@ -246,7 +253,7 @@ export class Playbacks {
         }
         if (tone && (op === 'reverse' || op === 'forward')) return;
         pb.basePos = op === 'restart' ? 0 : op === 'reverse' ? Math.max(0, pos - skip) : Math.min(pb.length, pos + skip);
-        pb.baseWall = Date.now();
+        pb.baseAt = this.eng.clock.now();
         if (pb.basePos >= pb.length) return this.endItem(pb, false);
         this.armTimer(pb);
         return;
@@ -267,8 +274,8 @@ export class Playbacks {
     const pb = this.current.get(target);
     if (!pb || !pb.audio || (pb.state !== 'playing' && pb.state !== 'paused')) return false;
     if (pb.state === 'paused') return true; // a paused playback sends silence
-    const wall = this.router.clock.wallOf(tick);
-    const pos = pb.basePos + Math.max(0, Math.floor(((wall - pb.baseWall) * this.eng.timeScale * RATE) / 1000));
+    const at = this.router.clock.instantOf(tick);
+    const pos = pb.basePos + Math.max(0, Math.floor((this.eng.clock.simSince(pb.baseAt, at) * RATE) / 1000));
     if (pb.audio instanceof Tone) {
       pb.audio.render(pos, out.length, out);
       return true;

@@ -2,25 +2,17 @@ import { closeSync, copyFileSync, existsSync, fstatSync, mkdirSync, openSync, re
 import { dirname, join, resolve, sep } from 'node:path';
 import type { RecordingRepo, RecordingRow } from '../../db/repos/recording-repo.js';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../errors.js';
-import type { MediaClock } from '../media/clock.js';
+import type { MediaClock } from '../media/media-clock.js';
 import type { Codec, Codecs } from '../media/codec.js';
 import { WavError } from '../media/wav.js';
 import { FRAME_MS, RATE } from '../media/pcm.js';
 import type { Engine } from './engine.js';
-import { keepInterrupted, LiveRecording, WAV_HEADER, type RecordSource } from './live-recording.js';
+import { keepInterrupted, LiveRecording, WAV_HEADER, type RecordingOwner, type RecordSource } from './live-recording.js';
+import type { RecordRequest } from './record-request.js';
 import { QUOTA_CAUSE, RecordingQuota } from './recording-quota.js';
 
 export type { RecordSource } from './live-recording.js';
-
-export interface RecordRequest {
-  name: string;
-  format: string;
-  maxDurationSeconds: number;
-  maxSilenceSeconds: number;
-  ifExists: string;
-  beep: boolean;
-  terminateOn: string;
-}
+export type { RecordRequest } from './record-request.js';
 
 /**
  * Recording names may contain `/` (subdirectories) but never reach outside
@@ -38,7 +30,7 @@ export function validRecordingName(name: string): boolean {
  * file is flushed every second and its row is in SQLite, so a crash keeps
  * what was written.
  */
-export class Recordings {
+export class Recordings implements RecordingOwner {
   private readonly live = new Map<string, LiveRecording>();
   readonly dir: string;
   /** Disk used by recording files against RECORDINGS_MAX_BYTES. */
@@ -51,6 +43,8 @@ export class Recordings {
     private readonly repo: RecordingRepo,
     dataDir: string,
     private readonly limits: { recordingsMaxBytes: number; recordingMaxSeconds: number },
+    /** Who hears about a recording of a bridge (its members' apps). */
+    private readonly targetRecipients: (targetUri: string) => Iterable<string>,
   ) {
     this.quota = new RecordingQuota(limits.recordingsMaxBytes);
     this.dir = join(dataDir, 'recordings');
@@ -88,7 +82,7 @@ export class Recordings {
 
   /** Recordings cut off by a crash or kill are kept as stored; no channel is recording any more. */
   private recover(): void {
-    keepInterrupted(this.repo, this.codecs, (file) => this.path(file), this.eng.log);
+    keepInterrupted(this.repo, this.codecs, (file) => this.path(file), this.eng.log, this.eng.clock);
     for (const ch of this.eng.all()) {
       if (ch.d.recording) {
         ch.d.recording = null;
@@ -169,7 +163,7 @@ export class Recordings {
       this.quota.add(WAV_HEADER);
       rec.writePos = WAV_HEADER;
     }
-    rec.startedAt = Date.now();
+    rec.startedAt = this.eng.clock.now();
     const live: RecordingRow = { name: rec.name, format: rec.codec.name, state: 'live', target_uri: rec.source.targetUri, file: rec.file, created_at: rec.startedAt, ended_at: null, duration_ms: 0 };
     this.eng.deferWrite(() => this.repo.save(live));
     rec.state = 'recording';
@@ -177,7 +171,7 @@ export class Recordings {
     // Capture works in whole 20 ms frames. It starts at the frame boundary nearest to
     // RecordingStarted, so the recording's span is within half a frame of the event's time.
     const now = this.clock.now();
-    const into = (Date.now() - this.clock.wallOf(now)) / this.eng.wall(FRAME_MS);
+    const into = this.eng.clock.simSince(this.clock.instantOf(now)) / FRAME_MS;
     rec.lastTick = into < 0.5 ? now - 1 : now;
     this.clock.add(rec);
     const beep = rec.opts.beep ? this.beep() : undefined;
@@ -185,11 +179,11 @@ export class Recordings {
       // A flag, not the state: the recording reads `recording` meanwhile, and a pause/stop given during the beep holds.
       rec.source.beep(beep);
       rec.beeping = true;
-      setTimeout(() => {
+      this.eng.clock.after((beep.length * 1000) / RATE, () => {
         rec.beeping = false;
         rec.lastTick = Math.max(rec.lastTick, this.clock.now());
         this.armEnd(rec);
-      }, this.eng.wall((beep.length * 1000) / RATE));
+      });
     } else this.armEnd(rec);
   }
 
@@ -199,12 +193,12 @@ export class Recordings {
    * 20 ms (when the clock processes it) nor late at the next tick.
    */
   private armEnd(rec: LiveRecording): void {
-    if (rec.endTimer) clearTimeout(rec.endTimer);
+    this.eng.clock.cancel(rec.endTimer);
     rec.endTimer = null;
     if (!Number.isFinite(rec.maxFrames) || this.live.get(rec.name) !== rec) return;
     const remaining = rec.maxFrames - rec.frames;
-    const endsAt = this.clock.wallOf(rec.lastTick + 1 + remaining);
-    rec.endTimer = setTimeout(() => this.endOnTime(rec), Math.max(0, endsAt - Date.now()));
+    const endsAt = this.clock.instantOf(rec.lastTick + 1 + remaining);
+    rec.endTimer = this.eng.clock.at(endsAt, () => this.endOnTime(rec));
   }
 
   private endOnTime(rec: LiveRecording): void {
@@ -228,14 +222,11 @@ export class Recordings {
     this.eng.emit(type, { recording: rec.json() }, to);
   }
 
-  /** Recipients for bridge recordings; set by the bridges module. */
-  targetRecipients: (targetUri: string) => Iterable<string> = () => [];
-
   /** Ends a recording: the file is completed and stored ('done'), or discarded ('canceled'), or kept as failed. */
   end(rec: LiveRecording, state: 'done' | 'canceled' | 'failed', cause?: string): void {
     if (!this.live.has(rec.name) || this.live.get(rec.name) !== rec) return;
     this.clock.delete(rec);
-    if (rec.endTimer) clearTimeout(rec.endTimer);
+    this.eng.clock.cancel(rec.endTimer);
     rec.endTimer = null;
     const wasQueued = rec.fd === null;
     if (!wasQueued) {
@@ -269,7 +260,7 @@ export class Recordings {
     } else if (!wasQueued) {
       const total = rec.priorBytes + rec.dataBytes;
       const ms = Math.floor((total / rec.codec.bytesPerSample / rec.codec.rate) * 1000);
-      const stored: RecordingRow = { name: rec.name, format: rec.codec.name, state: 'stored', target_uri: rec.source.targetUri, file: rec.file, created_at: rec.startedAt, ended_at: Date.now(), duration_ms: ms };
+      const stored: RecordingRow = { name: rec.name, format: rec.codec.name, state: 'stored', target_uri: rec.source.targetUri, file: rec.file, created_at: rec.startedAt, ended_at: this.eng.clock.now(), duration_ms: ms };
       this.eng.deferWrite(() => this.repo.save(stored));
     }
     this.emit(rec, state === 'failed' ? 'RecordingFailed' : 'RecordingFinished');
@@ -361,7 +352,8 @@ export class Recordings {
     if (!this.quota.reserve(this.fileSize(r.file))) throw conflict(QUOTA_CAUSE);
     mkdirSync(dirname(to), { recursive: true });
     copyFileSync(this.path(r.file), to);
-    this.repo.save({ ...r, name: destination, file, created_at: Date.now(), ended_at: Date.now() });
+    const now = this.eng.clock.now();
+    this.repo.save({ ...r, name: destination, file, created_at: now, ended_at: now });
     return { name: destination, format: r.format };
   }
 

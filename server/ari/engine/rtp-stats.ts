@@ -1,8 +1,10 @@
 import { notFound } from '../../errors.js';
 import type { Fixtures } from '../fixtures.js';
 import { FRAME_MS } from '../media/pcm.js';
+import type { Clock } from '../time/clock.js';
 import type { Channel } from './channel.js';
 import { ssrcOf, type ExternalMedia } from './external-media.js';
+import type { AriRtpStat } from './ari-models.js';
 
 const BYTES_PER_PACKET: Record<string, number> = { ulaw: 160, alaw: 160, slin: 320, slin16: 640 };
 
@@ -13,7 +15,7 @@ const BYTES_PER_PACKET: Record<string, number> = { ulaw: 160, alaw: 160, slin: 3
  * trip of its endpoint's network profile. Channels without RTP (Local,
  * Snoop) have none: 404, as the spec lists.
  */
-export function rtpStatistics(ch: Channel, fixtures: Fixtures, external: ExternalMedia, timeScale: number): Record<string, unknown> {
+export function rtpStatistics(ch: Channel, fixtures: Fixtures, external: ExternalMedia, clock: Clock): AriRtpStat {
   const ext = ch.d.external?.encapsulation === 'rtp' ? external.stats(ch) : undefined;
   if (ch.d.external && !ext) throw notFound('RTP info not found');
   if (ext) {
@@ -38,7 +40,7 @@ export function rtpStatistics(ch: Channel, fixtures: Fixtures, external: Externa
   }
   const ep = ch.d.tech === 'PJSIP' ? fixtures.endpoints.get(ch.d.endpoint.toLowerCase()) : undefined;
   if (!ep) throw notFound('RTP info not found');
-  const elapsed = ch.d.answered !== null ? (Date.now() - ch.d.answered) * timeScale : 0;
+  const elapsed = ch.d.answered !== null ? clock.simSince(ch.d.answered) : 0;
   const packets = Math.floor(elapsed / FRAME_MS);
   // The fixture's default for `rtp` is an empty object (valibot does not parse defaults), so fill its fields here.
   const profile: { jitterMs?: number; lossPercent?: number; rttMs?: number } = ep.rtp;

@@ -41,14 +41,19 @@ const PRESENTATION_ALLOWED = { caller_presentation: 0, caller_presentation_txt: 
  * writing (with the events Asterisk raises for each) and `${…}` substitution.
  */
 export class Variables {
-  constructor(private readonly eng: Engine) {
-    eng.readVariable = (ch, name) => {
-      try {
-        return this.read(ch, name);
-      } catch {
-        return undefined;
-      }
-    };
+  constructor(
+    private readonly eng: Engine,
+    /** Most global variables a client may add (ARI_MAX_CHANNEL_VARIABLES); replacing or unsetting one always works. */
+    private readonly maxGlobals: number,
+  ) {}
+
+  /** Reads a variable or function for a snapshot's channelvars: a failing function reads as unset. */
+  readForSnapshot(ch: Channel, name: string): string | undefined {
+    try {
+      return this.read(ch, name);
+    } catch {
+      return undefined;
+    }
   }
 
   /** A plain variable: built-ins first, then the channel's variables, then globals (Asterisk's order). */
@@ -70,7 +75,7 @@ export class Variables {
       const want = bare(name);
       for (const [k, val] of Object.entries(d.vars)) if (bare(k) === want) return val;
     }
-    if (name === 'EPOCH') return String(Math.floor(Date.now() / 1000));
+    if (name === 'EPOCH') return String(Math.floor(this.eng.clock.now() / 1000));
     if (name === 'ENTITYID') return this.eng.entityId;
     if (name === 'SYSTEMNAME') return '';
     return this.eng.globals.get(name);
@@ -176,9 +181,6 @@ export class Variables {
     this.eng.emitChannel(ch, 'ChannelVarset', { variable: name, value: value ?? '' });
   }
 
-  /** Most global variables a client may add (ARI_MAX_CHANNEL_VARIABLES); replacing or unsetting one always works. */
-  maxGlobals = Infinity;
-
   setGlobal(name: string, value: string | undefined): void {
     const globals = this.eng.globals;
     if (value !== undefined && !globals.has(name) && globals.size >= this.maxGlobals) throw badRequest(`There are already ${this.maxGlobals} global variables`);
@@ -201,7 +203,7 @@ export class Variables {
         else throw new FunctionError(`Unknown ${name} data type '${a[0]}'`);
         this.eng.touch(ch);
         if (name === 'CALLERID') this.eng.emitChannel(ch, 'ChannelCallerId', PRESENTATION_ALLOWED);
-        else this.eng.emitChannel(ch, 'ChannelConnectedLine');
+        else this.eng.emitChannel(ch, 'ChannelConnectedLine', {});
         return;
       }
       case 'CHANNEL':

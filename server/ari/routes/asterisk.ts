@@ -32,7 +32,7 @@ export function mountAsterisk(b: AriBinder, t: Telephony, maxChannels?: number):
       ...(want.has('status') ? { status: { startup_time: ariTimestamp(engine.startedAt), last_reload_time: ariTimestamp(engine.startedAt) } } : {}),
     };
   });
-  b.mount(op.ping, () => ({ asterisk_id: engine.entityId, ping: 'pong', timestamp: ariTimestamp(Date.now()) }));
+  b.mount(op.ping, () => ({ asterisk_id: engine.entityId, ping: 'pong', timestamp: ariTimestamp(engine.clock.now()) }));
   b.mount(op.getGlobalVar, (a) => {
     if (!a.variable) throw badRequest('Variable name is required');
     try {

@@ -1,6 +1,3 @@
-import type { ModelOf } from '../../../protocol/model.js';
-import type { Bridge as BridgeModel } from '../../../protocol/ari/models/bridge.js';
-import type { LiveRecording, Playback } from '../../../protocol/ari/models/media.js';
 import * as op from '../../../protocol/ari/operations/bridges.js';
 import type { AriBinder } from '../../http/ari-bind.js';
 import type { Bridge } from '../engine/bridges.js';
@@ -8,7 +5,7 @@ import type { Telephony } from '../telephony.js';
 
 export function mountBridges(b: AriBinder, t: Telephony): void {
   const { bridges, playbacks, recordings } = t;
-  const json = (br: Bridge) => bridges.json(br) as ModelOf<typeof BridgeModel>;
+  const json = (br: Bridge) => bridges.json(br);
 
   b.mount(op.listBridges, () => bridges.all().map(json));
   b.mount(op.createBridge, (a) => json(bridges.create(a.bridgeId, a.type, a.name)));
@@ -23,7 +20,7 @@ export function mountBridges(b: AriBinder, t: Telephony): void {
   const play = (a: { bridgeId: string; media: string[]; lang?: string | undefined; offsetms: number; skipms: number; playbackId?: string | undefined }) => {
     const br = bridges.get(a.bridgeId);
     const pb = playbacks.play(`bridge:${br.d.id}`, a, 'en');
-    return { body: pb.json() as ModelOf<typeof Playback>, location: `/playbacks/${encodeURIComponent(pb.id)}` };
+    return { body: pb.json(), location: `/playbacks/${encodeURIComponent(pb.id)}` };
   };
   b.mount(op.playOnBridge, play);
   b.mount(op.playOnBridgeWithId, play);
@@ -31,6 +28,6 @@ export function mountBridges(b: AriBinder, t: Telephony): void {
   b.mount(op.recordBridge, (a) => {
     const br = bridges.get(a.bridgeId);
     const rec = recordings.record({ targetUri: `bridge:${br.d.id}`, frame: (tick) => bridges.mix(br, tick) }, a);
-    return { body: rec.json() as ModelOf<typeof LiveRecording>, location: `/recordings/live/${encodeURIComponent(rec.name)}` };
+    return { body: rec.json(), location: `/recordings/live/${encodeURIComponent(rec.name)}` };
   });
 }

@@ -1,6 +1,3 @@
-import type { ModelOf } from '../../../protocol/model.js';
-import type { Channel as ChannelModel, RTPstat } from '../../../protocol/ari/models/channel.js';
-import type { LiveRecording, Playback } from '../../../protocol/ari/models/media.js';
 import { conflict } from '../../errors.js';
 import { rtpStatistics } from '../engine/rtp-stats.js';
 import * as op from '../../../protocol/ari/operations/channels.js';
@@ -11,7 +8,7 @@ import type { Telephony } from '../telephony.js';
 /** The channels resource (control operations; media operations arrive with the media engine). */
 export function mountChannels(b: AriBinder, t: Telephony): void {
   const { engine, calls, control } = t;
-  const snap = (ch: Channel) => engine.snapshot(ch) as ModelOf<typeof ChannelModel>;
+  const snap = (ch: Channel) => engine.snapshot(ch);
 
   b.mount(op.list, () => [...engine.all()].map(snap));
   b.mount(op.originate, (a) => snap(calls.originate(a)));
@@ -42,12 +39,12 @@ export function mountChannels(b: AriBinder, t: Telephony): void {
 /** The channels resource's media operations: play, record, snoop, RTP statistics, external media. */
 export function mountChannelMedia(b: AriBinder, t: Telephony): void {
   const { engine, calls, control, playbacks, recordings, router, snoops, external } = t;
-  const snap = (ch: Channel) => engine.snapshot(ch) as ModelOf<typeof ChannelModel>;
+  const snap = (ch: Channel) => engine.snapshot(ch);
 
   const play = (a: { channelId: string; media: string[] | undefined; lang?: string | undefined; offsetms: number; skipms: number; playbackId?: string | undefined }) => {
     const ch = control.ready(a.channelId);
     const pb = playbacks.play(`channel:${ch.id}`, a, ch.d.language);
-    return { body: pb.json() as ModelOf<typeof Playback>, location: `/playbacks/${encodeURIComponent(pb.id)}` };
+    return { body: pb.json(), location: `/playbacks/${encodeURIComponent(pb.id)}` };
   };
   b.mount(op.play, play);
   b.mount(op.playWithId, play);
@@ -72,7 +69,7 @@ export function mountChannelMedia(b: AriBinder, t: Telephony): void {
         if (ch.d.bridge) throw conflict('Channel is currently bridged');
       },
     );
-    return { body: rec.json() as ModelOf<typeof LiveRecording>, location: `/recordings/live/${encodeURIComponent(rec.name)}` };
+    return { body: rec.json(), location: `/recordings/live/${encodeURIComponent(rec.name)}` };
   });
 
   const snoop = (a: { channelId: string; spy: string; whisper: string; app?: string | undefined; appArgs?: string | undefined; snoopId?: string | undefined }) =>
@@ -80,6 +77,6 @@ export function mountChannelMedia(b: AriBinder, t: Telephony): void {
   b.mount(op.snoopChannel, snoop);
   b.mount(op.snoopChannelWithId, snoop);
 
-  b.mount(op.rtpstatistics, (a) => rtpStatistics(control.channel(a.channelId), engine.fixtures, external, engine.timeScale) as ModelOf<typeof RTPstat>);
+  b.mount(op.rtpstatistics, (a) => rtpStatistics(control.channel(a.channelId), engine.fixtures, external, engine.clock));
   b.mount(op.externalMedia, async (a) => snap(await external.create(a)));
 }

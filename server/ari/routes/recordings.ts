@@ -1,5 +1,3 @@
-import type { ModelOf } from '../../../protocol/model.js';
-import type { LiveRecording } from '../../../protocol/ari/models/media.js';
 import * as op from '../../../protocol/ari/operations/recordings.js';
 import type { AriBinder } from '../../http/ari-bind.js';
 import type { Telephony } from '../telephony.js';
@@ -11,7 +9,7 @@ export function mountRecordings(b: AriBinder, t: Telephony): void {
   b.mount(op.deleteStored, (a) => recordings.deleteStored(a.recordingName));
   b.mount(op.getStoredFile, (a) => recordings.file(a.recordingName));
   b.mount(op.copyStored, (a) => recordings.copy(a.recordingName, a.destinationRecordingName));
-  b.mount(op.getLive, (a) => recordings.getLive(a.recordingName).json() as ModelOf<typeof LiveRecording>);
+  b.mount(op.getLive, (a) => recordings.getLive(a.recordingName).json());
   b.mount(op.cancelLive, (a) => recordings.control(a.recordingName, 'cancel'));
   b.mount(op.stopLive, (a) => recordings.control(a.recordingName, 'stop'));
   b.mount(op.pauseLive, (a) => recordings.control(a.recordingName, 'pause'));

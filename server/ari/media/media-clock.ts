@@ -1,3 +1,4 @@
+import type { Clock, TimerHandle } from '../time/clock.js';
 import { FRAME_MS } from './pcm.js';
 
 /** Something that consumes one frame of audio per tick (a recording, an RTP sender, …). */
@@ -20,8 +21,8 @@ const SLICE_MS = 3;
  */
 export class MediaClock {
   private readonly consumers = new Set<FrameConsumer>();
-  private timer: NodeJS.Timeout | null = null;
-  private readonly epoch = Date.now();
+  private timer: TimerHandle | null = null;
+  private readonly epoch: number;
   private nextTick = 0;
   private due = -1;
   /** Consumers of the tick in progress still to be given their frame. */
@@ -31,31 +32,32 @@ export class MediaClock {
   /** Ticks dropped because the process could not keep up (a health figure for the benchmarks). */
   lateTicks = 0;
 
-  constructor(private readonly scale: number, private readonly maxCatchUp = 50) {}
-
-  /** Current tick index (20 ms of simulated time since the clock's epoch). */
-  now(): number {
-    return Math.floor(((Date.now() - this.epoch) * this.scale) / FRAME_MS);
+  constructor(private readonly clock: Clock, private readonly maxCatchUp = 50) {
+    this.epoch = clock.now();
   }
 
-  /** Wall-clock ms of the start of a tick. */
-  wallOf(tick: number): number {
-    return this.epoch + (tick * FRAME_MS) / this.scale;
+  /** Current tick index (20 ms of simulated time since the media clock's epoch). */
+  now(): number {
+    return Math.floor(this.clock.simSince(this.epoch) / FRAME_MS);
+  }
+
+  /** The instant (on the engine's clock) a tick starts. */
+  instantOf(tick: number): number {
+    return this.clock.instantAfter(tick * FRAME_MS, this.epoch);
   }
 
   add(c: FrameConsumer): void {
     this.consumers.add(c);
     if (!this.timer) {
       this.nextTick = this.now();
-      const every = Math.max(1, Math.floor(FRAME_MS / this.scale));
-      this.timer = setInterval(() => this.run(), every);
+      this.timer = this.clock.every(FRAME_MS, () => this.run());
     }
   }
 
   delete(c: FrameConsumer): void {
     this.consumers.delete(c);
     if (!this.consumers.size && this.timer) {
-      clearInterval(this.timer);
+      this.clock.cancel(this.timer);
       this.timer = null;
     }
   }
@@ -76,6 +78,7 @@ export class MediaClock {
 
   private slice(): void {
     this.slicing = false;
+    // Wall-clock on purpose: this measures our own CPU work (the slice budget), not simulated time.
     const start = performance.now();
     while (this.nextTick <= this.due) {
       if (!this.batch) {
@@ -85,7 +88,7 @@ export class MediaClock {
       while (this.batchIndex < this.batch.length) {
         const c = this.batch[this.batchIndex++]!;
         if (this.consumers.has(c)) c.onFrame(this.nextTick);
-        if (performance.now() - start > SLICE_MS && (this.batchIndex < this.batch.length || this.nextTick < this.due)) {
+        if (performance.now() - start > SLICE_MS /* CPU budget, wall-clock */ && (this.batchIndex < this.batch.length || this.nextTick < this.due)) {
           this.slicing = true;
           setImmediate(() => this.slice());
           return;
@@ -97,7 +100,7 @@ export class MediaClock {
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.clock.cancel(this.timer);
     this.timer = null;
     this.consumers.clear();
     this.batch = null;

@@ -1,0 +1,86 @@
+import * as v from 'valibot';
+import { EVENTS_BY_TYPE, type EventType } from '../../../protocol/ari/events/index.js';
+import type { Logger } from '../../log.js';
+import { ariTimestamp } from '../../util/timestamp.js';
+import type { AppRegistry, EventSink } from '../apps.js';
+import type { Clock } from '../time/clock.js';
+import type { EventProps } from './ari-models.js';
+
+/** How the outbox stamps, checks and wakes the group commit. */
+export interface EventOutboxDeps {
+  apps: AppRegistry;
+  clock: Clock;
+  log: Logger;
+  entityId: string;
+  /** Test mode: every outgoing event is checked against protocol/. */
+  checkEvents: boolean;
+  /** Asks for a flush at the end of the turn (the events leave there). */
+  wake: () => void;
+}
+
+/**
+ * Events to Stasis applications: each is serialised once, queued per
+ * recipient, and delivered by the group commit after the state it announces.
+ */
+export class EventOutbox {
+  /** Contract violations seen in test mode (events that do not match protocol/). */
+  readonly violations: string[] = [];
+  private pending: Array<{ sink: EventSink; json: string }> = [];
+
+  constructor(private readonly deps: EventOutboxDeps) {}
+
+  /** One event as a frame for one app (for a socket that is no longer the app's, e.g. ApplicationReplaced). */
+  frame<T extends EventType>(type: T, props: EventProps<T>, app: string): string {
+    const obj = { type, timestamp: ariTimestamp(this.deps.clock.now()), ...props, asterisk_id: this.deps.entityId, application: app };
+    if (this.deps.checkEvents) this.check(type, obj);
+    return JSON.stringify(obj);
+  }
+
+  /** Serialises an event once and queues it for each active recipient (and the read-only sockets watching it). */
+  emit<T extends EventType>(type: T, props: EventProps<T>, to: Iterable<string>): void {
+    const { apps, entityId } = this.deps;
+    let base: string | undefined;
+    let obj: Record<string, unknown> | undefined;
+    for (const app of to) {
+      const sink = apps.get(app)?.sink;
+      const watchers = apps.watchersOf(app);
+      if (!sink && !watchers) continue;
+      if (base === undefined) {
+        obj = { type, timestamp: ariTimestamp(this.deps.clock.now()), ...props };
+        base = JSON.stringify(obj).slice(0, -1);
+      }
+      if (this.deps.checkEvents) this.check(type, { ...obj, asterisk_id: entityId, application: app });
+      const json = `${base},"asterisk_id":${JSON.stringify(entityId)},"application":${JSON.stringify(app)}}`;
+      if (sink) this.pending.push({ sink, json });
+      // Read-only sockets watching the app get the same frames, in the same flush.
+      if (watchers) for (const w of watchers) this.pending.push({ sink: w, json });
+    }
+    if (base !== undefined) this.deps.wake();
+  }
+
+  /** Sends every queued frame, corking each socket for the batch. */
+  deliver(): void {
+    if (!this.pending.length) return;
+    const out = this.pending;
+    this.pending = [];
+    const corked = new Set<EventSink>();
+    for (const { sink, json } of out) {
+      if (sink.cork && !corked.has(sink)) {
+        corked.add(sink);
+        sink.cork();
+      }
+      sink.deliver(json);
+    }
+    for (const sink of corked) sink.uncork!();
+  }
+
+  private check(type: string, event: unknown): void {
+    const def = EVENTS_BY_TYPE.get(type);
+    const r = def ? v.safeParse(def.schema, event) : undefined;
+    if (!r?.success) {
+      const msg = `event ${type} does not match protocol/: ${r ? r.issues.map((i) => `${i.path?.map((p) => String(p.key)).join('.') ?? ''} ${i.message}`).join('; ') : 'undeclared type'}`;
+      this.violations.push(msg);
+      this.deps.log.error({ event }, msg);
+    }
+  }
+}
