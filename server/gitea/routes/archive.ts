@@ -1,8 +1,9 @@
 import * as ops from '../../../protocol/gitea/operations/raw.js';
 import type { GiteaBinder } from '../http/gitea-bind.js';
-import type { Gitea } from '../gitea.js';
+import type { GitStore } from '../git/store.js';
+import type { Site } from '../site.js';
 import { ARCHIVE_CONTENT_TYPE, archiveRequest, startArchive } from '../services/archive.js';
-import { ArchiveBusy, type ArchiveSlot } from '../services/archive-slots.js';
+import { ArchiveBusy, type ArchiveSlot, type ArchiveSlots } from '../services/archive-slots.js';
 import { contentDisposition } from '../services/content-disposition.js';
 
 /** Seconds a client refused for load is told to wait (Retry-After). */
@@ -18,7 +19,7 @@ const RETRY_AFTER_S = 5;
  * share, 503 when the queue is full, both with Retry-After (Gitea sets no such
  * limit, so no answer of its own applies).
  */
-export function mountArchive(b: GiteaBinder, g: Gitea): void {
+export function mountArchive(b: GiteaBinder, g: { git: GitStore; site: Site; archiveSlots: ArchiveSlots }): void {
   const slots = g.archiveSlots;
   b.mount(ops.repoGetArchive, async ({ archive }, ctx) => {
     const repo = ctx.repo!;

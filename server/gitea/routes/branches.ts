@@ -4,14 +4,17 @@ import { goTime } from '../../util/go-format.js';
 import type { GiteaBinder } from '../http/gitea-bind.js';
 import { Reply } from '../http/gitea-bind.js';
 import { paged } from '../http/paginate.js';
-import type { Gitea } from '../gitea.js';
-import type { RepoContext } from '../services/repos.js';
+import type { GitStore } from '../git/store.js';
+import type { Accounts } from '../services/accounts.js';
+import type { Protections } from '../services/protections.js';
+import type { RepoContext, RepoService } from '../services/repos.js';
+import type { Site } from '../site.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import type { Commit } from '../git/commit.js';
 import { UNSIGNED } from '../services/files.js';
 
 /** Branches (read) and branch protection rules. */
-export function mountBranches(b: GiteaBinder, g: Gitea): void {
+export function mountBranches(b: GiteaBinder, g: { site: Site; git: GitStore; accounts: Accounts; protections: Protections; repos: RepoService }): void {
   /** Gitea's PayloadUser: the user name is that of the account with the commit's email, if any. */
   const payloadUser = (p: Commit['author']) => ({ name: p.name, email: p.email, username: (p.email && g.accounts.byEmail(p.email)?.name) || '' });
 

@@ -2,7 +2,10 @@ import * as ops from '../../../protocol/gitea/operations/contents.js';
 import { badRequest, forbidden, notFound, unprocessable } from '../../errors.js';
 import type { GiteaBinder, GiteaContext } from '../http/gitea-bind.js';
 import { Reply } from '../http/gitea-bind.js';
-import type { Gitea } from '../gitea.js';
+import type { GitStore } from '../git/store.js';
+import type { ContentsReader } from '../services/contents.js';
+import type { Files } from '../services/files.js';
+import type { Site } from '../site.js';
 import type { ChangeFile, ChangeRequest, Operation } from '../services/files.js';
 import { LFS_POINTER_MAX, parsePointer } from '../services/lfs-pointer.js';
 
@@ -85,7 +88,7 @@ function request(ctx: GiteaContext, body: FileOpts, files: ChangeFile[], extra: 
 }
 
 /** The contents API (read and write) and git blobs. */
-export function mountContents(b: GiteaBinder, g: Gitea): void {
+export function mountContents(b: GiteaBinder, g: { files: Files; contents: ContentsReader; git: GitStore; site: Site; config: { apiMaxBlobSize: number } }): void {
   b.mount(ops.repoGetContentsList, async ({ ref }, ctx) => {
     const res = await g.contents.get(ctx.repo!, ref, '');
     return Array.isArray(res) ? res : [res];

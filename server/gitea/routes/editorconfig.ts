@@ -1,7 +1,7 @@
 import * as ops from '../../../protocol/gitea/operations/raw.js';
 import { notFound } from '../../errors.js';
 import type { GiteaBinder } from '../http/gitea-bind.js';
-import type { Gitea } from '../gitea.js';
+import type { GitStore } from '../git/store.js';
 import { editorConfigFor } from '../services/editorconfig.js';
 import { cleanTreePath, resolveLegacy } from '../services/refs.js';
 
@@ -10,7 +10,7 @@ import { cleanTreePath, resolveLegacy } from '../services/refs.js';
  * name); we accept a path, matched from the repository root, which is what
  * an editor asking about `src/main.ts` needs.
  */
-export function mountEditorConfig(b: GiteaBinder, g: Gitea): void {
+export function mountEditorConfig(b: GiteaBinder, g: { git: GitStore }): void {
   b.mount(ops.repoGetEditorConfig, async ({ filepath, ref }, ctx) => {
     const repo = ctx.repo!;
     // RepoRefForAPI: empty repository, then Gitea's ref guessing with `ref` alone (this route has no `*` path).

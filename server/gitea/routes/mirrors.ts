@@ -3,10 +3,20 @@ import { badRequest } from '../../errors.js';
 import type { GiteaBinder } from '../http/gitea-bind.js';
 import { Reply } from '../http/gitea-bind.js';
 import { paged } from '../http/paginate.js';
-import type { Gitea } from '../gitea.js';
+import type { MirrorScheduler } from '../services/mirror-scheduler.js';
+import type { PushMirrors } from '../services/push-mirrors.js';
+import type { Site } from '../site.js';
+
+/** What the mirror routes use. */
+export interface MirrorRoutesDeps {
+  config: { mirrorEnabled: boolean };
+  site: Site;
+  pushMirrors: PushMirrors;
+  mirrors: Pick<MirrorScheduler, 'schedule' | 'queue'>;
+}
 
 /** Push mirrors and pull-mirror sync (spec: mirror operations). Every one answers 400 while MIRROR_ENABLED is off. */
-export function mountMirrors(b: GiteaBinder, g: Gitea): void {
+export function mountMirrors(b: GiteaBinder, g: MirrorRoutesDeps): void {
   const enabled = () => {
     if (!g.config.mirrorEnabled) throw badRequest('Mirror feature is disabled');
   };
@@ -26,7 +36,7 @@ export function mountMirrors(b: GiteaBinder, g: Gitea): void {
   b.mount(ops.repoAddPushMirror, async ({ body }, ctx) => {
     enabled();
     const row = await g.pushMirrors.add(ctx.repo!, ctx.doer!, body);
-    g.scheduleMirror('push', row.id, row.interval_ns);
+    g.mirrors.schedule('push', row.id, row.interval_ns);
     return g.pushMirrors.toJson(ctx.repo!, row);
   });
 
@@ -43,6 +53,6 @@ export function mountMirrors(b: GiteaBinder, g: Gitea): void {
   b.mount(ops.repoMirrorSync, (_args, ctx) => {
     enabled();
     if (!ctx.repo!.row.is_mirror) throw badRequest('Repository is not a mirror');
-    g.mirrorQueue.enqueue('pull', ctx.repo!.row.id, 'manual');
+    g.mirrors.queue.enqueue('pull', ctx.repo!.row.id, 'manual');
   });
 }

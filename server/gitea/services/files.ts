@@ -20,6 +20,7 @@ import type { LfsStore } from './lfs-store.js';
 import type { Protections } from './protections.js';
 import { cleanTreePath, pathNotExist, type RefCommit } from './refs.js';
 import type { RepoContext, RepoService } from './repos.js';
+import type { CommitPublisher } from './commit-bus.js';
 
 export type Operation = 'create' | 'update' | 'upload' | 'rename' | 'delete';
 
@@ -104,8 +105,8 @@ export interface FilesDeps {
   lfsRepo: LfsRepo;
   lfsEnabled: boolean;
   site: Site;
-  /** Told after every commit we make (mirrors sync on commit, caches, events). */
-  onCommit?: (repo: RepoContext, branch: string, sha: string) => void;
+  /** Where every commit we make is published (mirrors sync on commit, events). */
+  commits?: CommitPublisher;
 }
 
 /**
@@ -357,7 +358,7 @@ export function createFiles(deps: FilesDeps) {
         throw new Error(`branch ${target} kept moving; gave up after ${MAX_ATTEMPTS} attempts`);
       });
       deps.repos.touch(repo);
-      deps.onCommit?.(repo, done.newBranch, done.commitSha);
+      deps.commits?.publish(repo, done.newBranch, done.commitSha);
 
       const api = deps.site.repoApi(repo.owner, repo.row);
       const html = deps.site.repoHtml(repo.owner, repo.row);

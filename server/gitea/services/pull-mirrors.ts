@@ -15,6 +15,7 @@ import { RemoteGitError, type RemoteGit } from '../mirrors/remote-git.js';
 import { mirrorSyncError } from './push-mirrors.js';
 import type { RepoEvents } from '../repo-events.js';
 import type { RepoContext, RepoService } from './repos.js';
+import type { CommitPublisher } from './commit-bus.js';
 
 export interface MigrateOptions {
   clone_addr: string;
@@ -54,8 +55,8 @@ export interface PullMirrorDeps {
   resolveHost?: (host: string) => Promise<string[]>;
   /** Sync started/finished/failed events for /api/v1/events. */
   events?: RepoEvents;
-  /** Told about each branch a fetch moved (sync-on-commit of push mirrors, live events). */
-  notifyCommit?: (repo: RepoContext, branch: string, sha: string) => void;
+  /** Where each branch a fetch moved is published (sync-on-commit of push mirrors, live events). */
+  commits?: CommitPublisher;
   /** Fetches the LFS objects of migrations and mirrors asked to copy them (`lfs: true`). */
   lfs?: LfsMirroring;
 }
@@ -218,7 +219,7 @@ export function createPullMirrors(deps: PullMirrorDeps) {
         return false;
       }
       const after = (await git.refs(repo.gitDir)).branches;
-      for (const [branch, sha] of after) if (before.get(branch) !== sha) deps.notifyCommit?.(repo, branch, sha);
+      for (const [branch, sha] of after) if (before.get(branch) !== sha) deps.commits?.publish(repo, branch, sha);
       deps.events?.mirrorSync('finished', repo, ref);
       return true;
     },

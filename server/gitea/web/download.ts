@@ -1,13 +1,17 @@
 import type { Context, Hono } from 'hono';
 import { DomainError } from '../../errors.js';
 import { giteaError } from '../../http/gitea-errors.js';
-import type { Gitea } from '../gitea.js';
-import { giteaAuth } from '../mount.js';
+import type { GitStore } from '../git/store.js';
+import { giteaAuth, type CallerDeps } from '../http/gitea-auth.js';
 import { tooMany } from './git-access.js';
 import type { Authenticated } from '../services/accounts.js';
 import { resolveLegacy, resolveTyped } from '../services/refs.js';
 import { scopeAllows } from '../services/scopes.js';
-import { serveBlob } from '../services/serve-blob.js';
+import type { RepoService } from '../services/repos.js';
+import { serveBlob, type ServeBlobDeps } from '../services/serve-blob.js';
+
+/** What the download route uses. */
+export type DownloadDeps = CallerDeps & ServeBlobDeps & { repos: RepoService; git: GitStore };
 
 /** First path segments that are never an owner (decisions.md), so their routes are not ours. */
 const RESERVED = new Set(['api', 'ari', 'sim', 'assets', 'admin', 'user', 'users', 'repos', 'explore']);
@@ -31,7 +35,7 @@ function segments(c: Context): string[] | null {
   return parts;
 }
 
-async function download(g: Gitea, c: Context, parts: string[]): Promise<Response> {
+async function download(g: DownloadDeps, c: Context, parts: string[]): Promise<Response> {
   const [owner, name, , ...rest] = parts as [string, string, string, ...string[]];
   const auth = c.get('giteaAuth') as Authenticated | null;
   try {
@@ -56,7 +60,7 @@ async function download(g: Gitea, c: Context, parts: string[]): Promise<Response
  * same headers as /api/v1/.../raw. Paths under reserved names and
  * `{repo}.git` belong to other routes and pass through.
  */
-export function mountDownload(app: Hono<any>, g: Gitea): void {
+export function mountDownload(app: Hono<any>, g: DownloadDeps): void {
   const auth = giteaAuth(g, (_c, throttled) => (throttled ? tooMany(throttled) : plain(401, 'Failed to authenticate user')));
   app.get('/:owner/:repo/raw/*', async (c, next) => {
     const parts = segments(c);

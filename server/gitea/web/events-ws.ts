@@ -4,8 +4,10 @@ import { answerSocket } from '../../http/answer-socket.js';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { RepoEvent } from '../../../protocol/gitea/events.js';
 import type { Logger } from '../../log.js';
-import type { Gitea } from '../gitea.js';
-import { authenticate, readCredentials, TOO_MANY_FAILURES } from '../http/gitea-auth.js';
+import type { RepoEvents } from '../repo-events.js';
+import { authenticate, readCredentials, TOO_MANY_FAILURES, type CallerDeps } from '../http/gitea-auth.js';
+import type { RepoService } from '../services/repos.js';
+import type { Site } from '../site.js';
 import { Throttled } from '../services/login-throttle.js';
 import type { Authenticated } from '../services/accounts.js';
 import { scopeAllows } from '../services/scopes.js';
@@ -30,7 +32,7 @@ function refuse(socket: Duplex, status: number, reason: string, message: string,
  * Credentials as the API takes them (token header or query, Basic); a token
  * needs read:repository. Refusals are plain HTTP before the upgrade.
  */
-export function createRepoEventsWs(g: Gitea, opts: RepoEventsWsOptions) {
+export function createRepoEventsWs(g: CallerDeps & { site: Site; repos: RepoService; events: RepoEvents }, opts: RepoEventsWsOptions) {
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: opts.maxPayload });
   const sockets = new Map<WebSocket, { alive: boolean }>();
 

@@ -1,10 +1,9 @@
 import type { Context } from 'hono';
 import type { UserRow } from '../../db/repos/user-repo.js';
-import type { Gitea } from '../gitea.js';
-import { authenticate, clientAddress, readCredentials, TOO_MANY_FAILURES } from '../http/gitea-auth.js';
+import { authenticate, clientAddress, readCredentials, TOO_MANY_FAILURES, type CallerDeps } from '../http/gitea-auth.js';
 import { Throttled } from '../services/login-throttle.js';
 import type { Authenticated } from '../services/accounts.js';
-import type { RepoContext } from '../services/repos.js';
+import type { RepoContext, RepoService } from '../services/repos.js';
 import { scopeAllows } from '../services/scopes.js';
 import { publicOnlyRefuses } from '../services/visibility.js';
 
@@ -28,7 +27,7 @@ export const failedAuth = () => httpError(401, 'Failed to authenticate user');
 export const tooMany = (t: Throttled) => httpError(429, TOO_MANY_FAILURES, { 'retry-after': String(t.retryAfter) });
 
 /** The caller: null when anonymous; when the credentials are wrong (401) or the password was not checked (429), the answer to give. */
-export async function webCaller(c: Context, g: Gitea): Promise<Authenticated | null | Response> {
+export async function webCaller(c: Context, g: CallerDeps): Promise<Authenticated | null | Response> {
   const creds = readCredentials(c.req.header('authorization'), c.req.url, !g.config.disableQueryAuthToken);
   const auth = await authenticate(g.accounts, creds, clientAddress(c.env));
   if (auth === false) return failedAuth();
@@ -48,7 +47,7 @@ const SEES_ALL: Authenticated = { user: { id: 0, is_admin: 1 } as UserRow, token
  * missing repository and for one the caller cannot read); null when it does
  * not exist.
  */
-export function locateRepo(g: Gitea, owner: string, name: string, doer: UserRow | null): RepoContext | null {
+export function locateRepo(g: { repos: RepoService }, owner: string, name: string, doer: UserRow | null): RepoContext | null {
   let found: RepoContext;
   try {
     found = g.repos.lookup(owner, name, SEES_ALL);

@@ -1,15 +1,17 @@
 import type { Context, Hono } from 'hono';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import type { Logger } from '../../log.js';
-import type { Gitea } from '../gitea.js';
+import type { CallerDeps } from '../http/gitea-auth.js';
 import { HOOK_SECRET_ENV, HOOK_URL_ENV, PushHooks } from '../git/hooks.js';
 import { runService, type GitService, type ServiceProcess } from '../git/service-rpc.js';
 import type { Authenticated } from '../services/accounts.js';
 import type { RepoContext } from '../services/repos.js';
-import type { GiteaMountOptions } from '../mount.js';
 import { bareStatus, httpError, locateRepo, plainText, repoNameOf, tokenAllows, webCaller } from './git-access.js';
 import { nodeBody, requestInput, type InputProblem } from './request-input.js';
-import { createPushSessions, PRE_RECEIVE_PATH } from './push-sessions.js';
+import { createPushSessions, PRE_RECEIVE_PATH, type PushSessionsDeps } from './push-sessions.js';
+
+/** What git smart HTTP uses. */
+export type GitHttpDeps = CallerDeps & PushSessionsDeps & { config: { dataDir: string } };
 
 /**
  * A push body may be far larger than an API body (MAX_BODY_BYTES): git sends
@@ -39,7 +41,7 @@ interface Access {
  * PRE_RECEIVE_PATH). The dumb protocol is not served: every git since 1.6.6
  * speaks smart HTTP.
  */
-export function mountGitHttp(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): void {
+export function mountGitHttp(app: Hono<any>, g: GitHttpDeps, opts: { log: Logger; maxBodyBytes: number }): void {
   const hooks = new PushHooks(g.config.dataDir);
   hooks.install();
   const pushes = createPushSessions(g, opts.log, opts.maxBodyBytes);
