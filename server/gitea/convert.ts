@@ -4,15 +4,10 @@ import type { TokenRow } from '../db/repos/token-repo.js';
 import type { UserRow } from '../db/repos/user-repo.js';
 import type { AccessToken, Repository, User } from '../../protocol/gitea/index.js';
 import { GO_ZERO_TIME, goTime } from '../util/go-format.js';
+import type { Perm } from './services/perm.js';
+import type { RepoFacts } from './services/repos.js';
 import type { Site } from './site.js';
 
-export interface Perm {
-  read: boolean;
-  write: boolean;
-  admin: boolean;
-  /** The repository's owner (or a site admin, who may do what an owner may). */
-  owner: boolean;
-}
 
 /**
  * A User as the API shows it to `viewer` (Gitea's ToUser): signed-in callers
@@ -72,12 +67,6 @@ export function toAccessToken(t: TokenRow, token = ''): ModelOf<typeof AccessTok
     created_at: goTime(t.created_at),
     last_used_at: t.last_used_at ? goTime(t.last_used_at) : GO_ZERO_TIME,
   };
-}
-
-export interface RepoFacts {
-  empty: boolean;
-  branchCount: number;
-  sizeKiB: number;
 }
 
 export function toRepository(r: RepositoryRow, owner: UserRow, perm: Perm, facts: RepoFacts, site: Site): ModelOf<typeof Repository> {

@@ -10,7 +10,12 @@ import type { Logger } from '../log.js';
 import { GitStore } from './git/store.js';
 import { closeRefUpdaters } from './git/ref-updater.js';
 import { createAccounts } from './services/accounts.js';
+import { createArchives } from './services/archive.js';
 import { ArchiveSlots } from './services/archive-slots.js';
+import { createBlobSource } from './services/blob-source.js';
+import { createBranches } from './services/branches.js';
+import { createEditorConfigReader } from './services/editorconfig.js';
+import { createRefResolver } from './services/ref-resolver.js';
 import { bootstrapAdmin } from './services/bootstrap-admin.js';
 import { CommitBus } from './services/commit-bus.js';
 import { LoginThrottle } from './services/login-throttle.js';
@@ -115,6 +120,12 @@ export async function createGitea(deps: GiteaDeps) {
     archiveSlots: new ArchiveSlots(config.archive),
     site,
     git,
+    /** Git reads for the routes, which hold no git handle. */
+    refs: createRefResolver(git),
+    branches: createBranches(git),
+    blobs: createBlobSource({ git, lfsStore, lfsRepo, lfsEnabled: config.lfsEnabled }),
+    editorConfig: createEditorConfigReader(git),
+    archives: createArchives(git),
     accounts,
     repos,
     protections,

@@ -61,15 +61,15 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
     ),
   );
 
-  const { site, git, config, accounts, repos, files, contents, protections, lfsStore, lfsRepo } = g;
+  const { site, git, config, accounts, repos, files, contents, protections, lfsStore, lfsRepo, refs, blobs } = g;
   mountUsers(b, { site, accounts });
   mountRepos(b, { site, repos, accounts, files, pullMirrors: g.pullMirrors, mirrors: g.mirrors });
-  mountBranches(b, { site, git, accounts, protections, repos });
-  mountContents(b, { files, contents, git, site, config });
-  mountRaw(b, { git, lfsStore, lfsRepo, config });
+  mountBranches(b, { site, branches: g.branches, accounts, protections, repos });
+  mountContents(b, { files, contents });
+  mountRaw(b, { refs, blobs, config });
   mountMirrors(b, { config, site, pushMirrors: g.pushMirrors, mirrors: g.mirrors });
-  mountArchive(b, { git, site, archiveSlots: g.archiveSlots });
-  mountEditorConfig(b, { git });
+  mountArchive(b, { archives: g.archives, site, archiveSlots: g.archiveSlots });
+  mountEditorConfig(b, { refs, editorConfig: g.editorConfig });
 
   app.get('/api/swagger.v1.json', (c) => c.json(giteaSwagger([...b.mounted], GITEA_MODELS, `${g.site.basePath}/api/v1`)));
   app.get('/api/swagger', (c) =>
@@ -80,5 +80,5 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   // Web routes (outside /api): LFS and git before the download route, which matches more loosely.
   mountLfs(app, { config, accounts, site, repos, lfsStore, lfsRepo }, opts);
   mountGitHttp(app, { config, accounts, repos, git, protections, commits: g.commits }, opts);
-  mountDownload(app, { config, accounts, repos, git, lfsStore, lfsRepo });
+  mountDownload(app, { config, accounts, repos, refs, blobs });
 }

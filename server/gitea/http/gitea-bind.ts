@@ -4,9 +4,9 @@ import type { GArgs, GOperation, GParam, GResult, Guard } from '../../../protoco
 import { giteaStatuses } from '../../../protocol/gitea/operation.js';
 import type { RModel } from '../../../protocol/gitea/request.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
-import { DomainError, forbidden, notFound, unprocessable } from '../../errors.js';
+import { DomainError, forbidden, notFound, unauthorized, unprocessable } from '../../errors.js';
 import { readBody, jsonDepth } from '../../http/body.js';
-import { giteaError, unauthorized } from '../../http/gitea-errors.js';
+import { giteaError } from './gitea-errors.js';
 import type { Logger } from '../../log.js';
 import type { Authenticated } from '../services/accounts.js';
 import type { RepoContext, RepoService } from '../services/repos.js';

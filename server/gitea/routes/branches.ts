@@ -1,10 +1,9 @@
 import * as ops from '../../../protocol/gitea/operations/branches.js';
-import { notFound } from '../../errors.js';
 import { goTime } from '../../util/go-format.js';
 import type { GiteaBinder } from '../http/gitea-bind.js';
 import { Reply } from '../http/gitea-bind.js';
 import { paged } from '../http/paginate.js';
-import type { GitStore } from '../git/store.js';
+import type { Branches } from '../services/branches.js';
 import type { Accounts } from '../services/accounts.js';
 import type { Protections } from '../services/protections.js';
 import type { RepoContext, RepoService } from '../services/repos.js';
@@ -14,7 +13,7 @@ import type { Commit } from '../git/commit.js';
 import { UNSIGNED } from '../services/files.js';
 
 /** Branches (read) and branch protection rules. */
-export function mountBranches(b: GiteaBinder, g: { site: Site; git: GitStore; accounts: Accounts; protections: Protections; repos: RepoService }): void {
+export function mountBranches(b: GiteaBinder, g: { site: Site; branches: Branches; accounts: Accounts; protections: Protections; repos: RepoService }): void {
   /** Gitea's PayloadUser: the user name is that of the account with the commit's email, if any. */
   const payloadUser = (p: Commit['author']) => ({ name: p.name, email: p.email, username: (p.email && g.accounts.byEmail(p.email)?.name) || '' });
 
@@ -59,19 +58,13 @@ export function mountBranches(b: GiteaBinder, g: { site: Site; git: GitStore; ac
 
   b.mount(ops.repoListBranches, async ({ page, limit }, ctx) => {
     const repo = ctx.repo!;
-    const refs = await g.git.refs(repo.gitDir);
-    const all = await Promise.all([...refs.branches].map(async ([name, sha]) => ({ name, commit: await g.git.commit(repo.gitDir, sha) })));
-    // Gitea lists branches by their head commit's time, newest first, then by name.
-    all.sort((x, y) => (y.commit?.committer.when ?? 0) - (x.commit?.committer.when ?? 0) || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-    const reply = paged(all, ctx.url, g.site, page, limit);
+    const reply = paged(await g.branches.list(repo), ctx.url, g.site, page, limit);
     return new Reply(200, reply.body.map((x) => branchJson(repo, x.name, x.commit, ctx.doer)), reply.headers);
   });
 
   b.mount(ops.repoGetBranch, async ({ branch }, ctx) => {
-    const repo = ctx.repo!;
-    const sha = (await g.git.refs(repo.gitDir)).branches.get(branch);
-    if (!sha) throw notFound('not found');
-    return branchJson(repo, branch, await g.git.commit(repo.gitDir, sha), ctx.doer);
+    const head = await g.branches.get(ctx.repo!, branch);
+    return branchJson(ctx.repo!, head.name, head.commit, ctx.doer);
   });
 
   b.mount(ops.repoListBranchProtection, (_a, ctx) => {

@@ -1,7 +1,6 @@
 import type { PullMirrorRepo, PullMirrorRow } from '../../db/repos/mirror-repo.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
-import { badRequest, DomainError, forbidden, notFound, unprocessable } from '../../errors.js';
-import { unauthorized } from '../../http/gitea-errors.js';
+import { badRequest, DomainError, forbidden, notFound, unauthorized, unprocessable } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { parseGoDuration } from '../../util/go-duration.js';
 import type { SecretBox } from '../../util/secret-box.js';

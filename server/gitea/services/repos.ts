@@ -8,7 +8,7 @@ import { conflict, forbidden, notFound, unprocessable } from '../../errors.js';
 import type { GitStore } from '../git/store.js';
 import { runGit } from '../git/run.js';
 import { validRefName } from '../../../protocol/gitea/request.js';
-import type { Perm, RepoFacts } from '../convert.js';
+import type { Perm } from './perm.js';
 import type { Accounts, Authenticated } from './accounts.js';
 import { accountVisibleTo, publicOnlyRefuses } from './visibility.js';
 
@@ -18,6 +18,13 @@ export interface RepoContext {
   owner: UserRow;
   gitDir: string;
   perm: Perm;
+}
+
+/** What the API shows about a repository's git side (computed per request). */
+export interface RepoFacts {
+  empty: boolean;
+  branchCount: number;
+  sizeKiB: number;
 }
 
 const RESERVED_REPO_NAMES = new Set(['.', '..', '-']);
@@ -99,7 +106,7 @@ export function createRepoService(deps: RepoServiceDeps) {
 
     async facts(ctx: RepoContext): Promise<RepoFacts> {
       const refs = await git.refs(ctx.gitDir);
-      return { empty: refs.branches.size === 0, branchCount: refs.branches.size, sizeKiB: await repoSize(ctx.gitDir) };
+      return { empty: await git.isEmpty(ctx.gitDir), branchCount: refs.branches.size, sizeKiB: await repoSize(ctx.gitDir) };
     },
 
     /** Creates a repository owned by `owner` (Gitea's checks in its order), with an empty bare git repository. */

@@ -1,17 +1,16 @@
 import type { Context, Hono } from 'hono';
 import { DomainError } from '../../errors.js';
-import { giteaError } from '../../http/gitea-errors.js';
-import type { GitStore } from '../git/store.js';
+import { giteaError } from '../http/gitea-errors.js';
 import { giteaAuth, type CallerDeps } from '../http/gitea-auth.js';
 import { tooMany } from './git-access.js';
 import type { Authenticated } from '../services/accounts.js';
-import { resolveLegacy, resolveTyped } from '../services/refs.js';
+import type { RefResolver } from '../services/ref-resolver.js';
 import { scopeAllows } from '../services/scopes.js';
 import type { RepoService } from '../services/repos.js';
-import { serveBlob, type ServeBlobDeps } from '../services/serve-blob.js';
+import { serveBlob, type ServeBlobDeps } from './serve-blob.js';
 
 /** What the download route uses. */
-export type DownloadDeps = CallerDeps & ServeBlobDeps & { repos: RepoService; git: GitStore };
+export type DownloadDeps = CallerDeps & ServeBlobDeps & { repos: RepoService; refs: RefResolver };
 
 /** First path segments that are never an owner (decisions.md), so their routes are not ours. */
 const RESERVED = new Set(['api', 'ari', 'sim', 'assets', 'admin', 'user', 'users', 'repos', 'explore']);
@@ -42,10 +41,10 @@ async function download(g: DownloadDeps, c: Context, parts: string[]): Promise<R
     const repo = g.repos.lookup(owner, name, auth);
     // Gitea's CheckRepoScopedToken: a token must carry read:repository for the web routes too.
     if (auth?.token && !scopeAllows(auth.token.scopes ? auth.token.scopes.split(',') : [], 'repository', 'read')) return plain(403, 'Forbidden');
-    if ((await g.git.refs(repo.gitDir)).branches.size === 0) return plain(404, 'repository is empty');
+    if (await g.refs.isEmpty(repo)) return plain(404, 'repository is empty');
     const kind = rest[0] ?? '';
     // The typed form is what download_url uses; anything else is guessed as /raw/{ref-or-path} (Gitea redirects those to the typed URL; we serve them).
-    const found = REF_KINDS.has(kind) && rest.length > 1 ? await resolveTyped(g.git, repo, kind, rest.slice(1).join('/')) : await resolveLegacy(g.git, repo, rest.join('/'), undefined);
+    const found = REF_KINDS.has(kind) && rest.length > 1 ? await g.refs.typed(repo, kind, rest.slice(1).join('/')) : await g.refs.legacy(repo, rest.join('/'), undefined);
     return await serveBlob(g, c.req.raw, { repo, ...found, media: false });
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;

@@ -130,7 +130,7 @@ export function mountGitHttp(app: Hono<any>, g: GitHttpDeps, opts: { log: Logger
       input.stream.destroy();
       return httpError(500);
     }
-    const wasEmpty = (await g.git.refs(a.repo.gitDir)).branches.size === 0;
+    const wasEmpty = await g.git.isEmpty(a.repo.gitDir);
     const push = pushes.open(a.repo, doer);
     const proc = runService('receive-pack', a.repo.gitDir, {
       env: { ...protocolEnv(c), [HOOK_URL_ENV]: hookUrl(c), [HOOK_SECRET_ENV]: push.secret },

@@ -1,4 +1,4 @@
-import { DomainError, type ErrorKind } from '../errors.js';
+import { DomainError, type ErrorKind } from '../../errors.js';
 
 const STATUS: Record<ErrorKind, number> = {
   bad_request: 400,
@@ -19,4 +19,3 @@ export function giteaError(err: unknown): { status: number; message: string } | 
   return undefined;
 }
 
-export const unauthorized = (m: string) => new DomainError('unauthorized', m);
