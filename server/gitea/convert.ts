@@ -5,6 +5,7 @@ import type { UserRow } from '../db/repos/user-repo.js';
 import type { AccessToken, Repository, User } from '../../protocol/gitea/index.js';
 import { GO_ZERO_TIME, goTime } from '../util/go-format.js';
 import type { Perm } from './services/perm.js';
+import { Scopes } from './services/scopes.js';
 import type { RepoFacts } from './services/repos.js';
 import type { Site } from './site.js';
 
@@ -63,7 +64,7 @@ export function toAccessToken(t: TokenRow, token = ''): ModelOf<typeof AccessTok
     name: t.name,
     sha1: token,
     token_last_eight: t.last_eight,
-    scopes: t.scopes ? t.scopes.split(',') : [],
+    scopes: [...new Scopes(t.scopes).list],
     created_at: goTime(t.created_at),
     last_used_at: t.last_used_at ? goTime(t.last_used_at) : GO_ZERO_TIME,
   };

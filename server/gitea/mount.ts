@@ -45,6 +45,7 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
     violations: opts.violations,
     log: opts.log,
     production: opts.production,
+    mirrorEnabled: g.config.mirrorEnabled,
   });
   // The Node adaptor resolves `.` and `..` segments (also `%2e%2e`) before routing, so
   // `DELETE …/collaborators/..` would reach `DELETE /repos/{owner}/{repo}`. Gitea routes the
@@ -67,7 +68,7 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountBranches(b, { site, branches: g.branches, accounts, protections, repos });
   mountContents(b, { files, contents });
   mountRaw(b, { refs, blobs, config });
-  mountMirrors(b, { config, site, pushMirrors: g.pushMirrors, mirrors: g.mirrors });
+  mountMirrors(b, { site, pushMirrors: g.pushMirrors, mirrors: g.mirrors });
   mountArchive(b, { archives: g.archives, site, archiveSlots: g.archiveSlots });
   mountEditorConfig(b, { refs, editorConfig: g.editorConfig });
 

@@ -13,9 +13,21 @@ const STATUS: Record<ErrorKind, number> = {
   internal: 500,
 };
 
+/** A guard's refusal with a status no domain error kind names (423 Locked). */
+export class GiteaRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GiteaRefusal';
+  }
+}
+
 /** Gitea's mapping of error kinds to statuses (APIErrorAuto); the body is `{message, url}`. */
 export function giteaError(err: unknown): { status: number; message: string } | undefined {
   if (err instanceof DomainError) return { status: STATUS[err.kind], message: err.message };
+  if (err instanceof GiteaRefusal) return { status: err.status, message: err.message };
   return undefined;
 }
 

@@ -6,6 +6,7 @@ import { paged } from '../http/paginate.js';
 import type { Branches } from '../services/branches.js';
 import type { Accounts } from '../services/accounts.js';
 import type { Protections } from '../services/protections.js';
+import { takesWrites } from '../services/repo-access.js';
 import type { RepoContext, RepoService } from '../services/repos.js';
 import type { Site } from '../site.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
@@ -20,7 +21,7 @@ export function mountBranches(b: GiteaBinder, g: { site: Site; branches: Branche
   function branchJson(repo: RepoContext, name: string, c: Commit | null, doer: UserRow | null) {
     const rule = g.protections.matchFor(repo.row.id, name);
     // Gitea computes these from permissions and the rule alone; here an archived or mirror repository takes no push.
-    const open = !!doer && !repo.row.is_archived && !repo.row.is_mirror;
+    const open = !!doer && takesWrites(repo.row);
     const html = g.site.repoHtml(repo.owner, repo.row);
     return {
       name,
@@ -52,10 +53,6 @@ export function mountBranches(b: GiteaBinder, g: { site: Site; branches: Branche
   /** Users with explicit access, in Gitea's order (collaborators by id, then the owner): allow-lists hold only them. */
   const readers = (repo: RepoContext) => [...g.repos.collaborators(repo).map((c) => c.user).sort((x, y) => x.id - y.id), repo.owner];
 
-  /** Gitea's mustNotBeArchived (after binding): 423. */
-  const archived = (repo: RepoContext) =>
-    repo.row.is_archived ? new Response(JSON.stringify({ message: 'repo is archived', url: g.site.swaggerUrl }), { status: 423, headers: { 'content-type': 'application/json;charset=utf-8' } }) : null;
-
   b.mount(ops.repoListBranches, async ({ page, limit }, ctx) => {
     const repo = ctx.repo!;
     const reply = paged(await g.branches.list(repo), ctx.url, g.site, page, limit);
@@ -73,22 +70,16 @@ export function mountBranches(b: GiteaBinder, g: { site: Site; branches: Branche
   });
   b.mount(ops.repoCreateBranchProtection, ({ body }, ctx) => {
     const repo = ctx.repo!;
-    const locked = archived(repo);
-    if (locked) return locked;
     const r = readers(repo);
     return new Reply(201, g.protections.toApi(g.protections.create(repo.row.id, body, r), r));
   });
   b.mount(ops.repoGetBranchProtection, ({ name }, ctx) => g.protections.toApi(g.protections.get(ctx.repo!.row.id, name), readers(ctx.repo!)));
   b.mount(ops.repoEditBranchProtection, ({ name, body }, ctx) => {
     const repo = ctx.repo!;
-    const locked = archived(repo);
-    if (locked) return locked;
     const r = readers(repo);
     return g.protections.toApi(g.protections.edit(repo.row.id, name, body, r), r);
   });
   b.mount(ops.repoDeleteBranchProtection, ({ name }, ctx) => {
-    const locked = archived(ctx.repo!);
-    if (locked) return locked;
     g.protections.remove(ctx.repo!.row.id, name);
   });
 }

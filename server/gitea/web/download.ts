@@ -5,7 +5,7 @@ import { giteaAuth, type CallerDeps } from '../http/gitea-auth.js';
 import { tooMany } from './git-access.js';
 import type { Authenticated } from '../services/accounts.js';
 import type { RefResolver } from '../services/ref-resolver.js';
-import { scopeAllows } from '../services/scopes.js';
+import { tokenMayAccessRepo } from '../services/repo-access.js';
 import type { RepoService } from '../services/repos.js';
 import { serveBlob, type ServeBlobDeps } from './serve-blob.js';
 
@@ -40,7 +40,7 @@ async function download(g: DownloadDeps, c: Context, parts: string[]): Promise<R
   try {
     const repo = g.repos.lookup(owner, name, auth);
     // Gitea's CheckRepoScopedToken: a token must carry read:repository for the web routes too.
-    if (auth?.token && !scopeAllows(auth.token.scopes ? auth.token.scopes.split(',') : [], 'repository', 'read')) return plain(403, 'Forbidden');
+    if (!tokenMayAccessRepo(auth, repo, 'read')) return plain(403, 'Forbidden');
     if (await g.refs.isEmpty(repo)) return plain(404, 'repository is empty');
     const kind = rest[0] ?? '';
     // The typed form is what download_url uses; anything else is guessed as /raw/{ref-or-path} (Gitea redirects those to the typed URL; we serve them).

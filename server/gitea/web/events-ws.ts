@@ -10,8 +10,7 @@ import type { RepoService } from '../services/repos.js';
 import type { Site } from '../site.js';
 import { Throttled } from '../services/login-throttle.js';
 import type { Authenticated } from '../services/accounts.js';
-import { scopeAllows } from '../services/scopes.js';
-import { publicOnlyRefuses } from '../services/visibility.js';
+import { tokenMayAccessRepo } from '../services/repo-access.js';
 
 export interface RepoEventsWsOptions {
   log: Logger;
@@ -51,8 +50,7 @@ export function createRepoEventsWs(g: CallerDeps & { site: Site; repos: RepoServ
   function readable(auth: Authenticated, event: RepoEvent): boolean {
     const repo = g.repos.byId(event.repository.id, auth.user);
     if (!repo?.perm.read) return false;
-    if (publicOnlyRefuses(auth, repo.row, repo.owner)) return false;
-    return true;
+    return tokenMayAccessRepo(auth, repo, 'read');
   }
 
   function attach(ws: WebSocket, auth: Authenticated, only: Set<string> | null): void {
@@ -99,12 +97,9 @@ export function createRepoEventsWs(g: CallerDeps & { site: Site; repos: RepoServ
         refuse(socket, 401, 'Unauthorized', 'token is required', swagger);
         return true;
       }
-      if (auth.token) {
-        const scopes = auth.token.scopes ? auth.token.scopes.split(',') : [];
-        if (!scopeAllows(scopes, 'repository', 'read')) {
-          refuse(socket, 403, 'Forbidden', `token does not have at least one of required scope(s), required=[read:repository], token scope=${auth.token.scopes}`, swagger);
-          return true;
-        }
+      if (auth.scopes && !auth.scopes.allows('repository', 'read')) {
+        refuse(socket, 403, 'Forbidden', `token does not have at least one of required scope(s), required=[read:repository], token scope=${auth.scopes.text}`, swagger);
+        return true;
       }
       const q = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
       const names = q.getAll('repo').flatMap((r) => r.split(',')).map((r) => r.trim().toLowerCase()).filter(Boolean);

@@ -4,8 +4,6 @@ import { authenticate, clientAddress, readCredentials, TOO_MANY_FAILURES, type C
 import { Throttled } from '../services/login-throttle.js';
 import type { Authenticated } from '../services/accounts.js';
 import type { RepoContext, RepoService } from '../services/repos.js';
-import { scopeAllows } from '../services/scopes.js';
-import { publicOnlyRefuses } from '../services/visibility.js';
 
 /** `ctx.PlainText`: Gitea's plain answers on the git routes (no trailing newline). */
 export const plainText = (status: number, text: string, headers: Record<string, string> = {}) =>
@@ -39,7 +37,7 @@ export async function webCaller(c: Context, g: CallerDeps): Promise<Authenticate
 export const repoNameOf = (param: string) => (param.endsWith('.git') ? param.slice(0, -4) : param);
 
 // Only used to find a repository's row; permissions are always computed for the real caller.
-const SEES_ALL: Authenticated = { user: { id: 0, is_admin: 1 } as UserRow, token: null };
+const SEES_ALL: Authenticated = { user: { id: 0, is_admin: 1 } as UserRow, token: null, scopes: null };
 
 /**
  * The repository `owner/name` with the caller's permission on it, whether
@@ -57,17 +55,3 @@ export function locateRepo(g: { repos: RepoService }, owner: string, name: strin
   return g.repos.byId(found.row.id, doer) ?? null;
 }
 
-/**
- * Gitea's CheckRepoScopedToken: a token must carry read:repository (pull) or
- * write:repository (push), and a public-only token cannot reach a private
- * repository (nor one of an owner who is not public). Gitea checks this only for tokens sent with Basic auth (a
- * known hole: go-gitea advisory on Bearer tokens skipping scope checks on
- * git routes); we check every token.
- */
-export function tokenAllows(auth: Authenticated | null, repo: RepoContext, level: 'read' | 'write'): boolean {
-  const token = auth?.token;
-  if (!token) return true;
-  const scopes = token.scopes ? token.scopes.split(',') : [];
-  if (publicOnlyRefuses(auth, repo.row, repo.owner)) return false;
-  return scopeAllows(scopes, 'repository', level);
-}

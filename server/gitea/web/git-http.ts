@@ -6,7 +6,8 @@ import { HOOK_SECRET_ENV, HOOK_URL_ENV, PushHooks } from '../git/hooks.js';
 import { runService, type GitService, type ServiceProcess } from '../git/service-rpc.js';
 import type { Authenticated } from '../services/accounts.js';
 import type { RepoContext } from '../services/repos.js';
-import { bareStatus, httpError, locateRepo, plainText, repoNameOf, tokenAllows, webCaller } from './git-access.js';
+import { tokenMayAccessRepo } from '../services/repo-access.js';
+import { bareStatus, httpError, locateRepo, plainText, repoNameOf, webCaller } from './git-access.js';
 import { nodeBody, requestInput, type InputProblem } from './request-input.js';
 import { createPushSessions, PRE_RECEIVE_PATH, type PushSessionsDeps } from './push-sessions.js';
 
@@ -61,7 +62,8 @@ export function mountGitHttp(app: Hono<any>, g: GitHttpDeps, opts: { log: Logger
       // Gitea's realm when its OAuth2 provider is on (the default): git asks for credentials and retries.
       if (!auth) return httpError(401, 'Unauthorized', { 'www-authenticate': 'Basic realm="Gitea"' });
       if (repo) {
-        if (!tokenAllows(auth, repo, pull ? 'read' : 'write')) return httpError(403);
+        // Gitea's CheckRepoScopedToken checks only tokens sent with Basic auth (a known hole); we check every token.
+        if (!tokenMayAccessRepo(auth, repo, pull ? 'read' : 'write')) return httpError(403);
         // A push needs only read here: the hook refuses those who cannot write (Gitea, with proc-receive).
         if (!repo.perm.read) return plainText(404, 'Repository not found');
         if (!pull && repo.row.is_mirror) return plainText(403, 'mirror repository is read-only');

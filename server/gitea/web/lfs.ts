@@ -10,8 +10,9 @@ import type { RepoService } from '../services/repos.js';
 import type { Site } from '../site.js';
 import type { Authenticated } from '../services/accounts.js';
 import { batchObjects, isValidPointer, type BatchObject } from '../services/lfs-batch.js';
+import { takesWrites, tokenMayAccessRepo } from '../services/repo-access.js';
 import type { RepoContext } from '../services/repos.js';
-import { httpError, locateRepo, repoNameOf, tokenAllows, webCaller } from './git-access.js';
+import { httpError, locateRepo, repoNameOf, webCaller } from './git-access.js';
 import { nodeBody } from './request-input.js';
 
 const MEDIA_TYPE = 'application/vnd.git-lfs+json';
@@ -103,9 +104,9 @@ export function mountLfs(app: Hono<any>, g: LfsDeps, opts: { log: Logger; maxBod
     if (!repo) return lfsStatus(404);
     // A reader who uploads gets 401, not 403, as in Gitea: git-lfs then asks for other credentials.
     if (!(write ? repo.perm.write : repo.perm.read)) return lfsStatus(401, undefined, { 'www-authenticate': 'Basic realm="gitea-lfs"' });
-    if (!tokenAllows(auth, repo, write ? 'write' : 'read')) return httpError(403);
+    if (!tokenMayAccessRepo(auth, repo, write ? 'write' : 'read')) return httpError(403);
     // decisions.md: nothing is written to an archived or mirror repository (Gitea takes the upload).
-    if (write && (repo.row.is_archived || repo.row.is_mirror)) return lfsStatus(403);
+    if (write && !takesWrites(repo.row)) return lfsStatus(403);
     return repo;
   }
 
