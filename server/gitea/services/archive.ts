@@ -38,14 +38,6 @@ const SHA = /^[0-9a-f]{4,64}$/;
  * reference: <ref>`; an empty repository has none). `paths` limit a zip or
  * tar.gz to those entries (each must exist); a bundle takes none.
  */
-/** Archives bound to a git store, for routes (which hold no git handle). */
-export const createArchives = (git: GitStore) => ({
-  /** Checks and resolves an archive request (see archiveRequest). */
-  request: (repo: RepoContext, archive: string, rawPaths: readonly string[]) => archiveRequest(git, repo, archive, rawPaths),
-  /** Starts git writing the archive. */
-  start: startArchive,
-});
-
 export async function archiveRequest(git: GitStore, repo: RepoContext, archive: string, rawPaths: readonly string[]): Promise<ArchiveRequest> {
   const format = FORMATS.find((f) => archive.endsWith(`.${f}`));
   if (!format) throw badRequest(`unknown format: ${archive}`);
@@ -77,3 +69,11 @@ export function startArchive(repo: RepoContext, r: ArchiveRequest): Promise<Chil
   if (r.format === 'bundle') return gitBundle(repo.gitDir, r.commit);
   return gitArchive(repo.gitDir, { format: r.format, prefix: `${repo.row.name}/`, commit: r.commit, paths: r.paths });
 }
+
+/** Archives bound to a git store, for routes (which hold no git handle). */
+export const createArchives = (git: GitStore) => ({
+  /** Checks and resolves an archive request (see archiveRequest). */
+  request: (repo: RepoContext, archive: string, rawPaths: readonly string[]) => archiveRequest(git, repo, archive, rawPaths),
+  /** Starts git writing the archive. */
+  start: startArchive,
+});

@@ -62,12 +62,6 @@ function matchingSections(sections: readonly string[], file: string, budget: Glo
  * and last two lowercased. No .editorconfig is 404 with Gitea's text; no
  * matching section is 404 `not found` (the spec; Gitea answers `{}`).
  */
-/** The editorconfig reader bound to a git store, for routes (which hold no git handle). */
-export const createEditorConfigReader = (git: GitStore) => ({
-  /** The settings for `file` at `commit`. */
-  forFile: (repo: { gitDir: string }, commit: string, file: string) => editorConfigFor(git, repo.gitDir, commit, file),
-});
-
 export async function editorConfigFor(git: GitStore, gitDir: string, commit: string, file: string): Promise<EditorConfigDefinition> {
   const missing = () => notFound('object does not exist [id: , rel_path: .editorconfig]');
   const found = await git.lookup(gitDir, commit, ['.editorconfig']);
@@ -98,3 +92,9 @@ export async function editorConfigFor(git: GitStore, gitDir: string, commit: str
   for (const key of REPORTED) if (def[key]) out[key] = def[key];
   return out;
 }
+
+/** The editorconfig reader bound to a git store, for routes (which hold no git handle). */
+export const createEditorConfigReader = (git: GitStore) => ({
+  /** The settings for `file` at `commit`. */
+  forFile: (repo: { gitDir: string }, commit: string, file: string) => editorConfigFor(git, repo.gitDir, commit, file),
+});
