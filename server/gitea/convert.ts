@@ -58,6 +58,7 @@ function userJson(u: UserRow, site: Site, signed: boolean, authed: boolean): Mod
   };
 }
 
+/** An access token as the API lists it; `token` is the secret, shown only in the answer that creates it. */
 export function toAccessToken(t: TokenRow, token = ''): ModelOf<typeof AccessToken> {
   return {
     id: t.id,
@@ -70,6 +71,7 @@ export function toAccessToken(t: TokenRow, token = ''): ModelOf<typeof AccessTok
   };
 }
 
+/** A repository as the API shows it (Gitea's ToRepo), with the caller's permissions and the git facts. */
 export function toRepository(r: RepositoryRow, owner: UserRow, perm: Perm, facts: RepoFacts, site: Site): ModelOf<typeof Repository> {
   const html = site.repoHtml(owner, r);
   return {

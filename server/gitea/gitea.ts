@@ -34,6 +34,7 @@ import { createRemoteGit } from './mirrors/remote-git.js';
 import { RepoEvents } from './repo-events.js';
 import { Site } from './site.js';
 
+/** What the repository half is built from. */
 export interface GiteaDeps {
   db: Db;
   config: Config;

@@ -8,6 +8,7 @@ export interface CallerDeps {
   config: { disableQueryAuthToken: boolean };
 }
 
+/** The credentials a request presented, before they are checked. */
 export type Credentials =
   | { kind: 'none' }
   | { kind: 'token'; token: string; from: 'header' | 'query' }

@@ -64,8 +64,10 @@ export class Reply<T = unknown> {
 }
 
 type HandlerResult<O extends GOperation> = GResult<O> | Reply<GResult<O>> | Response;
+/** A thin handler: bound arguments and context in, a result, a Reply or a Response out. */
 export type GiteaHandler<O extends GOperation> = (args: GArgs<O>, ctx: GiteaContext) => HandlerResult<O> | Promise<HandlerResult<O>>;
 
+/** What the binder needs: lookups for its guards, limits, and test-mode checking. */
 export interface GiteaBinderOptions {
   site: Site;
   repos: RepoService;
@@ -280,5 +282,7 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
   };
 }
 
+/** The binder's interface (mount, errorResponse, what was mounted). */
 export type GiteaBinder = ReturnType<typeof createGiteaBinder>;
+/** Re-exported so handlers that map errors need one import. */
 export { DomainError };

@@ -5,7 +5,7 @@ import { Reply } from '../http/gitea-bind.js';
 import { decodeBase64 } from '../../util/go-base64.js';
 import type { ContentsReader } from '../services/contents.js';
 import type { Files } from '../services/files.js';
-import type { ChangeFile, ChangeRequest, Operation } from '../services/files.js';
+import type { ChangeFile, ChangeRequest, Operation } from '../services/change-request.js';
 
 type FileOpts = {
   message?: string;

@@ -21,6 +21,7 @@ const RESERVED_PATTERNS = ['*.keys', '*.gpg', '*.rss', '*.atom', '*.png'];
 /** Gitea: passwords shorter than MIN_PASSWORD_LENGTH (8) are refused. */
 export const MIN_PASSWORD_LENGTH = 8;
 
+/** The caller once credentials are checked. */
 export interface Authenticated {
   user: UserRow;
   /** Set when a token authenticated the request: scopes are then checked. */
@@ -29,6 +30,7 @@ export interface Authenticated {
   scopes: Scopes | null;
 }
 
+/** A user to create. */
 export interface NewUserInput {
   username: string;
   email: string;
@@ -175,4 +177,5 @@ export function createAccounts(
   };
 }
 
+/** The account service's interface. */
 export type Accounts = ReturnType<typeof createAccounts>;

@@ -5,6 +5,7 @@ import type { GitStore } from '../git/store.js';
 import { cleanTreePath } from './refs.js';
 import type { RepoContext } from './repos.js';
 
+/** The archive formats served. */
 export type ArchiveFormat = 'zip' | 'tar.gz' | 'bundle';
 
 /** What `/archive/{ref}.{ext}` asks for, checked and resolved. */

@@ -41,6 +41,7 @@ export interface FoundBlob {
   cacheable: boolean;
 }
 
+/** What finding blobs needs: git, and the LFS store and links for /media. */
 export interface BlobSourceDeps {
   git: GitStore;
   lfsStore: LfsStore;

@@ -2,6 +2,7 @@ import type { Logger } from '../../log.js';
 import type { Accounts } from './accounts.js';
 import { newPassword } from './passwords.js';
 
+/** Who the first admin is (ADMIN_* settings) and where to report it. */
 export interface BootstrapAdminOptions {
   adminUsername?: string | undefined;
   adminPassword?: string | undefined;

@@ -10,6 +10,7 @@ import { cleanTreePath, pathNotExist, refWebLinkPath, resolveRef, type RefCommit
 import type { RepoContext } from './repos.js';
 import { Lru } from '../../util/lru.js';
 
+/** One ContentsResponse. */
 export type Contents = ModelOf<typeof ContentsResponse>;
 
 /** Parses `.gitmodules` for the URL of the submodule at `path`. */
@@ -143,4 +144,5 @@ export function createContentsReader(git: GitStore, site: Site, opts: { maxBlobS
   };
 }
 
+/** The contents reader's interface. */
 export type ContentsReader = ReturnType<typeof createContentsReader>;

@@ -6,6 +6,7 @@ import type { PullMirrors } from './pull-mirrors.js';
 import type { PushMirrors } from './push-mirrors.js';
 import type { RepoContext, RepoService } from './repos.js';
 
+/** What scheduling mirrors needs. */
 export interface MirrorSchedulerDeps {
   rows: MirrorRepo;
   pushMirrors: PushMirrors;

@@ -282,4 +282,5 @@ export function createProtections(repo: ProtectionRepo, accounts: Accounts, now:
   };
 }
 
+/** The branch protection service's interface. */
 export type Protections = ReturnType<typeof createProtections>;

@@ -16,6 +16,7 @@ import type { RepoEvents } from '../repo-events.js';
 import type { RepoContext, RepoService } from './repos.js';
 import type { CommitPublisher } from './commit-bus.js';
 
+/** A migration request (Gitea's MigrateRepoOptions, the fields we use). */
 export interface MigrateOptions {
   clone_addr: string;
   repo_name: string;
@@ -39,6 +40,7 @@ interface SealedCredentials {
   lfs_password?: string;
 }
 
+/** What pull mirrors need. */
 export interface PullMirrorDeps {
   rows: PullMirrorRepo;
   box: SecretBox;
@@ -232,4 +234,5 @@ export function createPullMirrors(deps: PullMirrorDeps) {
   };
 }
 
+/** The pull mirror service's interface. */
 export type PullMirrors = ReturnType<typeof createPullMirrors>;

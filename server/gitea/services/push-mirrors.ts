@@ -30,6 +30,7 @@ export function mirrorSyncError(err: unknown): string {
   return 'internal error';
 }
 
+/** A push mirror to add (Gitea's CreatePushMirrorOption, the fields we use). */
 export interface CreatePushMirror {
   remote_address?: string;
   remote_username?: string;
@@ -39,6 +40,7 @@ export interface CreatePushMirror {
   use_ssh?: boolean;
 }
 
+/** What push mirrors need. */
 export interface PushMirrorDeps {
   rows: MirrorRepo;
   box: SecretBox;
@@ -212,4 +214,5 @@ export function createPushMirrors(deps: PushMirrorDeps) {
   };
 }
 
+/** The push mirror service's interface. */
 export type PushMirrors = ReturnType<typeof createPushMirrors>;

@@ -30,8 +30,10 @@ export interface RepoFacts {
 const RESERVED_REPO_NAMES = new Set(['.', '..', '-']);
 const RESERVED_REPO_PATTERNS = ['*.git', '*.wiki', '*.rss', '*.atom'];
 
+/** A collaborator's access level. */
 export type CollaboratorMode = 'read' | 'write' | 'admin';
 
+/** What the repository service needs. */
 export interface RepoServiceDeps {
   repos: RepositoryRepo;
   accounts: Accounts;
@@ -257,4 +259,5 @@ async function repoSize(gitDir: string): Promise<number> {
   }
 }
 
+/** The repository service's interface. */
 export type RepoService = ReturnType<typeof createRepoService>;

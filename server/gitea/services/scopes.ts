@@ -1,5 +1,6 @@
 /** Gitea's token scope categories, in its canonical order. */
 export const SCOPE_CATEGORIES = ['activitypub', 'admin', 'misc', 'notification', 'organization', 'package', 'issue', 'repository', 'user'] as const;
+/** One of Gitea's scope categories. */
 export type ScopeCategoryName = (typeof SCOPE_CATEGORIES)[number];
 
 const ALL_SCOPES = new Set<string>(['all', 'public-only', ...SCOPE_CATEGORIES.flatMap((c) => [`read:${c}`, `write:${c}`])]);

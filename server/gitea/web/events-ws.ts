@@ -12,6 +12,7 @@ import { Throttled } from '../services/login-throttle.js';
 import type { Authenticated } from '../services/accounts.js';
 import { tokenMayAccessRepo } from '../services/repo-access.js';
 
+/** Limits of the event socket. */
 export interface RepoEventsWsOptions {
   log: Logger;
   maxPayload: number;

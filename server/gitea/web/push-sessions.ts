@@ -126,4 +126,5 @@ export function createPushSessions(g: PushSessionsDeps, log: Logger, maxBodyByte
   };
 }
 
+/** The push sessions' interface. */
 export type PushSessions = ReturnType<typeof createPushSessions>;

@@ -40,6 +40,7 @@ export interface ServeBlobDeps {
   config: { production: boolean };
 }
 
+/** What to serve: a path at a resolved ref of a repository. */
 export interface BlobTarget {
   repo: RepoContext;
   ref: RefCommit;
