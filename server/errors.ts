@@ -28,3 +28,4 @@ export const invalidState = (m: string) => new DomainError('invalid_state', m);
 export const unprocessable = (m: string) => new DomainError('unprocessable', m);
 export const forbidden = (m: string) => new DomainError('forbidden', m);
 export const tooLarge = (m: string) => new DomainError('too_large', m);
+export const unauthorized = (m: string) => new DomainError('unauthorized', m);

@@ -31,7 +31,9 @@ export type ScopeCategory = 'repository' | 'user' | 'admin' | 'misc';
 /**
  * Guards run in Gitea's order, before the body is bound: repo lookup (404,
  * private repos invisible), reader, admin of the repo, writer of code,
- * writable (not archived, not a mirror: 403), signed in (401).
+ * writable (not archived, not a mirror: 403), signed in (401). The last three
+ * (`mirrorsEnabled`, `pullMirror`, `notArchived`) are what Gitea checks once
+ * the body is bound, so they run after it, in their declared order.
  */
 export type Guard =
   | 'repo'
@@ -46,7 +48,13 @@ export type Guard =
   /** The caller is that user or a site admin (403). */
   | 'selfOrAdmin'
   /** Basic credentials with the account password (token endpoints): other credentials 401 "auth required", a token as the Basic password 401 "auth method not allowed". */
-  | 'basicAuth';
+  | 'basicAuth'
+  /** MIRROR_ENABLED is on (400 "Mirror feature is disabled"). */
+  | 'mirrorsEnabled'
+  /** The repository is a pull mirror (400 "Repository is not a mirror"). */
+  | 'pullMirror'
+  /** The repository is not archived (423 "repo is archived", Gitea's mustNotBeArchived). */
+  | 'notArchived';
 
 export interface GError {
   code: number;

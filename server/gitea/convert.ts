@@ -4,15 +4,11 @@ import type { TokenRow } from '../db/repos/token-repo.js';
 import type { UserRow } from '../db/repos/user-repo.js';
 import type { AccessToken, Repository, User } from '../../protocol/gitea/index.js';
 import { GO_ZERO_TIME, goTime } from '../util/go-format.js';
+import type { Perm } from './services/perm.js';
+import { Scopes } from './services/scopes.js';
+import type { RepoFacts } from './services/repos.js';
 import type { Site } from './site.js';
 
-export interface Perm {
-  read: boolean;
-  write: boolean;
-  admin: boolean;
-  /** The repository's owner (or a site admin, who may do what an owner may). */
-  owner: boolean;
-}
 
 /**
  * A User as the API shows it to `viewer` (Gitea's ToUser): signed-in callers
@@ -62,24 +58,20 @@ function userJson(u: UserRow, site: Site, signed: boolean, authed: boolean): Mod
   };
 }
 
+/** An access token as the API lists it; `token` is the secret, shown only in the answer that creates it. */
 export function toAccessToken(t: TokenRow, token = ''): ModelOf<typeof AccessToken> {
   return {
     id: t.id,
     name: t.name,
     sha1: token,
     token_last_eight: t.last_eight,
-    scopes: t.scopes ? t.scopes.split(',') : [],
+    scopes: [...new Scopes(t.scopes).list],
     created_at: goTime(t.created_at),
     last_used_at: t.last_used_at ? goTime(t.last_used_at) : GO_ZERO_TIME,
   };
 }
 
-export interface RepoFacts {
-  empty: boolean;
-  branchCount: number;
-  sizeKiB: number;
-}
-
+/** A repository as the API shows it (Gitea's ToRepo), with the caller's permissions and the git facts. */
 export function toRepository(r: RepositoryRow, owner: UserRow, perm: Perm, facts: RepoFacts, site: Site): ModelOf<typeof Repository> {
   const html = site.repoHtml(owner, r);
   return {

@@ -1,10 +1,9 @@
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Hono } from 'hono';
 import { GITEA_MODELS } from '../../protocol/gitea/index.js';
 import { giteaSwagger } from '../../protocol/gitea/swagger.js';
 import type { Logger } from '../log.js';
 import type { Gitea } from './gitea.js';
-import { authenticate, clientAddress, readCredentials, TOO_MANY_FAILURES } from './http/gitea-auth.js';
-import { Throttled } from './services/login-throttle.js';
+import { giteaAuth, TOO_MANY_FAILURES } from './http/gitea-auth.js';
 import { createGiteaBinder } from './http/gitea-bind.js';
 import { mountBranches } from './routes/branches.js';
 import { mountContents } from './routes/contents.js';
@@ -18,6 +17,7 @@ import { mountDownload } from './web/download.js';
 import { mountGitHttp } from './web/git-http.js';
 import { mountLfs } from './web/lfs.js';
 
+/** How the Gitea surfaces are mounted (limits, test-mode checking, where to log). */
 export interface GiteaMountOptions {
   log: Logger;
   violations: string[];
@@ -25,24 +25,6 @@ export interface GiteaMountOptions {
   maxBodyBytes: number;
   maxJsonDepth: number;
   production: boolean;
-}
-
-/**
- * Gitea's credential middleware: sets `giteaAuth` (null when anonymous) and
- * `giteaBasic`; wrong credentials get `onFail` (each surface answers 401 in
- * its own dialect), and so does a password check refused for too many
- * failures (429, with how long to wait).
- */
-export function giteaAuth(g: Gitea, onFail: (c: Context, throttled?: Throttled) => Response): MiddlewareHandler {
-  return async (c, next) => {
-    const creds = readCredentials(c.req.header('authorization'), c.req.url, !g.config.disableQueryAuthToken);
-    const auth = await authenticate(g.accounts, creds, clientAddress(c.env));
-    if (auth === false) return onFail(c);
-    if (auth instanceof Throttled) return onFail(c, auth);
-    c.set('giteaAuth', auth);
-    c.set('giteaBasic', creds.kind === 'basic');
-    await next();
-  };
 }
 
 /** Whether a raw request target's path has a `.` or `..` segment (percent-encoded or not). */
@@ -63,6 +45,7 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
     violations: opts.violations,
     log: opts.log,
     production: opts.production,
+    mirrorEnabled: g.config.mirrorEnabled,
   });
   // The Node adaptor resolves `.` and `..` segments (also `%2e%2e`) before routing, so
   // `DELETE …/collaborators/..` would reach `DELETE /repos/{owner}/{repo}`. Gitea routes the
@@ -79,14 +62,15 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
     ),
   );
 
-  mountUsers(b, g);
-  mountRepos(b, g);
-  mountBranches(b, g);
-  mountContents(b, g);
-  mountRaw(b, g);
-  mountMirrors(b, g);
-  mountArchive(b, g);
-  mountEditorConfig(b, g);
+  const { site, git, config, accounts, repos, files, contents, protections, lfsStore, lfsRepo, refs, blobs } = g;
+  mountUsers(b, { site, accounts });
+  mountRepos(b, { site, repos, accounts, files, pullMirrors: g.pullMirrors, mirrors: g.mirrors });
+  mountBranches(b, { site, branches: g.branches, accounts, protections, repos });
+  mountContents(b, { files, contents });
+  mountRaw(b, { refs, blobs, config });
+  mountMirrors(b, { site, pushMirrors: g.pushMirrors, mirrors: g.mirrors });
+  mountArchive(b, { archives: g.archives, site, archiveSlots: g.archiveSlots });
+  mountEditorConfig(b, { refs, editorConfig: g.editorConfig });
 
   app.get('/api/swagger.v1.json', (c) => c.json(giteaSwagger([...b.mounted], GITEA_MODELS, `${g.site.basePath}/api/v1`)));
   app.get('/api/swagger', (c) =>
@@ -95,7 +79,7 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   app.all('/api/v1/*', () => b.errorResponse(404, 'not found'));
 
   // Web routes (outside /api): LFS and git before the download route, which matches more loosely.
-  mountLfs(app, g, opts);
-  mountGitHttp(app, g, opts);
-  mountDownload(app, g);
+  mountLfs(app, { config, accounts, site, repos, lfsStore, lfsRepo }, opts);
+  mountGitHttp(app, { config, accounts, repos, git, protections, commits: g.commits }, opts);
+  mountDownload(app, { config, accounts, repos, refs, blobs });
 }

@@ -3,6 +3,7 @@ import { RepoEvent } from '../../protocol/gitea/events.js';
 import { goTime } from '../util/go-format.js';
 import type { RepoContext } from './services/repos.js';
 
+/** Which mirror an event is about. */
 export type MirrorRef = { kind: 'push' | 'pull'; remote_name: string; remote_address: string };
 type Listener = (event: RepoEvent) => void;
 

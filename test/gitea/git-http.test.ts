@@ -58,7 +58,7 @@ test.before(async () => {
   work = tempDir('git-http');
   const g = ctx.g;
   [alice, bob, carol, dave] = [await g.user('alice'), await g.user('bob'), await g.user('carol'), await g.user('dave')];
-  g.t.server.gitea.onCommit((repo, branch, sha) => commits.push({ repo: repo.row.name, branch, sha }));
+  g.t.server.gitea.commits.on((repo, branch, sha) => commits.push({ repo: repo.row.name, branch, sha }));
   await g.repo('pub', { owner: alice });
   await g.repo('priv', { owner: alice, private: true });
   await addCollaborator(ctx.g, alice, 'pub', bob, 'write');

@@ -70,7 +70,7 @@ export const repoCreateBranchProtection = defineGiteaOperation({
   response: BranchProtection.schema,
   responseSchema: BranchProtection.ref,
   scopes: ['repository'],
-  guards: ['repo', 'signedIn', 'repoAdmin'],
+  guards: ['repo', 'signedIn', 'repoAdmin', 'notArchived'],
   errors: [
     { code: 400, reason: 'both rule_name and branch_name are empty' },
     { code: 403, reason: 'not a repository admin, or the rule exists (Branch protection already exist)' },
@@ -111,7 +111,7 @@ export const repoEditBranchProtection = defineGiteaOperation({
   response: BranchProtection.schema,
   responseSchema: BranchProtection.ref,
   scopes: ['repository'],
-  guards: ['repo', 'signedIn', 'repoAdmin'],
+  guards: ['repo', 'signedIn', 'repoAdmin', 'notArchived'],
   errors: [
     protectionErrors[0],
     { code: 404, reason: 'no such rule or repository' },
@@ -131,6 +131,6 @@ export const repoDeleteBranchProtection = defineGiteaOperation({
   success: 204,
   response: null,
   scopes: ['repository'],
-  guards: ['repo', 'signedIn', 'repoAdmin'],
+  guards: ['repo', 'signedIn', 'repoAdmin', 'notArchived'],
   errors: [protectionErrors[0], { code: 404, reason: 'no such rule or repository' }, { code: 423, reason: 'repo is archived' }],
 });

@@ -19,7 +19,7 @@ export const repoMirrorSync = defineGiteaOperation({
   success: 200,
   response: null,
   scopes: ['repository'],
-  guards: ['repo', 'signedIn', 'writer'],
+  guards: ['repo', 'signedIn', 'writer', 'mirrorsEnabled', 'pullMirror'],
   errors: [disabled, { code: 400, reason: 'Repository is not a mirror' }, { code: 403, reason: 'no write access to the code' }, notFound],
 });
 
@@ -35,7 +35,7 @@ export const repoPushMirrorSync = defineGiteaOperation({
   response: null,
   scopes: ['repository'],
   // Gitea's reqAdmin runs before reqToken: an anonymous caller gets 403.
-  guards: ['repo', 'repoAdmin', 'signedIn'],
+  guards: ['repo', 'repoAdmin', 'signedIn', 'mirrorsEnabled'],
   errors: [disabled, notAdmin, notFound, { code: 500, reason: 'a push mirror failed to sync (named in the message); the rest were not tried' }],
 });
 
@@ -52,7 +52,7 @@ export const repoListPushMirrors = defineGiteaOperation({
   responseSchema: { type: 'array', items: PushMirror.ref },
   scopes: ['repository'],
   // Gitea's reqAdmin runs before reqToken: an anonymous caller gets 403.
-  guards: ['repo', 'repoAdmin', 'signedIn'],
+  guards: ['repo', 'repoAdmin', 'signedIn', 'mirrorsEnabled'],
   errors: [disabled, notAdmin, notFound],
 });
 
@@ -69,7 +69,7 @@ export const repoGetPushMirrorByRemoteName = defineGiteaOperation({
   responseSchema: PushMirror.ref,
   scopes: ['repository'],
   // Gitea's reqAdmin runs before reqToken: an anonymous caller gets 403.
-  guards: ['repo', 'repoAdmin', 'signedIn'],
+  guards: ['repo', 'repoAdmin', 'signedIn', 'mirrorsEnabled'],
   errors: [disabled, notAdmin, { code: 404, reason: 'no push mirror of that name, or no such repository' }],
 });
 
@@ -87,7 +87,7 @@ export const repoAddPushMirror = defineGiteaOperation({
   responseSchema: PushMirror.ref,
   scopes: ['repository'],
   // Gitea's reqAdmin runs before reqToken: an anonymous caller gets 403.
-  guards: ['repo', 'repoAdmin', 'signedIn'],
+  guards: ['repo', 'repoAdmin', 'signedIn', 'mirrorsEnabled'],
   errors: [
     disabled,
     { code: 400, reason: 'invalid interval, shorter than the minimum, SSH unavailable, use_ssh with credentials, invalid protocol or URL' },
@@ -111,7 +111,7 @@ export const repoDeletePushMirror = defineGiteaOperation({
   response: null,
   scopes: ['repository'],
   // Gitea's reqAdmin runs before reqToken: an anonymous caller gets 403.
-  guards: ['repo', 'repoAdmin', 'signedIn'],
+  guards: ['repo', 'repoAdmin', 'signedIn', 'mirrorsEnabled'],
   errors: [disabled, notAdmin, { code: 404, reason: 'no push mirror of that name (decisions.md), or no such repository' }],
 });
 

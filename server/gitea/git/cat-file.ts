@@ -1,14 +1,17 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { gitEnv } from './run.js';
 
+/** The four git object types. */
 export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
+/** An object's id, type and size, as `git cat-file --batch-check` reports them. */
 export interface ObjectInfo {
   sha: string;
   type: ObjectType;
   size: number;
 }
 
+/** An object with its bytes. */
 export interface GitObject extends ObjectInfo {
   data: Buffer;
 }

@@ -2,6 +2,7 @@ import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { GitError } from './run.js';
 
+/** A git child process with piped stdout and stderr. */
 export type GitChild = ChildProcessByStdio<null, Readable, Readable>;
 
 /**

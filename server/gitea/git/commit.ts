@@ -8,6 +8,7 @@ export interface Signature {
   tzMinutes: number;
 }
 
+/** A parsed commit object. */
 export interface Commit {
   sha: string;
   tree: string;
@@ -70,6 +71,7 @@ function formatTz(minutes: number): string {
   return `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
 }
 
+/** An author or committer line as git writes it: name, email, time and zone. */
 export function formatSignature(s: Signature): string {
   return `${cleanIdent(s.name)} <${cleanIdent(s.email)}> ${s.when} ${formatTz(s.tzMinutes)}`;
 }

@@ -8,6 +8,7 @@ export const PRE_RECEIVE_SCRIPT = fileURLToPath(new URL('./hooks/pre-receive.mjs
 
 /** Environment the hook reads: where to ask, and the push's secret. */
 export const HOOK_URL_ENV = 'TRUNKLINE_HOOK_URL';
+/** The environment variable that hands the hook its push's one-time secret. */
 export const HOOK_SECRET_ENV = 'TRUNKLINE_HOOK_SECRET';
 /** Set when the server checks that the hook can run at all. */
 export const HOOK_PROBE_ENV = 'TRUNKLINE_HOOK_PROBE';

@@ -23,6 +23,7 @@ export async function readRefs(gitDir: string): Promise<Refs> {
   return { branches, tags };
 }
 
+/** The all-zero id git uses for a ref that does not exist (before a create, after a delete). */
 export const ZERO_SHA = '0000000000000000000000000000000000000000';
 
 /**

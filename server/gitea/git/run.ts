@@ -21,6 +21,7 @@ export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   };
 }
 
+/** A git command that failed: its exit code and what it wrote to stderr. */
 export class GitError extends Error {
   constructor(
     readonly args: readonly string[],
@@ -32,6 +33,7 @@ export class GitError extends Error {
   }
 }
 
+/** How to run one git command. */
 export interface RunOptions {
   /** The repository (`--git-dir`); omitted for commands that take a path themselves. */
   gitDir?: string;
@@ -49,6 +51,7 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
+/** What a finished git command produced. */
 export interface RunResult {
   stdout: Buffer;
   stderr: string;

@@ -5,6 +5,7 @@ import { gitEnv } from './run.js';
 /** The two smart-HTTP services. */
 export type GitService = 'upload-pack' | 'receive-pack';
 
+/** How to run upload-pack or receive-pack for smart HTTP. */
 export interface ServiceRunOptions {
   /** `--advertise-refs`: the ref advertisement of `GET info/refs`, not an RPC exchange. */
   advertise?: boolean;
@@ -16,6 +17,7 @@ export interface ServiceRunOptions {
   input?: Readable;
 }
 
+/** How a git service process ended. */
 export interface ServiceExit {
   code: number | null;
   signal: NodeJS.Signals | null;

@@ -97,6 +97,11 @@ export class GitStore {
     return p;
   }
 
+  /** Whether the repository has no branch yet (Gitea's IsEmpty): the one test of emptiness, from the cached refs. */
+  async isEmpty(gitDir: string): Promise<boolean> {
+    return (await this.refs(gitDir)).branches.size === 0;
+  }
+
   /** Called after anything moves a ref of the repository. */
   invalidate(gitDir: string): void {
     this.generation++;

@@ -2,6 +2,7 @@ import { writeObject } from './objects.js';
 import type { GitStore } from './store.js';
 import { serializeTree, sortEntries } from './tree.js';
 
+/** One path to set (or remove) in a tree edit. */
 export interface Leaf {
   mode: string;
   sha: string;

@@ -6,6 +6,7 @@ export interface TreeEntry {
   sha: string;
 }
 
+/** What a tree entry is, by its mode. */
 export type EntryType = 'file' | 'dir' | 'symlink' | 'submodule';
 
 /** What a tree entry is, by its mode (executables are files, as in Gitea). */

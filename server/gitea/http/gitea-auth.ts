@@ -1,6 +1,14 @@
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Accounts, Authenticated } from '../services/accounts.js';
-import type { Throttled } from '../services/login-throttle.js';
+import { Throttled } from '../services/login-throttle.js';
 
+/** What reading a caller's credentials needs: the accounts, and whether `?token=` is allowed. */
+export interface CallerDeps {
+  accounts: Accounts;
+  config: { disableQueryAuthToken: boolean };
+}
+
+/** The credentials a request presented, before they are checked. */
 export type Credentials =
   | { kind: 'none' }
   | { kind: 'token'; token: string; from: 'header' | 'query' }
@@ -54,3 +62,21 @@ export const TOO_MANY_FAILURES = 'too many failed authentication attempts, try a
 
 /** The client address of a request served by @hono/node-server. */
 export const clientAddress = (env: unknown): string => (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? '';
+
+/**
+ * Gitea's credential middleware: sets `giteaAuth` (null when anonymous) and
+ * `giteaBasic`; wrong credentials get `onFail` (each surface answers 401 in
+ * its own dialect), and so does a password check refused for too many
+ * failures (429, with how long to wait).
+ */
+export function giteaAuth(g: CallerDeps, onFail: (c: Context, throttled?: Throttled) => Response): MiddlewareHandler {
+  return async (c, next) => {
+    const creds = readCredentials(c.req.header('authorization'), c.req.url, !g.config.disableQueryAuthToken);
+    const auth = await authenticate(g.accounts, creds, clientAddress(c.env));
+    if (auth === false) return onFail(c);
+    if (auth instanceof Throttled) return onFail(c, auth);
+    c.set('giteaAuth', auth);
+    c.set('giteaBasic', creds.kind === 'basic');
+    await next();
+  };
+}

@@ -4,14 +4,15 @@ import type { GArgs, GOperation, GParam, GResult, Guard } from '../../../protoco
 import { giteaStatuses } from '../../../protocol/gitea/operation.js';
 import type { RModel } from '../../../protocol/gitea/request.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
-import { DomainError, forbidden, notFound, unprocessable } from '../../errors.js';
+import { badRequest, DomainError, forbidden, notFound, unauthorized, unprocessable } from '../../errors.js';
 import { readBody, jsonDepth } from '../../http/body.js';
-import { giteaError, unauthorized } from '../../http/gitea-errors.js';
+import { giteaError, GiteaRefusal } from './gitea-errors.js';
 import type { Logger } from '../../log.js';
 import type { Authenticated } from '../services/accounts.js';
 import type { RepoContext, RepoService } from '../services/repos.js';
-import { scopeAllows, type ScopeCategoryName } from '../services/scopes.js';
-import { accountVisibleTo, isPublicOnly } from '../services/visibility.js';
+import { takesWrites } from '../services/repo-access.js';
+import type { ScopeCategoryName } from '../services/scopes.js';
+import { accountVisibleTo, publicOnlyRefusesUser } from '../services/visibility.js';
 import type { Site } from '../site.js';
 import { giteaJsonError } from './go-json-error.js';
 
@@ -63,8 +64,10 @@ export class Reply<T = unknown> {
 }
 
 type HandlerResult<O extends GOperation> = GResult<O> | Reply<GResult<O>> | Response;
+/** A thin handler: bound arguments and context in, a result, a Reply or a Response out. */
 export type GiteaHandler<O extends GOperation> = (args: GArgs<O>, ctx: GiteaContext) => HandlerResult<O> | Promise<HandlerResult<O>>;
 
+/** What the binder needs: lookups for its guards, limits, and test-mode checking. */
 export interface GiteaBinderOptions {
   site: Site;
   repos: RepoService;
@@ -76,7 +79,12 @@ export interface GiteaBinderOptions {
   log: Logger;
   /** Production hides internal error texts from non-admins. */
   production: boolean;
+  /** MIRROR_ENABLED (the `mirrorsEnabled` guard). */
+  mirrorEnabled: boolean;
 }
+
+/** Guards Gitea checks once the body is bound (in its handlers or after `bind`): they run after it. */
+const AFTER_BODY: ReadonlySet<Guard> = new Set<Guard>(['mirrorsEnabled', 'pullMirror', 'notArchived']);
 
 const ErrorBody = v.strictObject({ message: v.string(), url: v.string() });
 
@@ -124,13 +132,12 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
   }
 
   function checkScopes(op: GOperation, auth: Authenticated | null, method: string): void {
-    const token = auth?.token;
-    if (!token) return; // scopes bind tokens only; password sessions are not scoped
-    const granted = token.scopes ? token.scopes.split(',') : [];
+    const scopes = auth?.scopes;
+    if (!scopes) return; // scopes bind tokens only; password sessions are not scoped
     const level = READ.has(method) ? 'read' : 'write';
     for (const cat of op.scopes) {
-      if (!scopeAllows(granted, cat as ScopeCategoryName, level)) {
-        throw forbidden(`token does not have at least one of required scope(s), required=[${level}:${cat}], token scope=${token.scopes}`);
+      if (!scopes.allows(cat as ScopeCategoryName, level)) {
+        throw forbidden(`token does not have at least one of required scope(s), required=[${level}:${cat}], token scope=${scopes.text}`);
       }
     }
   }
@@ -151,7 +158,7 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
         return;
       case 'writable':
         // Gitea answers 423 "repo is not allowed to edit" here; the spec's rule 5 makes it 403.
-        if (ctx.repo!.row.is_archived || ctx.repo!.row.is_mirror) throw forbidden('repo is not allowed to edit');
+        if (!takesWrites(ctx.repo!.row)) throw forbidden('repo is not allowed to edit');
         return;
       case 'signedIn':
         if (!ctx.doer) throw unauthorized('token is required');
@@ -164,7 +171,7 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
         const user = opts.users.byName(params.username ?? '');
         if (!user || !accountVisibleTo(user, ctx.doer)) throw notFound(`user does not exist [uid: 0, name: ${params.username ?? ''}]`);
         // Gitea's checkTokenPublicOnly for the user scope.
-        if (user.visibility !== 'public' && isPublicOnly(ctx.auth)) throw forbidden('token scope is limited to public users');
+        if (publicOnlyRefusesUser(ctx.auth, user)) throw forbidden('token scope is limited to public users');
         ctx.contextUser = user;
         return;
       }
@@ -177,6 +184,15 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
         // Forgejo, only the account password manages tokens.
         if (!ctx.basic) throw unauthorized('auth required');
         if (ctx.auth?.token) throw unauthorized('auth method not allowed');
+        return;
+      case 'mirrorsEnabled':
+        if (!opts.mirrorEnabled) throw badRequest('Mirror feature is disabled');
+        return;
+      case 'pullMirror':
+        if (!ctx.repo!.row.is_mirror) throw badRequest('Repository is not a mirror');
+        return;
+      case 'notArchived':
+        if (ctx.repo!.row.is_archived) throw new GiteaRefusal(423, 'repo is archived');
         return;
     }
   }
@@ -220,6 +236,8 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
   function route(op: GOperation, handler: GiteaHandler<any>) {
     const pathParams = Object.keys(op.params).filter((name) => op.params[name]!.in === 'path');
     const queryParams = Object.entries(op.params).filter(([, p]) => p.in === 'query');
+    const guards = op.guards.filter((g) => !AFTER_BODY.has(g));
+    const afterBody = op.guards.filter((g) => AFTER_BODY.has(g));
     return async (c: Context): Promise<Response> => {
       const auth = c.get('giteaAuth') as Authenticated | null;
       const peer = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? '';
@@ -229,10 +247,11 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
         checkScopes(op, auth, c.req.method);
         const params: Record<string, string> = {};
         for (const name of pathParams) params[name] = c.req.param(name) ?? '';
-        for (const g of op.guards) runGuard(g, ctx, params);
+        for (const g of guards) runGuard(g, ctx, params);
         const args: Record<string, unknown> = { ...params };
         if (queryParams.length && c.req.url.includes('?')) bindQuery(queryParams, ctx.url, args);
         if (op.body) args.body = await bindBody(op, c);
+        for (const g of afterBody) runGuard(g, ctx, params);
         result = await handler(args as never, ctx);
       } catch (err) {
         const mapped = giteaError(err);
@@ -263,5 +282,7 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
   };
 }
 
+/** The binder's interface (mount, errorResponse, what was mounted). */
 export type GiteaBinder = ReturnType<typeof createGiteaBinder>;
+/** Re-exported so handlers that map errors need one import. */
 export { DomainError };

@@ -4,6 +4,7 @@ import { Reply } from './gitea-bind.js';
 
 /** Gitea's paging defaults: DEFAULT_PAGING_NUM and MAX_RESPONSE_ITEMS. */
 export const DEFAULT_PAGE_SIZE = 30;
+/** Gitea's MAX_RESPONSE_ITEMS default: the largest page a list answers with. */
 export const MAX_PAGE_SIZE = 50;
 
 /** page ≤ 0 is 1; limit ≤ 0 is the default, and capped at the maximum. */

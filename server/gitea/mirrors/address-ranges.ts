@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 
 const unbracket = (h: string) => (h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h);
 
+/** The kinds of address a mirror target may resolve to (all but public ones can be refused). */
 export type AddressRange = 'unspecified' | 'loopback' | 'private' | 'link-local' | 'metadata' | 'cgnat' | 'multicast' | 'reserved' | 'broadcast';
 
 /**

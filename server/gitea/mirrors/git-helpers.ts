@@ -22,6 +22,7 @@ export const CREDENTIAL_ENV = {
   host: 'TRUNKLINE_MIRROR_HOST',
 } as const;
 
+/** Environment variables that tell the git:// proxy helper which host it may reach and at which approved addresses. */
 export const PROXY_ENV = { node: 'TRUNKLINE_NODE', host: 'TRUNKLINE_PIN_HOST', addresses: 'TRUNKLINE_PIN_ADDRESSES' } as const;
 
 const CREDENTIAL_HELPER = `#!/bin/sh
@@ -77,6 +78,7 @@ const attempt = (i) => {
 attempt(0);
 `;
 
+/** The helper scripts git runs for mirror operations. */
 export interface MirrorGitHelpers {
   credentialHelper: string;
   gitProxy: string;

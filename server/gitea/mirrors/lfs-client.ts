@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { discard, OutboundError, readAll, send, transportError, type Answer, type HopPolicy } from './outbound-http.js';
 import type { MirrorUrlPolicy } from './url-policy.js';
 
+/** The media type of the LFS batch API. */
 export const LFS_MEDIA_TYPE = 'application/vnd.git-lfs+json';
 /** Objects per batch request: Gitea's LFS client asks for 20 at a time. */
 export const LFS_BATCH_OBJECTS = 20;
@@ -12,11 +13,13 @@ const MAX_REDIRECTS = 3;
 const MAX_HREF = 8 * 1024;
 const MAX_HEADER_VALUE = 8 * 1024;
 
+/** An LFS object by id and size. */
 export interface LfsObjectRef {
   oid: string;
   size: number;
 }
 
+/** Where and how to transfer one object, as a batch answer says. */
 export interface LfsAction {
   href: URL;
   header: Record<string, string>;
@@ -30,6 +33,7 @@ export type BatchEntry =
   | { kind: 'actions'; download?: LfsAction; upload?: LfsAction; verify?: LfsAction }
   | { kind: 'none' }; // no actions: for an upload, the remote has it already
 
+/** How the LFS client reaches a remote. */
 export interface LfsClientOptions {
   /** `…/info/lfs` without credentials. */
   endpoint: string;
@@ -279,4 +283,5 @@ export function createLfsClient(opts: LfsClientOptions) {
   };
 }
 
+/** The LFS client's interface. */
 export type LfsClient = ReturnType<typeof createLfsClient>;

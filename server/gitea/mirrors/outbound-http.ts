@@ -49,6 +49,7 @@ export async function checkHop(url: URL, hop: HopPolicy): Promise<{ addresses: s
   return { addresses: seen };
 }
 
+/** One outbound request and its limits. */
 export interface SendOptions {
   method: 'GET' | 'POST' | 'PUT';
   url: URL;
@@ -61,6 +62,7 @@ export interface SendOptions {
   signal: AbortSignal;
 }
 
+/** What an outbound request got back. */
 export interface Answer {
   status: number;
   headers: IncomingHttpHeaders;

@@ -17,6 +17,7 @@ export class RemoteGitError extends Error {
   }
 }
 
+/** Time and speed limits of git against a remote. */
 export interface RemoteGitLimits {
   /** Hard limit of one operation (MIRROR_TIMEOUT): git and its helpers are killed then. */
   timeoutMs: number;
@@ -26,6 +27,7 @@ export interface RemoteGitLimits {
   lowSpeedTimeS: number;
 }
 
+/** What running git against remotes needs. */
 export interface RemoteGitDeps {
   dataDir: string;
   policy: MirrorUrlPolicy;
@@ -35,6 +37,7 @@ export interface RemoteGitDeps {
   resolve?: (host: string) => Promise<string[]>;
 }
 
+/** One git command against a remote: where, as whom, and how to stop it. */
 export interface RemoteGitRun {
   gitDir: string;
   /** The credential-free address the remote holds (as stored in the mirror's row). */
@@ -202,4 +205,5 @@ export function hostAsGitNamesIt(address: string): string | undefined {
   }
 }
 
+/** The remote git runner's interface. */
 export type RemoteGit = ReturnType<typeof createRemoteGit>;

@@ -20,6 +20,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { addressAllowed, neverAllowed } from './address-ranges.js';
 
+/** Which mirror targets are allowed (MIRROR_ALLOW_LOCALNETWORKS, allowed and blocked domains). */
 export interface MirrorUrlPolicy {
   /** MIRROR_ALLOW_LOCAL_NETWORKS (default false). */
   allowLocalNetworks: boolean;
@@ -29,8 +30,10 @@ export interface MirrorUrlPolicy {
   blockedDomains: string[];
 }
 
+/** Whether an address is pushed to or pulled from. */
 export type AddressKind = 'push' | 'pull';
 
+/** The outcome of checking a mirror address. */
 export type AddressCheck =
   | { ok: true; url: string; stripped: string; scheme: 'http' | 'https' | 'git' | 'ssh' | 'file'; username: string; password: string }
   | { ok: false; status: 400 | 401; message: string };
@@ -105,6 +108,7 @@ export function maskCredentials(text: string, secrets: string[]): string {
   return out + text.slice(kept);
 }
 
+/** Checks a mirror address against the policy (scheme, credentials, host, resolved addresses) before any git runs. */
 export async function checkMirrorAddress(
   input: { address: string; username?: string; password?: string; kind: AddressKind; isAdmin: boolean },
   policy: MirrorUrlPolicy,

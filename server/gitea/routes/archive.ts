@@ -1,9 +1,9 @@
 import * as ops from '../../../protocol/gitea/operations/raw.js';
 import type { GiteaBinder } from '../http/gitea-bind.js';
-import type { Gitea } from '../gitea.js';
-import { ARCHIVE_CONTENT_TYPE, archiveRequest, startArchive } from '../services/archive.js';
-import { ArchiveBusy, type ArchiveSlot } from '../services/archive-slots.js';
-import { contentDisposition } from '../services/content-disposition.js';
+import type { Site } from '../site.js';
+import { ARCHIVE_CONTENT_TYPE, type createArchives } from '../services/archive.js';
+import { ArchiveBusy, type ArchiveSlot, type ArchiveSlots } from '../services/archive-slots.js';
+import { contentDisposition } from '../web/content-disposition.js';
 
 /** Seconds a client refused for load is told to wait (Retry-After). */
 const RETRY_AFTER_S = 5;
@@ -18,11 +18,11 @@ const RETRY_AFTER_S = 5;
  * share, 503 when the queue is full, both with Retry-After (Gitea sets no such
  * limit, so no answer of its own applies).
  */
-export function mountArchive(b: GiteaBinder, g: Gitea): void {
+export function mountArchive(b: GiteaBinder, g: { archives: ReturnType<typeof createArchives>; site: Site; archiveSlots: ArchiveSlots }): void {
   const slots = g.archiveSlots;
   b.mount(ops.repoGetArchive, async ({ archive }, ctx) => {
     const repo = ctx.repo!;
-    const r = await archiveRequest(g.git, repo, archive, ctx.url.searchParams.getAll('path'));
+    const r = await g.archives.request(repo, archive, ctx.url.searchParams.getAll('path'));
     const ext = r.format;
     const headers = {
       'content-type': ARCHIVE_CONTENT_TYPE[r.format],
@@ -43,9 +43,9 @@ export function mountArchive(b: GiteaBinder, g: Gitea): void {
       if (ctx.req.signal.aborted) return new Response(null, { status: 200, headers }); // left while waiting: owed nothing
       throw err;
     }
-    let out: Awaited<ReturnType<typeof startArchive>>;
+    let out: Awaited<ReturnType<typeof g.archives.start>>;
     try {
-      out = await startArchive(repo, r);
+      out = await g.archives.start(repo, r);
     } catch (err) {
       slot.release();
       throw err;

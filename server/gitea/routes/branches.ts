@@ -1,24 +1,27 @@
 import * as ops from '../../../protocol/gitea/operations/branches.js';
-import { notFound } from '../../errors.js';
 import { goTime } from '../../util/go-format.js';
 import type { GiteaBinder } from '../http/gitea-bind.js';
 import { Reply } from '../http/gitea-bind.js';
 import { paged } from '../http/paginate.js';
-import type { Gitea } from '../gitea.js';
-import type { RepoContext } from '../services/repos.js';
+import type { Branches } from '../services/branches.js';
+import type { Accounts } from '../services/accounts.js';
+import type { Protections } from '../services/protections.js';
+import { takesWrites } from '../services/repo-access.js';
+import type { RepoContext, RepoService } from '../services/repos.js';
+import type { Site } from '../site.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import type { Commit } from '../git/commit.js';
 import { UNSIGNED } from '../services/files.js';
 
 /** Branches (read) and branch protection rules. */
-export function mountBranches(b: GiteaBinder, g: Gitea): void {
+export function mountBranches(b: GiteaBinder, g: { site: Site; branches: Branches; accounts: Accounts; protections: Protections; repos: RepoService }): void {
   /** Gitea's PayloadUser: the user name is that of the account with the commit's email, if any. */
   const payloadUser = (p: Commit['author']) => ({ name: p.name, email: p.email, username: (p.email && g.accounts.byEmail(p.email)?.name) || '' });
 
   function branchJson(repo: RepoContext, name: string, c: Commit | null, doer: UserRow | null) {
     const rule = g.protections.matchFor(repo.row.id, name);
     // Gitea computes these from permissions and the rule alone; here an archived or mirror repository takes no push.
-    const open = !!doer && !repo.row.is_archived && !repo.row.is_mirror;
+    const open = !!doer && takesWrites(repo.row);
     const html = g.site.repoHtml(repo.owner, repo.row);
     return {
       name,
@@ -50,25 +53,15 @@ export function mountBranches(b: GiteaBinder, g: Gitea): void {
   /** Users with explicit access, in Gitea's order (collaborators by id, then the owner): allow-lists hold only them. */
   const readers = (repo: RepoContext) => [...g.repos.collaborators(repo).map((c) => c.user).sort((x, y) => x.id - y.id), repo.owner];
 
-  /** Gitea's mustNotBeArchived (after binding): 423. */
-  const archived = (repo: RepoContext) =>
-    repo.row.is_archived ? new Response(JSON.stringify({ message: 'repo is archived', url: g.site.swaggerUrl }), { status: 423, headers: { 'content-type': 'application/json;charset=utf-8' } }) : null;
-
   b.mount(ops.repoListBranches, async ({ page, limit }, ctx) => {
     const repo = ctx.repo!;
-    const refs = await g.git.refs(repo.gitDir);
-    const all = await Promise.all([...refs.branches].map(async ([name, sha]) => ({ name, commit: await g.git.commit(repo.gitDir, sha) })));
-    // Gitea lists branches by their head commit's time, newest first, then by name.
-    all.sort((x, y) => (y.commit?.committer.when ?? 0) - (x.commit?.committer.when ?? 0) || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-    const reply = paged(all, ctx.url, g.site, page, limit);
+    const reply = paged(await g.branches.list(repo), ctx.url, g.site, page, limit);
     return new Reply(200, reply.body.map((x) => branchJson(repo, x.name, x.commit, ctx.doer)), reply.headers);
   });
 
   b.mount(ops.repoGetBranch, async ({ branch }, ctx) => {
-    const repo = ctx.repo!;
-    const sha = (await g.git.refs(repo.gitDir)).branches.get(branch);
-    if (!sha) throw notFound('not found');
-    return branchJson(repo, branch, await g.git.commit(repo.gitDir, sha), ctx.doer);
+    const head = await g.branches.get(ctx.repo!, branch);
+    return branchJson(ctx.repo!, head.name, head.commit, ctx.doer);
   });
 
   b.mount(ops.repoListBranchProtection, (_a, ctx) => {
@@ -77,22 +70,16 @@ export function mountBranches(b: GiteaBinder, g: Gitea): void {
   });
   b.mount(ops.repoCreateBranchProtection, ({ body }, ctx) => {
     const repo = ctx.repo!;
-    const locked = archived(repo);
-    if (locked) return locked;
     const r = readers(repo);
     return new Reply(201, g.protections.toApi(g.protections.create(repo.row.id, body, r), r));
   });
   b.mount(ops.repoGetBranchProtection, ({ name }, ctx) => g.protections.toApi(g.protections.get(ctx.repo!.row.id, name), readers(ctx.repo!)));
   b.mount(ops.repoEditBranchProtection, ({ name, body }, ctx) => {
     const repo = ctx.repo!;
-    const locked = archived(repo);
-    if (locked) return locked;
     const r = readers(repo);
     return g.protections.toApi(g.protections.edit(repo.row.id, name, body, r), r);
   });
   b.mount(ops.repoDeleteBranchProtection, ({ name }, ctx) => {
-    const locked = archived(ctx.repo!);
-    if (locked) return locked;
     g.protections.remove(ctx.repo!.row.id, name);
   });
 }

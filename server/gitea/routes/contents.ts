@@ -1,59 +1,11 @@
 import * as ops from '../../../protocol/gitea/operations/contents.js';
-import { badRequest, forbidden, notFound, unprocessable } from '../../errors.js';
+import { badRequest, forbidden, unprocessable } from '../../errors.js';
 import type { GiteaBinder, GiteaContext } from '../http/gitea-bind.js';
 import { Reply } from '../http/gitea-bind.js';
-import type { Gitea } from '../gitea.js';
-import type { ChangeFile, ChangeRequest, Operation } from '../services/files.js';
-import { LFS_POINTER_MAX, parsePointer } from '../services/lfs-pointer.js';
-
-const B64 = /[A-Za-z0-9+/]/;
-
-/**
- * Go's base64.StdEncoding.DecodeString: padded standard alphabet, line feeds
- * and carriage returns skipped anywhere; a bad input is Go's error text with
- * the offset Go reports (422).
- */
-export function decodeBase64(s: string): Buffer {
-  const bad = (at: number) => unprocessable(`illegal base64 data at input byte ${at}`);
-  const isNl = (c: string | undefined) => c === '\n' || c === '\r';
-  let clean = '';
-  let si = 0;
-  while (si < s.length) {
-    // One quantum of four characters, as Go's decodeQuantum reads it.
-    let j = 0;
-    let quantum = '';
-    for (; j < 4; j++) {
-      if (si === s.length) {
-        if (j === 0) break;
-        throw bad(si - j); // padding is required: a short last quantum is corrupt
-      }
-      const c = s[si++]!;
-      if (isNl(c)) {
-        j--;
-        continue;
-      }
-      if (B64.test(c)) {
-        quantum += c;
-        continue;
-      }
-      if (c !== '=') throw bad(si - 1);
-      // Padding: only as the third or fourth character, "==" after two.
-      if (j < 2) throw bad(si - 1);
-      if (j === 2) {
-        while (si < s.length && isNl(s[si])) si++;
-        if (si === s.length) throw bad(s.length);
-        if (s[si] !== '=') throw bad(si - 1);
-        si++;
-      }
-      while (si < s.length && isNl(s[si])) si++;
-      if (si < s.length) throw bad(si); // anything after the padding
-      clean += quantum;
-      return Buffer.from(clean, 'base64');
-    }
-    clean += quantum;
-  }
-  return Buffer.from(clean, 'base64');
-}
+import { decodeBase64 } from '../../util/go-base64.js';
+import type { ContentsReader } from '../services/contents.js';
+import type { Files } from '../services/files.js';
+import type { ChangeFile, ChangeRequest, Operation } from '../services/change-request.js';
 
 type FileOpts = {
   message?: string;
@@ -85,7 +37,7 @@ function request(ctx: GiteaContext, body: FileOpts, files: ChangeFile[], extra: 
 }
 
 /** The contents API (read and write) and git blobs. */
-export function mountContents(b: GiteaBinder, g: Gitea): void {
+export function mountContents(b: GiteaBinder, g: { files: Files; contents: ContentsReader }): void {
   b.mount(ops.repoGetContentsList, async ({ ref }, ctx) => {
     const res = await g.contents.get(ctx.repo!, ref, '');
     return Array.isArray(res) ? res : [res];
@@ -115,7 +67,7 @@ export function mountContents(b: GiteaBinder, g: Gitea): void {
 
   b.mount(ops.repoUpdateFile, async ({ filepath, body }, ctx) => {
     // Spec rule 7: updating in an empty repository is 422.
-    if ((await g.git.refs(ctx.repo!.gitDir)).branches.size === 0) {
+    if (await g.contents.isEmpty(ctx.repo!)) {
       if (!ctx.repo!.perm.write) throw forbidden('user should have a permission to write to the target branch');
       throw unprocessable('repo is empty');
     }
@@ -132,22 +84,8 @@ export function mountContents(b: GiteaBinder, g: Gitea): void {
     return { content: null, commit: res.commit, verification: res.verification };
   });
 
-  b.mount(ops.getBlob, async ({ sha }, ctx) => {
-    const repo = ctx.repo!;
+  b.mount(ops.getBlob, ({ sha }, ctx) => {
     if (!sha) throw badRequest('sha not provided');
-    const info = /^[0-9a-f]{4,40}$/.test(sha) ? await g.git.info(repo.gitDir, sha) : null;
-    if (!info || info.type !== 'blob') throw notFound(`object does not exist [id: ${sha}, rel_path: ]`);
-    const url = `${g.site.repoApi(repo.owner, repo.row)}/git/blobs/${info.sha}`;
-    if (info.size > g.config.apiMaxBlobSize) return { content: null, encoding: null, url, sha: info.sha, size: info.size };
-    const data = (await g.git.blob(repo.gitDir, info.sha)) ?? Buffer.alloc(0);
-    const pointer = data.length > 0 && data.length < LFS_POINTER_MAX ? parsePointer(data) : null;
-    return {
-      content: data.toString('base64'),
-      encoding: 'base64',
-      url,
-      sha: info.sha,
-      size: info.size,
-      ...(pointer ? { lfs_oid: pointer.oid, lfs_size: pointer.size } : {}),
-    };
+    return g.contents.blob(ctx.repo!, sha);
   });
 }

@@ -1,19 +1,16 @@
 import * as ops from '../../../protocol/gitea/operations/raw.js';
-import { notFound } from '../../errors.js';
 import type { GiteaBinder, GiteaContext } from '../http/gitea-bind.js';
-import type { Gitea } from '../gitea.js';
-import { resolveLegacy } from '../services/refs.js';
-import { serveBlob } from '../services/serve-blob.js';
+import type { RefResolver } from '../services/ref-resolver.js';
+import { serveBlob, type ServeBlobDeps } from '../web/serve-blob.js';
 
 /** Gitea's RepoRefForAPI for /raw and /media: an empty repository has no ref to guess. */
-async function target(g: Gitea, ctx: GiteaContext, filepath: string, ref: string | undefined) {
+async function target(g: { refs: RefResolver }, ctx: GiteaContext, filepath: string, ref: string | undefined) {
   const repo = ctx.repo!;
-  if ((await g.git.refs(repo.gitDir)).branches.size === 0) throw notFound('repository is empty');
-  return { repo, ...(await resolveLegacy(g.git, repo, filepath, ref)) };
+  return { repo, ...(await g.refs.forApi(repo, filepath, ref)) };
 }
 
 /** /raw and /media: a file (or its LFS object) with Gitea's serving headers. */
-export function mountRaw(b: GiteaBinder, g: Gitea): void {
+export function mountRaw(b: GiteaBinder, g: ServeBlobDeps & { refs: RefResolver }): void {
   b.mount(ops.repoGetRawFile, async ({ filepath, ref }, ctx) => serveBlob(g, ctx.req, { ...(await target(g, ctx, filepath, ref)), media: false }));
   b.mount(ops.repoGetRawFileOrLFS, async ({ filepath, ref }, ctx) => serveBlob(g, ctx.req, { ...(await target(g, ctx, filepath, ref)), media: true }));
 }

@@ -7,11 +7,26 @@ import { toRepository, toUser } from '../convert.js';
 import type { GiteaBinder } from '../http/gitea-bind.js';
 import { Reply } from '../http/gitea-bind.js';
 import { paged } from '../http/paginate.js';
-import type { Gitea } from '../gitea.js';
-import type { RepoContext } from '../services/repos.js';
+import type { Accounts } from '../services/accounts.js';
+import type { Files } from '../services/files.js';
+import { initialCommit } from '../services/initial-commit.js';
+import type { MirrorScheduler } from '../services/mirror-scheduler.js';
+import type { PullMirrors } from '../services/pull-mirrors.js';
+import type { RepoContext, RepoService } from '../services/repos.js';
+import type { Site } from '../site.js';
+
+/** What the repository routes use. */
+export interface RepoRoutesDeps {
+  site: Site;
+  repos: RepoService;
+  accounts: Accounts;
+  files: Files;
+  pullMirrors: PullMirrors;
+  mirrors: Pick<MirrorScheduler, 'schedule'>;
+}
 
 /** Repositories and their collaborators. */
-export function mountRepos(b: GiteaBinder, g: Gitea): void {
+export function mountRepos(b: GiteaBinder, g: RepoRoutesDeps): void {
   const repoJson = async (ctx: RepoContext) => {
     const json = toRepository(ctx.row, ctx.owner, ctx.perm, await g.repos.facts(ctx), g.site);
     // A pull mirror shows its interval and last sync, as Gitea does.
@@ -23,7 +38,7 @@ export function mountRepos(b: GiteaBinder, g: Gitea): void {
   b.mount(mirrorOps.repoMigrate, async ({ body }, ctx) => {
     const repo = await g.pullMirrors.migrate(ctx.doer!, { ...body, clone_addr: body.clone_addr ?? '', repo_name: body.repo_name ?? '' });
     const pull = repo.row.is_mirror ? g.pullMirrors.get(repo.row.id) : undefined;
-    if (pull) g.scheduleMirror('pull', repo.row.id, pull.interval_ns);
+    if (pull) g.mirrors.schedule('pull', repo.row.id, pull.interval_ns);
     return new Reply(201, await repoJson(repo));
   });
 
@@ -46,7 +61,7 @@ export function mountRepos(b: GiteaBinder, g: Gitea): void {
       template: body.template ?? false,
     });
     if (!body.auto_init) return new Reply(201, await repoJson(repo));
-    await g.initialCommit(repo, doer, body.name ?? '', body.description ?? '');
+    await initialCommit(g.files, repo, doer, body.name ?? '', body.description ?? '');
     // The first commit moved updated_at (and the default branch): answer with the row as it is now.
     return new Reply(201, await repoJson(g.repos.byId(repo.row.id, doer) ?? repo));
   });

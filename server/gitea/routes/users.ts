@@ -5,10 +5,11 @@ import { toAccessToken, toUser } from '../convert.js';
 import type { GiteaBinder } from '../http/gitea-bind.js';
 import { Reply } from '../http/gitea-bind.js';
 import { paged } from '../http/paginate.js';
-import type { Gitea } from '../gitea.js';
+import type { Accounts } from '../services/accounts.js';
+import type { Site } from '../site.js';
 
 /** Version, users, the admin's user creation, and access tokens. */
-export function mountUsers(b: GiteaBinder, g: Gitea): void {
+export function mountUsers(b: GiteaBinder, g: { site: Site; accounts: Accounts }): void {
   b.mount(getVersion, () => ({ version: `${GITEA_API_VERSION}+trunkline` }));
 
   b.mount(ops.userGetCurrent, (_a, ctx) => toUser(ctx.doer!, g.site, ctx.doer));

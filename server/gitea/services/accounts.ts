@@ -6,7 +6,7 @@ import { Lru } from '../../util/lru.js';
 import { validUsername } from '../../../protocol/gitea/request.js';
 import { LoginThrottle, Throttled } from './login-throttle.js';
 import { hashPassword, newToken, NO_PASSWORD_HASH, tokenHash, verifyPassword } from './passwords.js';
-import { normaliseScopes } from './scopes.js';
+import { normaliseScopes, Scopes } from './scopes.js';
 
 /** Gitea's reserved user names and patterns, plus our own top-level routes (decisions.md). */
 const RESERVED_NAMES = new Set([
@@ -21,12 +21,16 @@ const RESERVED_PATTERNS = ['*.keys', '*.gpg', '*.rss', '*.atom', '*.png'];
 /** Gitea: passwords shorter than MIN_PASSWORD_LENGTH (8) are refused. */
 export const MIN_PASSWORD_LENGTH = 8;
 
+/** The caller once credentials are checked. */
 export interface Authenticated {
   user: UserRow;
   /** Set when a token authenticated the request: scopes are then checked. */
   token: TokenRow | null;
+  /** The token's scopes, parsed once (null without a token: password sessions are not scoped). */
+  scopes: Scopes | null;
 }
 
+/** A user to create. */
 export interface NewUserInput {
   username: string;
   email: string;
@@ -122,7 +126,7 @@ export function createAccounts(
       const hit = usable ? verified.get(key) : undefined;
       if (hit && hit.userId === user!.id && hit.until > Date.now()) {
         throttle.succeeded(name, client);
-        return { user: user!, token: null };
+        return { user: user!, token: null, scopes: null };
       }
       const matches = await verifyPassword(password, user?.password_hash ?? NO_PASSWORD_HASH);
       if (!matches || !usable) {
@@ -131,7 +135,7 @@ export function createAccounts(
       }
       verified.set(key, { userId: user!.id, until: Date.now() + 5 * 60_000 });
       throttle.succeeded(name, client);
-      return { user: user!, token: null };
+      return { user: user!, token: null, scopes: null };
     },
 
     /** A token (header, query, or Basic): looked up by its hash. */
@@ -143,7 +147,7 @@ export function createAccounts(
       if (!user || !user.is_active || user.prohibit_login) return null;
       const at = now();
       if (at - row.last_used_at >= 60) tokens.touch(row.id, at); // coarse: a write per minute, not per request
-      return { user, token: row };
+      return { user, token: row, scopes: new Scopes(row.scopes) };
     },
 
     /** Forgets remembered password checks (after a password change or user deletion). */
@@ -173,4 +177,5 @@ export function createAccounts(
   };
 }
 
+/** The account service's interface. */
 export type Accounts = ReturnType<typeof createAccounts>;

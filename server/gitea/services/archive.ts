@@ -5,6 +5,7 @@ import type { GitStore } from '../git/store.js';
 import { cleanTreePath } from './refs.js';
 import type { RepoContext } from './repos.js';
 
+/** The archive formats served. */
 export type ArchiveFormat = 'zip' | 'tar.gz' | 'bundle';
 
 /** What `/archive/{ref}.{ext}` asks for, checked and resolved. */
@@ -69,3 +70,11 @@ export function startArchive(repo: RepoContext, r: ArchiveRequest): Promise<Chil
   if (r.format === 'bundle') return gitBundle(repo.gitDir, r.commit);
   return gitArchive(repo.gitDir, { format: r.format, prefix: `${repo.row.name}/`, commit: r.commit, paths: r.paths });
 }
+
+/** Archives bound to a git store, for routes (which hold no git handle). */
+export const createArchives = (git: GitStore) => ({
+  /** Checks and resolves an archive request (see archiveRequest). */
+  request: (repo: RepoContext, archive: string, rawPaths: readonly string[]) => archiveRequest(git, repo, archive, rawPaths),
+  /** Starts git writing the archive. */
+  start: startArchive,
+});

@@ -10,6 +10,7 @@ import { cleanTreePath, pathNotExist, refWebLinkPath, resolveRef, type RefCommit
 import type { RepoContext } from './repos.js';
 import { Lru } from '../../util/lru.js';
 
+/** One ContentsResponse. */
 export type Contents = ModelOf<typeof ContentsResponse>;
 
 /** Parses `.gitmodules` for the URL of the submodule at `path`. */
@@ -119,7 +120,29 @@ export function createContentsReader(git: GitStore, site: Site, opts: { maxBlobS
       listings.set(key, list);
       return list;
     },
+
+    /** Whether the repository has no branch yet (writing "updates" into one is refused). */
+    isEmpty: (repo: RepoContext): Promise<boolean> => git.isEmpty(repo.gitDir),
+
+    /** GET /git/blobs/{sha}: a blob by (abbreviated) id, its content unless over the size limit. */
+    async blob(repo: RepoContext, sha: string) {
+      const info = /^[0-9a-f]{4,40}$/.test(sha) ? await git.info(repo.gitDir, sha) : null;
+      if (!info || info.type !== 'blob') throw notFound(`object does not exist [id: ${sha}, rel_path: ]`);
+      const url = `${site.repoApi(repo.owner, repo.row)}/git/blobs/${info.sha}`;
+      if (info.size > opts.maxBlobSize) return { content: null, encoding: null, url, sha: info.sha, size: info.size };
+      const data = (await git.blob(repo.gitDir, info.sha)) ?? Buffer.alloc(0);
+      const pointer = data.length > 0 && data.length < LFS_POINTER_MAX ? parsePointer(data) : null;
+      return {
+        content: data.toString('base64'),
+        encoding: 'base64' as const,
+        url,
+        sha: info.sha,
+        size: info.size,
+        ...(pointer ? { lfs_oid: pointer.oid, lfs_size: pointer.size } : {}),
+      };
+    },
   };
 }
 
+/** The contents reader's interface. */
 export type ContentsReader = ReturnType<typeof createContentsReader>;

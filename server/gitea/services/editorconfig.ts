@@ -92,3 +92,9 @@ export async function editorConfigFor(git: GitStore, gitDir: string, commit: str
   for (const key of REPORTED) if (def[key]) out[key] = def[key];
   return out;
 }
+
+/** The editorconfig reader bound to a git store, for routes (which hold no git handle). */
+export const createEditorConfigReader = (git: GitStore) => ({
+  /** The settings for `file` at `commit`. */
+  forFile: (repo: { gitDir: string }, commit: string, file: string) => editorConfigFor(git, repo.gitDir, commit, file),
+});

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { FileCommitResponse, PayloadCommitVerification } from '../../../protocol/gitea/index.js';
+import type { PayloadCommitVerification } from '../../../protocol/gitea/index.js';
 import type { LfsRepo } from '../../db/repos/lfs-repo.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import { DomainError, forbidden, notFound, type ErrorKind } from '../../errors.js';
@@ -13,52 +13,15 @@ import type { GitStore } from '../git/store.js';
 import { TreeEditor, type Leaf } from '../git/tree-edit.js';
 import type { ModelOf } from '../model-of.js';
 import type { Site } from '../site.js';
-import type { Contents, ContentsReader } from './contents.js';
+import type { ContentsReader } from './contents.js';
 import { filterAttribute, type AttributesFile } from './gitattributes.js';
 import { formatPointer, parsePointer } from './lfs-pointer.js';
 import type { LfsStore } from './lfs-store.js';
 import type { Protections } from './protections.js';
 import { cleanTreePath, pathNotExist, type RefCommit } from './refs.js';
 import type { RepoContext, RepoService } from './repos.js';
-
-export type Operation = 'create' | 'update' | 'upload' | 'rename' | 'delete';
-
-export interface ChangeFile {
-  operation: Operation;
-  path: string;
-  fromPath?: string;
-  /** Decoded content; undefined for delete (and for a rename that keeps the content). */
-  content?: Buffer;
-  sha?: string;
-}
-
-export interface Identity {
-  name?: string;
-  email?: string;
-}
-
-export interface ChangeRequest {
-  files: ChangeFile[];
-  message: string;
-  branch: string;
-  newBranch: string;
-  forcePush?: boolean;
-  author?: Identity;
-  committer?: Identity;
-  dates?: { author?: string; committer?: string };
-  signoff?: boolean;
-  /**
-   * The DELETE endpoint's rules (spec): a missing or wrong sha, an invalid
-   * name or an existing branch are 400, not 422, and the sha is required.
-   */
-  deleteEndpoint?: boolean;
-}
-
-export interface ChangeResult {
-  files: (Contents | null)[];
-  commit: ModelOf<typeof FileCommitResponse>;
-  verification: ModelOf<typeof PayloadCommitVerification>;
-}
+import type { CommitPublisher } from './commit-bus.js';
+import type { ChangeFile, ChangeRequest, ChangeResult, Identity, Operation } from './change-request.js';
 
 /** Gitea's reply for a commit it did not sign. */
 export const UNSIGNED: ModelOf<typeof PayloadCommitVerification> = { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' };
@@ -95,6 +58,7 @@ function when(date: string | undefined): { when: number; tzMinutes: number } {
   return { when: Math.floor(ms / 1000), tzMinutes: tz };
 }
 
+/** What file writes need. */
 export interface FilesDeps {
   git: GitStore;
   repos: RepoService;
@@ -104,8 +68,8 @@ export interface FilesDeps {
   lfsRepo: LfsRepo;
   lfsEnabled: boolean;
   site: Site;
-  /** Told after every commit we make (mirrors sync on commit, caches, events). */
-  onCommit?: (repo: RepoContext, branch: string, sha: string) => void;
+  /** Where every commit we make is published (mirrors sync on commit, events). */
+  commits?: CommitPublisher;
 }
 
 /**
@@ -357,7 +321,7 @@ export function createFiles(deps: FilesDeps) {
         throw new Error(`branch ${target} kept moving; gave up after ${MAX_ATTEMPTS} attempts`);
       });
       deps.repos.touch(repo);
-      deps.onCommit?.(repo, done.newBranch, done.commitSha);
+      deps.commits?.publish(repo, done.newBranch, done.commitSha);
 
       const api = deps.site.repoApi(repo.owner, repo.row);
       const html = deps.site.repoHtml(repo.owner, repo.row);
@@ -391,4 +355,5 @@ export function createFiles(deps: FilesDeps) {
   };
 }
 
+/** The file writer's interface. */
 export type Files = ReturnType<typeof createFiles>;

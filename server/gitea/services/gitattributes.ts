@@ -8,6 +8,7 @@
 import { GLOB_LIMITS, type Glob, type GlobBudget, GlobBudgetError, compileGlob } from '../../util/glob/glob.js';
 import { Lru } from '../../util/lru.js';
 
+/** One .gitattributes file, parsed. */
 export interface AttributesFile {
   /** Directory holding the `.gitattributes` ('' for the root). */
   dir: string;

@@ -30,6 +30,7 @@ export interface LfsHrefs {
 /** git-lfs 2.x needs this Accept on verify (git-lfs/git-lfs#3662); Gitea sends it. */
 const VERIFY_ACCEPT = 'application/vnd.git-lfs+json;q=0.9, */*;q=0.8';
 
+/** Whether an object id and size are valid (64 hex digits, a non-negative size). */
 export const isValidPointer = (p: BatchObject) => OID.test(p.oid) && Number.isSafeInteger(p.size) && p.size >= 0;
 
 /**

@@ -45,6 +45,7 @@ export function lfsSourceOf(
   return { endpoint, ...(sameOrigin ? creds : { username: '', password: '' }) };
 }
 
+/** What copying LFS objects from a remote needs. */
 export interface LfsMirroringDeps {
   git: GitStore;
   store: LfsStore;
@@ -124,4 +125,5 @@ export function createLfsMirroring(deps: LfsMirroringDeps) {
   };
 }
 
+/** The LFS mirroring interface. */
 export type LfsMirroring = ReturnType<typeof createLfsMirroring>;

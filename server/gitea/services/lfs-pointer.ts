@@ -3,6 +3,7 @@ export const LFS_POINTER_MAX = 1024;
 
 const VERSION_LINE = 'version https://git-lfs.github.com/spec/v1';
 
+/** What an LFS pointer file names. */
 export interface LfsPointer {
   oid: string;
   size: number;

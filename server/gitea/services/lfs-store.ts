@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
 
+/** An LFS object id: 64 lowercase hex digits. */
 export const OID = /^[0-9a-f]{64}$/;
 
 /**
@@ -90,4 +91,5 @@ export function createLfsStore(dataDir: string) {
   };
 }
 
+/** The LFS store's interface. */
 export type LfsStore = ReturnType<typeof createLfsStore>;

@@ -5,6 +5,7 @@ import type { Logger } from '../../log.js';
 const MAX_ATTEMPTS = 5;
 const backoffMs = (attempts: number) => Math.min(5_000 * 2 ** attempts, 600_000);
 
+/** What the queue runs jobs with. */
 export interface MirrorQueueDeps {
   rows: MirrorRepo;
   log: Logger;
@@ -147,4 +148,5 @@ export function createMirrorQueue(deps: MirrorQueueDeps) {
   };
 }
 
+/** The queue's interface. */
 export type MirrorQueue = ReturnType<typeof createMirrorQueue>;

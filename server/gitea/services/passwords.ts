@@ -24,6 +24,7 @@ export const passwordChecks = { count: 0 };
  */
 export const NO_PASSWORD_HASH = `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${randomBytes(16).toString('base64')}$${randomBytes(32).toString('base64')}`;
 
+/** Whether a password matches a stored hash (scrypt with the stored parameters, compared in constant time). */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   passwordChecks.count++;
   const [kind, n, r, p, salt, hash] = stored.split('$');

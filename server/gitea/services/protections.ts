@@ -3,7 +3,7 @@ import type { ProtectionRepo, ProtectionRow } from '../../db/repos/protection-re
 import type { UserRow } from '../../db/repos/user-repo.js';
 import { badRequest, forbidden, notFound, unprocessable } from '../../errors.js';
 import { goTime } from '../../util/go-format.js';
-import type { Perm } from '../convert.js';
+import type { Perm } from './perm.js';
 import type { ModelOf } from '../model-of.js';
 import type { Accounts } from './accounts.js';
 import { type Glob, type GlobBudget, GlobBudgetError } from '../../util/glob/glob.js';
@@ -282,4 +282,5 @@ export function createProtections(repo: ProtectionRepo, accounts: Accounts, now:
   };
 }
 
+/** The branch protection service's interface. */
 export type Protections = ReturnType<typeof createProtections>;

@@ -1,7 +1,6 @@
 import type { PullMirrorRepo, PullMirrorRow } from '../../db/repos/mirror-repo.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
-import { badRequest, DomainError, forbidden, notFound, unprocessable } from '../../errors.js';
-import { unauthorized } from '../../http/gitea-errors.js';
+import { badRequest, DomainError, forbidden, notFound, unauthorized, unprocessable } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { parseGoDuration } from '../../util/go-duration.js';
 import type { SecretBox } from '../../util/secret-box.js';
@@ -15,7 +14,9 @@ import { RemoteGitError, type RemoteGit } from '../mirrors/remote-git.js';
 import { mirrorSyncError } from './push-mirrors.js';
 import type { RepoEvents } from '../repo-events.js';
 import type { RepoContext, RepoService } from './repos.js';
+import type { CommitPublisher } from './commit-bus.js';
 
+/** A migration request (Gitea's MigrateRepoOptions, the fields we use). */
 export interface MigrateOptions {
   clone_addr: string;
   repo_name: string;
@@ -39,6 +40,7 @@ interface SealedCredentials {
   lfs_password?: string;
 }
 
+/** What pull mirrors need. */
 export interface PullMirrorDeps {
   rows: PullMirrorRepo;
   box: SecretBox;
@@ -54,8 +56,8 @@ export interface PullMirrorDeps {
   resolveHost?: (host: string) => Promise<string[]>;
   /** Sync started/finished/failed events for /api/v1/events. */
   events?: RepoEvents;
-  /** Told about each branch a fetch moved (sync-on-commit of push mirrors, live events). */
-  notifyCommit?: (repo: RepoContext, branch: string, sha: string) => void;
+  /** Where each branch a fetch moved is published (sync-on-commit of push mirrors, live events). */
+  commits?: CommitPublisher;
   /** Fetches the LFS objects of migrations and mirrors asked to copy them (`lfs: true`). */
   lfs?: LfsMirroring;
 }
@@ -218,7 +220,7 @@ export function createPullMirrors(deps: PullMirrorDeps) {
         return false;
       }
       const after = (await git.refs(repo.gitDir)).branches;
-      for (const [branch, sha] of after) if (before.get(branch) !== sha) deps.notifyCommit?.(repo, branch, sha);
+      for (const [branch, sha] of after) if (before.get(branch) !== sha) deps.commits?.publish(repo, branch, sha);
       deps.events?.mirrorSync('finished', repo, ref);
       return true;
     },
@@ -232,4 +234,5 @@ export function createPullMirrors(deps: PullMirrorDeps) {
   };
 }
 
+/** The pull mirror service's interface. */
 export type PullMirrors = ReturnType<typeof createPullMirrors>;

@@ -3,8 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { MirrorRepo, PushMirrorRow } from '../../db/repos/mirror-repo.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
-import { badRequest, DomainError, notFound } from '../../errors.js';
-import { unauthorized } from '../../http/gitea-errors.js';
+import { badRequest, DomainError, notFound, unauthorized } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { formatGoDuration, parseGoDuration } from '../../util/go-duration.js';
 import { goTime } from '../../util/go-format.js';
@@ -31,6 +30,7 @@ export function mirrorSyncError(err: unknown): string {
   return 'internal error';
 }
 
+/** A push mirror to add (Gitea's CreatePushMirrorOption, the fields we use). */
 export interface CreatePushMirror {
   remote_address?: string;
   remote_username?: string;
@@ -40,6 +40,7 @@ export interface CreatePushMirror {
   use_ssh?: boolean;
 }
 
+/** What push mirrors need. */
 export interface PushMirrorDeps {
   rows: MirrorRepo;
   box: SecretBox;
@@ -213,4 +214,5 @@ export function createPushMirrors(deps: PushMirrorDeps) {
   };
 }
 
+/** The push mirror service's interface. */
 export type PushMirrors = ReturnType<typeof createPushMirrors>;

@@ -27,6 +27,7 @@ export interface FactRequest {
   firstCommit: boolean;
 }
 
+/** The hook's answer: accept, refuse with a message, or ask for more facts. */
 export type PushDecision = { ok: true } | { ok: false; message: string } | { need: FactRequest[] };
 
 const isZero = (sha: string) => /^0+$/.test(sha);

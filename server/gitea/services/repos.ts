@@ -8,7 +8,7 @@ import { conflict, forbidden, notFound, unprocessable } from '../../errors.js';
 import type { GitStore } from '../git/store.js';
 import { runGit } from '../git/run.js';
 import { validRefName } from '../../../protocol/gitea/request.js';
-import type { Perm, RepoFacts } from '../convert.js';
+import type { Perm } from './perm.js';
 import type { Accounts, Authenticated } from './accounts.js';
 import { accountVisibleTo, publicOnlyRefuses } from './visibility.js';
 
@@ -20,11 +20,20 @@ export interface RepoContext {
   perm: Perm;
 }
 
+/** What the API shows about a repository's git side (computed per request). */
+export interface RepoFacts {
+  empty: boolean;
+  branchCount: number;
+  sizeKiB: number;
+}
+
 const RESERVED_REPO_NAMES = new Set(['.', '..', '-']);
 const RESERVED_REPO_PATTERNS = ['*.git', '*.wiki', '*.rss', '*.atom'];
 
+/** A collaborator's access level. */
 export type CollaboratorMode = 'read' | 'write' | 'admin';
 
+/** What the repository service needs. */
 export interface RepoServiceDeps {
   repos: RepositoryRepo;
   accounts: Accounts;
@@ -99,7 +108,7 @@ export function createRepoService(deps: RepoServiceDeps) {
 
     async facts(ctx: RepoContext): Promise<RepoFacts> {
       const refs = await git.refs(ctx.gitDir);
-      return { empty: refs.branches.size === 0, branchCount: refs.branches.size, sizeKiB: await repoSize(ctx.gitDir) };
+      return { empty: await git.isEmpty(ctx.gitDir), branchCount: refs.branches.size, sizeKiB: await repoSize(ctx.gitDir) };
     },
 
     /** Creates a repository owned by `owner` (Gitea's checks in its order), with an empty bare git repository. */
@@ -250,4 +259,5 @@ async function repoSize(gitDir: string): Promise<number> {
   }
 }
 
+/** The repository service's interface. */
 export type RepoService = ReturnType<typeof createRepoService>;

@@ -1,5 +1,6 @@
 /** Gitea's token scope categories, in its canonical order. */
 export const SCOPE_CATEGORIES = ['activitypub', 'admin', 'misc', 'notification', 'organization', 'package', 'issue', 'repository', 'user'] as const;
+/** One of Gitea's scope categories. */
 export type ScopeCategoryName = (typeof SCOPE_CATEGORIES)[number];
 
 const ALL_SCOPES = new Set<string>(['all', 'public-only', ...SCOPE_CATEGORIES.flatMap((c) => [`read:${c}`, `write:${c}`])]);
@@ -30,4 +31,32 @@ export function scopeAllows(scopes: readonly string[], category: ScopeCategoryNa
   if (scopes.includes('all')) return true;
   if (scopes.includes(`write:${category}`)) return true;
   return level === 'read' && scopes.includes(`read:${category}`);
+}
+
+/**
+ * A token's scopes, parsed once from the comma string stored with the token
+ * (when the request is authenticated), so every check reads the same list.
+ */
+export class Scopes {
+  readonly #list: readonly string[];
+
+  /** `text`: the stored, normalised comma list ('' for none). */
+  constructor(readonly text: string) {
+    this.#list = text ? text.split(',') : [];
+  }
+
+  /** Whether they grant `level` on `category` (write implies read; `all` grants everything). */
+  allows(category: ScopeCategoryName, level: 'read' | 'write'): boolean {
+    return scopeAllows(this.#list, category, level);
+  }
+
+  /** The scope names, in their stored order. */
+  get list(): readonly string[] {
+    return this.#list;
+  }
+
+  /** `public-only`: only public resources (of public owners) may be reached. */
+  get publicOnly(): boolean {
+    return this.#list.includes('public-only');
+  }
 }

@@ -21,8 +21,8 @@ export function accountVisibleTo(account: UserRow, viewer: UserRow | null): bool
   return false;
 }
 
-/** Whether a token is `public-only`. */
-export const isPublicOnly = (auth: Authenticated | null): boolean => !!auth?.token?.scopes.split(',').includes('public-only');
+/** The `public-only` rule, once: such a token is refused whatever is not public. */
+const publicOnlyRefusesPrivate = (auth: Authenticated | null, isPublic: boolean): boolean => !isPublic && !!auth?.scopes?.publicOnly;
 
 /**
  * Gitea's TokenCanAccessRepo: a `public-only` token reaches a repository only
@@ -30,5 +30,10 @@ export const isPublicOnly = (auth: Authenticated | null): boolean => !!auth?.tok
  * owner's repositories are not public resources).
  */
 export function publicOnlyRefuses(auth: Authenticated | null, row: RepositoryRow, owner: UserRow): boolean {
-  return isPublicOnly(auth) && (!!row.is_private || owner.visibility !== 'public');
+  return publicOnlyRefusesPrivate(auth, !row.is_private && owner.visibility === 'public');
+}
+
+/** Gitea's checkTokenPublicOnly for the user scope: a `public-only` token sees public users only. */
+export function publicOnlyRefusesUser(auth: Authenticated | null, user: UserRow): boolean {
+  return publicOnlyRefusesPrivate(auth, user.visibility === 'public');
 }

@@ -1,13 +1,16 @@
 import type { Context, Hono } from 'hono';
 import { DomainError } from '../../errors.js';
-import { giteaError } from '../../http/gitea-errors.js';
-import type { Gitea } from '../gitea.js';
-import { giteaAuth } from '../mount.js';
+import { giteaError } from '../http/gitea-errors.js';
+import { giteaAuth, type CallerDeps } from '../http/gitea-auth.js';
 import { tooMany } from './git-access.js';
 import type { Authenticated } from '../services/accounts.js';
-import { resolveLegacy, resolveTyped } from '../services/refs.js';
-import { scopeAllows } from '../services/scopes.js';
-import { serveBlob } from '../services/serve-blob.js';
+import type { RefResolver } from '../services/ref-resolver.js';
+import { tokenMayAccessRepo } from '../services/repo-access.js';
+import type { RepoService } from '../services/repos.js';
+import { serveBlob, type ServeBlobDeps } from './serve-blob.js';
+
+/** What the download route uses. */
+export type DownloadDeps = CallerDeps & ServeBlobDeps & { repos: RepoService; refs: RefResolver };
 
 /** First path segments that are never an owner (decisions.md), so their routes are not ours. */
 const RESERVED = new Set(['api', 'ari', 'sim', 'assets', 'admin', 'user', 'users', 'repos', 'explore']);
@@ -31,17 +34,17 @@ function segments(c: Context): string[] | null {
   return parts;
 }
 
-async function download(g: Gitea, c: Context, parts: string[]): Promise<Response> {
+async function download(g: DownloadDeps, c: Context, parts: string[]): Promise<Response> {
   const [owner, name, , ...rest] = parts as [string, string, string, ...string[]];
   const auth = c.get('giteaAuth') as Authenticated | null;
   try {
     const repo = g.repos.lookup(owner, name, auth);
     // Gitea's CheckRepoScopedToken: a token must carry read:repository for the web routes too.
-    if (auth?.token && !scopeAllows(auth.token.scopes ? auth.token.scopes.split(',') : [], 'repository', 'read')) return plain(403, 'Forbidden');
-    if ((await g.git.refs(repo.gitDir)).branches.size === 0) return plain(404, 'repository is empty');
+    if (!tokenMayAccessRepo(auth, repo, 'read')) return plain(403, 'Forbidden');
+    if (await g.refs.isEmpty(repo)) return plain(404, 'repository is empty');
     const kind = rest[0] ?? '';
     // The typed form is what download_url uses; anything else is guessed as /raw/{ref-or-path} (Gitea redirects those to the typed URL; we serve them).
-    const found = REF_KINDS.has(kind) && rest.length > 1 ? await resolveTyped(g.git, repo, kind, rest.slice(1).join('/')) : await resolveLegacy(g.git, repo, rest.join('/'), undefined);
+    const found = REF_KINDS.has(kind) && rest.length > 1 ? await g.refs.typed(repo, kind, rest.slice(1).join('/')) : await g.refs.legacy(repo, rest.join('/'), undefined);
     return await serveBlob(g, c.req.raw, { repo, ...found, media: false });
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
@@ -56,7 +59,7 @@ async function download(g: Gitea, c: Context, parts: string[]): Promise<Response
  * same headers as /api/v1/.../raw. Paths under reserved names and
  * `{repo}.git` belong to other routes and pass through.
  */
-export function mountDownload(app: Hono<any>, g: Gitea): void {
+export function mountDownload(app: Hono<any>, g: DownloadDeps): void {
   const auth = giteaAuth(g, (_c, throttled) => (throttled ? tooMany(throttled) : plain(401, 'Failed to authenticate user')));
   app.get('/:owner/:repo/raw/*', async (c, next) => {
     const parts = segments(c);

@@ -4,13 +4,15 @@ import { answerSocket } from '../../http/answer-socket.js';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { RepoEvent } from '../../../protocol/gitea/events.js';
 import type { Logger } from '../../log.js';
-import type { Gitea } from '../gitea.js';
-import { authenticate, readCredentials, TOO_MANY_FAILURES } from '../http/gitea-auth.js';
+import type { RepoEvents } from '../repo-events.js';
+import { authenticate, readCredentials, TOO_MANY_FAILURES, type CallerDeps } from '../http/gitea-auth.js';
+import type { RepoService } from '../services/repos.js';
+import type { Site } from '../site.js';
 import { Throttled } from '../services/login-throttle.js';
 import type { Authenticated } from '../services/accounts.js';
-import { scopeAllows } from '../services/scopes.js';
-import { publicOnlyRefuses } from '../services/visibility.js';
+import { tokenMayAccessRepo } from '../services/repo-access.js';
 
+/** Limits of the event socket. */
 export interface RepoEventsWsOptions {
   log: Logger;
   maxPayload: number;
@@ -30,7 +32,7 @@ function refuse(socket: Duplex, status: number, reason: string, message: string,
  * Credentials as the API takes them (token header or query, Basic); a token
  * needs read:repository. Refusals are plain HTTP before the upgrade.
  */
-export function createRepoEventsWs(g: Gitea, opts: RepoEventsWsOptions) {
+export function createRepoEventsWs(g: CallerDeps & { site: Site; repos: RepoService; events: RepoEvents }, opts: RepoEventsWsOptions) {
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: opts.maxPayload });
   const sockets = new Map<WebSocket, { alive: boolean }>();
 
@@ -49,8 +51,7 @@ export function createRepoEventsWs(g: Gitea, opts: RepoEventsWsOptions) {
   function readable(auth: Authenticated, event: RepoEvent): boolean {
     const repo = g.repos.byId(event.repository.id, auth.user);
     if (!repo?.perm.read) return false;
-    if (publicOnlyRefuses(auth, repo.row, repo.owner)) return false;
-    return true;
+    return tokenMayAccessRepo(auth, repo, 'read');
   }
 
   function attach(ws: WebSocket, auth: Authenticated, only: Set<string> | null): void {
@@ -97,12 +98,9 @@ export function createRepoEventsWs(g: Gitea, opts: RepoEventsWsOptions) {
         refuse(socket, 401, 'Unauthorized', 'token is required', swagger);
         return true;
       }
-      if (auth.token) {
-        const scopes = auth.token.scopes ? auth.token.scopes.split(',') : [];
-        if (!scopeAllows(scopes, 'repository', 'read')) {
-          refuse(socket, 403, 'Forbidden', `token does not have at least one of required scope(s), required=[read:repository], token scope=${auth.token.scopes}`, swagger);
-          return true;
-        }
+      if (auth.scopes && !auth.scopes.allows('repository', 'read')) {
+        refuse(socket, 403, 'Forbidden', `token does not have at least one of required scope(s), required=[read:repository], token scope=${auth.scopes.text}`, swagger);
+        return true;
       }
       const q = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
       const names = q.getAll('repo').flatMap((r) => r.split(',')).map((r) => r.trim().toLowerCase()).filter(Boolean);

@@ -1,12 +1,9 @@
 import type { Context } from 'hono';
 import type { UserRow } from '../../db/repos/user-repo.js';
-import type { Gitea } from '../gitea.js';
-import { authenticate, clientAddress, readCredentials, TOO_MANY_FAILURES } from '../http/gitea-auth.js';
+import { authenticate, clientAddress, readCredentials, TOO_MANY_FAILURES, type CallerDeps } from '../http/gitea-auth.js';
 import { Throttled } from '../services/login-throttle.js';
 import type { Authenticated } from '../services/accounts.js';
-import type { RepoContext } from '../services/repos.js';
-import { scopeAllows } from '../services/scopes.js';
-import { publicOnlyRefuses } from '../services/visibility.js';
+import type { RepoContext, RepoService } from '../services/repos.js';
 
 /** `ctx.PlainText`: Gitea's plain answers on the git routes (no trailing newline). */
 export const plainText = (status: number, text: string, headers: Record<string, string> = {}) =>
@@ -28,7 +25,7 @@ export const failedAuth = () => httpError(401, 'Failed to authenticate user');
 export const tooMany = (t: Throttled) => httpError(429, TOO_MANY_FAILURES, { 'retry-after': String(t.retryAfter) });
 
 /** The caller: null when anonymous; when the credentials are wrong (401) or the password was not checked (429), the answer to give. */
-export async function webCaller(c: Context, g: Gitea): Promise<Authenticated | null | Response> {
+export async function webCaller(c: Context, g: CallerDeps): Promise<Authenticated | null | Response> {
   const creds = readCredentials(c.req.header('authorization'), c.req.url, !g.config.disableQueryAuthToken);
   const auth = await authenticate(g.accounts, creds, clientAddress(c.env));
   if (auth === false) return failedAuth();
@@ -40,7 +37,7 @@ export async function webCaller(c: Context, g: Gitea): Promise<Authenticated | n
 export const repoNameOf = (param: string) => (param.endsWith('.git') ? param.slice(0, -4) : param);
 
 // Only used to find a repository's row; permissions are always computed for the real caller.
-const SEES_ALL: Authenticated = { user: { id: 0, is_admin: 1 } as UserRow, token: null };
+const SEES_ALL: Authenticated = { user: { id: 0, is_admin: 1 } as UserRow, token: null, scopes: null };
 
 /**
  * The repository `owner/name` with the caller's permission on it, whether
@@ -48,7 +45,7 @@ const SEES_ALL: Authenticated = { user: { id: 0, is_admin: 1 } as UserRow, token
  * missing repository and for one the caller cannot read); null when it does
  * not exist.
  */
-export function locateRepo(g: Gitea, owner: string, name: string, doer: UserRow | null): RepoContext | null {
+export function locateRepo(g: { repos: RepoService }, owner: string, name: string, doer: UserRow | null): RepoContext | null {
   let found: RepoContext;
   try {
     found = g.repos.lookup(owner, name, SEES_ALL);
@@ -58,17 +55,3 @@ export function locateRepo(g: Gitea, owner: string, name: string, doer: UserRow 
   return g.repos.byId(found.row.id, doer) ?? null;
 }
 
-/**
- * Gitea's CheckRepoScopedToken: a token must carry read:repository (pull) or
- * write:repository (push), and a public-only token cannot reach a private
- * repository (nor one of an owner who is not public). Gitea checks this only for tokens sent with Basic auth (a
- * known hole: go-gitea advisory on Bearer tokens skipping scope checks on
- * git routes); we check every token.
- */
-export function tokenAllows(auth: Authenticated | null, repo: RepoContext, level: 'read' | 'write'): boolean {
-  const token = auth?.token;
-  if (!token) return true;
-  const scopes = token.scopes ? token.scopes.split(',') : [];
-  if (publicOnlyRefuses(auth, repo.row, repo.owner)) return false;
-  return scopeAllows(scopes, 'repository', level);
-}

@@ -2,12 +2,17 @@ import type { Context, Hono } from 'hono';
 import { Readable } from 'node:stream';
 import { readBody } from '../../http/body.js';
 import { goPathEscape } from '../../util/go-format.js';
-import type { Gitea } from '../gitea.js';
+import type { Logger } from '../../log.js';
+import type { LfsRepo } from '../../db/repos/lfs-repo.js';
+import type { CallerDeps } from '../http/gitea-auth.js';
+import type { LfsStore } from '../services/lfs-store.js';
+import type { RepoService } from '../services/repos.js';
+import type { Site } from '../site.js';
 import type { Authenticated } from '../services/accounts.js';
 import { batchObjects, isValidPointer, type BatchObject } from '../services/lfs-batch.js';
+import { takesWrites, tokenMayAccessRepo } from '../services/repo-access.js';
 import type { RepoContext } from '../services/repos.js';
-import type { GiteaMountOptions } from '../mount.js';
-import { httpError, locateRepo, repoNameOf, tokenAllows, webCaller } from './git-access.js';
+import { httpError, locateRepo, repoNameOf, webCaller } from './git-access.js';
 import { nodeBody } from './request-input.js';
 
 const MEDIA_TYPE = 'application/vnd.git-lfs+json';
@@ -67,6 +72,15 @@ function decodePointer(o: unknown): BatchObject | null {
   return { oid: (oid as string | null | undefined) ?? '', size: (size as number | null | undefined) ?? 0 };
 }
 
+/** What the LFS server uses. */
+export type LfsDeps = CallerDeps & {
+  config: { lfsEnabled: boolean; lfsMaxBatchSize: number };
+  site: Site;
+  repos: RepoService;
+  lfsStore: LfsStore;
+  lfsRepo: LfsRepo;
+};
+
 /** Gitea's Range regex (unanchored, as Go's FindStringSubmatch uses it). */
 const RANGE = /bytes=(\d+)-(\d*)/;
 
@@ -77,7 +91,7 @@ const RANGE = /bytes=(\d+)-(\d*)/;
  * the remote has no locking and pushes anyway. With LFS_ENABLED=false every
  * route here is a 404.
  */
-export function mountLfs(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): void {
+export function mountLfs(app: Hono<any>, g: LfsDeps, opts: { log: Logger; maxBodyBytes: number }): void {
   const base = '/:owner/:repo/info/lfs';
   if (!g.config.lfsEnabled) {
     app.all(`${base}/*`, () => httpError(404));
@@ -90,9 +104,9 @@ export function mountLfs(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): voi
     if (!repo) return lfsStatus(404);
     // A reader who uploads gets 401, not 403, as in Gitea: git-lfs then asks for other credentials.
     if (!(write ? repo.perm.write : repo.perm.read)) return lfsStatus(401, undefined, { 'www-authenticate': 'Basic realm="gitea-lfs"' });
-    if (!tokenAllows(auth, repo, write ? 'write' : 'read')) return httpError(403);
+    if (!tokenMayAccessRepo(auth, repo, write ? 'write' : 'read')) return httpError(403);
     // decisions.md: nothing is written to an archived or mirror repository (Gitea takes the upload).
-    if (write && (repo.row.is_archived || repo.row.is_mirror)) return lfsStatus(403);
+    if (write && !takesWrites(repo.row)) return lfsStatus(403);
     return repo;
   }
 

@@ -4,9 +4,20 @@ import * as v from 'valibot';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import { readBody } from '../../http/body.js';
 import type { Logger } from '../../log.js';
-import type { Gitea } from '../gitea.js';
+import type { GitStore } from '../git/store.js';
+import type { CommitPublisher } from '../services/commit-bus.js';
+import type { Protections } from '../services/protections.js';
+import type { RepoService } from '../services/repos.js';
 import { decidePush, type RefUpdate } from '../services/push-rules.js';
 import type { RepoContext } from '../services/repos.js';
+
+/** What push sessions use. */
+export interface PushSessionsDeps {
+  repos: RepoService;
+  git: GitStore;
+  protections: Protections;
+  commits: CommitPublisher;
+}
 import { bareStatus, httpError } from './git-access.js';
 
 /**
@@ -45,7 +56,7 @@ const keyOf = (secret: string) => createHash('sha256').update(secret).digest('he
 const plainAddress = (a: string | undefined) => (a ?? '').replace(/^::ffff:/, '');
 
 /** Live pushes by secret, the callback endpoint, and what happens after a push. */
-export function createPushSessions(g: Gitea, log: Logger, maxBodyBytes: number) {
+export function createPushSessions(g: PushSessionsDeps, log: Logger, maxBodyBytes: number) {
   const sessions = new Map<string, PushSession>();
 
   /** The hook connects to the address the push arrived on, so it comes from this very host. */
@@ -107,7 +118,7 @@ export function createPushSessions(g: Gitea, log: Logger, maxBodyBytes: number) 
           .map((u) => ({ branch: u.ref.slice('refs/heads/'.length), sha: u.new }))
           .filter((u) => refs.branches.get(u.branch) === u.sha);
         if (wasEmpty && landed[0] && !refs.branches.has(repo.row.default_branch)) await g.repos.setDefaultBranch(repo, landed[0].branch);
-        for (const u of landed) g.notifyCommit(repo, u.branch, u.sha);
+        for (const u of landed) g.commits.publish(repo, u.branch, u.sha);
       } catch (err) {
         log.error({ err, repo: repo.row.id }, 'post-push bookkeeping failed');
       }
@@ -115,4 +126,5 @@ export function createPushSessions(g: Gitea, log: Logger, maxBodyBytes: number) 
   };
 }
 
+/** The push sessions' interface. */
 export type PushSessions = ReturnType<typeof createPushSessions>;

@@ -1,26 +1,12 @@
+import type { Content } from '../services/blob-source.js';
 import { contentDisposition } from './content-disposition.js';
 import { parseRange } from './http-range.js';
-import { userContentHeaders } from './sniff.js';
+import { userContentHeaders } from '../services/sniff.js';
 
 /** Gitea's StaticCacheTime (6 h): how long a raw file may be cached in production. */
 const STATIC_CACHE_SECONDS = 6 * 60 * 60;
 
-/** Something to serve: validators, size, and lazy access to its bytes. */
-export interface Content {
-  /** Quoted entity tag. */
-  etag: string;
-  /** Seconds since the epoch. */
-  lastModified?: number;
-  size: number;
-  filename: string;
-  /** Up to the first 1024 bytes, for sniffing the type. */
-  head(): Promise<Buffer>;
-  /** Bytes `start`..`end` inclusive. */
-  body(start: number, end: number): Uint8Array | ReadableStream<Uint8Array>;
-  /** Frees a source opened by `head` when no body will follow (HEAD, errors). */
-  release?(): void;
-}
-
+/** How to serve: extra headers, cache rules, precondition strictness, and the answer-cache hook. */
 export interface ServeOptions {
   /** Sent on every answer, 304 included (the object type headers). */
   headers: Record<string, string>;

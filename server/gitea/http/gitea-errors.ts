@@ -1,4 +1,4 @@
-import { DomainError, type ErrorKind } from '../errors.js';
+import { DomainError, type ErrorKind } from '../../errors.js';
 
 const STATUS: Record<ErrorKind, number> = {
   bad_request: 400,
@@ -13,10 +13,21 @@ const STATUS: Record<ErrorKind, number> = {
   internal: 500,
 };
 
+/** A guard's refusal with a status no domain error kind names (423 Locked). */
+export class GiteaRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GiteaRefusal';
+  }
+}
+
 /** Gitea's mapping of error kinds to statuses (APIErrorAuto); the body is `{message, url}`. */
 export function giteaError(err: unknown): { status: number; message: string } | undefined {
   if (err instanceof DomainError) return { status: STATUS[err.kind], message: err.message };
+  if (err instanceof GiteaRefusal) return { status: err.status, message: err.message };
   return undefined;
 }
 
-export const unauthorized = (m: string) => new DomainError('unauthorized', m);
