@@ -33,7 +33,8 @@ function collect(dir) {
   return out;
 }
 
-const files = collect(testDir).filter((f) => !filters.length || filters.some((x) => f.includes(x)));
+// Filters match the path under test/ (test/ari/… as 'ari/…'), never the checkout's own location.
+const files = collect(testDir).filter((f) => !filters.length || filters.some((x) => relative(testDir, f).split(sep).join('/').includes(x)));
 const tsx = join(root, 'node_modules', '.bin', 'tsx');
 const uvu = join(root, 'node_modules', 'uvu', 'bin.js');
 const started = Date.now();

@@ -1,0 +1,111 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+
+// The house rules of ARCHITECTURE.md, checked on every run: no import circles, protocol/ depends on
+// nothing of the server, the engine and the services know nothing of HTTP, and no source file grows
+// past 400 lines.
+const test = suite('architecture');
+const root = join(import.meta.dirname, '..');
+const MAX_LINES = 400;
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...sources(p));
+    else if (/\.(ts|mts|mjs)$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+const files = [...sources(join(root, 'server')), ...sources(join(root, 'protocol'))];
+const rel = (p: string) => relative(root, p).split(sep).join('/');
+
+/** Static imports and re-exports (type-only ones included: a circle of types is still a circle of modules). */
+function importsOf(file: string): { local: string[]; bare: string[] } {
+  const text = readFileSync(file, 'utf8');
+  const local: string[] = [];
+  const bare: string[] = [];
+  const re = /^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const spec = m[1] ?? m[2] ?? m[3]!;
+    if (spec.startsWith('.')) local.push(resolve(dirname(file), spec.replace(/\.js$/, '.ts')).replace(/\.mjs\.ts$/, '.mjs'));
+    else bare.push(spec);
+  }
+  return { local, bare };
+}
+
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+
+test('no import circles in server/ and protocol/', () => {
+  // Tarjan's strongly connected components; any component of more than one module is a circle.
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v)?.local ?? []) {
+      if (!graph.has(w)) continue;
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const comp: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        comp.push(rel(w));
+      } while (w !== v);
+      if (comp.length > 1) circles.push(comp.sort());
+    }
+  };
+  for (const f of files) if (!idx.has(f)) visit(f);
+  assert.equal(circles, []);
+});
+
+test('every local import resolves to a file', () => {
+  const missing: string[] = [];
+  for (const [f, { local }] of graph) for (const target of local) if (!graph.has(target)) missing.push(`${rel(f)} → ${rel(target)}`);
+  assert.equal(missing, []);
+});
+
+test('protocol/ imports nothing from server/ and no runtime library but valibot', () => {
+  const bad: string[] = [];
+  for (const [f, { local, bare }] of graph) {
+    if (!rel(f).startsWith('protocol/')) continue;
+    for (const t of local) if (!rel(t).startsWith('protocol/')) bad.push(`${rel(f)} → ${rel(t)}`);
+    for (const b of bare) if (b !== 'valibot' && !b.startsWith('@valibot/')) bad.push(`${rel(f)} → ${b}`);
+  }
+  assert.equal(bad, []);
+});
+
+test('the engine and the services know nothing of HTTP', () => {
+  const layer = (p: string) => /^server\/ari\/engine\//.test(p) || /^server\/[^/]+\/services\//.test(p);
+  const bad: string[] = [];
+  for (const [f, { local, bare }] of graph) {
+    const r = rel(f);
+    if (!layer(r)) continue;
+    for (const b of bare) if (b === 'hono' || b.startsWith('hono/') || b.startsWith('@hono/') || b === 'node:http' || b === 'ws') bad.push(`${r} → ${b}`);
+    for (const t of local) if (/^server\/(http|[^/]+\/(routes|web|http))\//.test(rel(t))) bad.push(`${r} → ${rel(t)}`);
+    if (/\bnew Response\(|\bResponse\.json\(/.test(readFileSync(f, 'utf8'))) bad.push(`${r} builds a Response`);
+  }
+  assert.equal(bad, []);
+});
+
+test(`no source file over ${MAX_LINES} lines`, () => {
+  const long = files.map((f) => [rel(f), readFileSync(f, 'utf8').split('\n').length] as const).filter(([, n]) => n > MAX_LINES);
+  assert.equal(long.map(([f, n]) => `${f}: ${n}`), []);
+});
+
+test.run();
