@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { answerSocket } from '../http/answer-socket.js';
-import { apiKeyOf, type AriAuth } from '../http/ari-auth.js';
+import { apiKeyOf, type AriAuth } from './http/auth.js';
 import { safeUrl, type Logger } from '../log.js';
 import type { EventSink } from './apps.js';
 import type { Engine } from './engine/engine.js';

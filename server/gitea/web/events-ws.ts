@@ -5,7 +5,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { RepoEvent } from '../../../protocol/gitea/events.js';
 import type { Logger } from '../../log.js';
 import type { RepoEvents } from '../repo-events.js';
-import { authenticate, readCredentials, TOO_MANY_FAILURES, type CallerDeps } from '../http/gitea-auth.js';
+import { authenticate, readCredentials, TOO_MANY_FAILURES, type CallerDeps } from '../http/auth.js';
 import type { RepoService } from '../services/repos.js';
 import type { Site } from '../site.js';
 import { Throttled } from '../services/login-throttle.js';

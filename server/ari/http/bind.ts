@@ -1,12 +1,12 @@
 import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
-import type { Operation, OperationArgs, OperationResult, ParamDef, VariableInput } from '../../protocol/operation.js';
-import { declaredStatuses } from '../../protocol/operation.js';
-import type { AriUser } from '../config.js';
-import { badRequest } from '../errors.js';
-import type { Logger } from '../log.js';
-import { ariError } from './ari-errors.js';
-import { isJson, parseJson, readBody, readBodyBytes } from './body.js';
+import type { Operation, OperationArgs, OperationResult, ParamDef, VariableInput } from '../../../protocol/operation.js';
+import { declaredStatuses } from '../../../protocol/operation.js';
+import type { AriUser } from '../../config.js';
+import { badRequest } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import { ariError } from './errors.js';
+import { isJson, parseJson, readBody, readBodyBytes } from '../../http/body.js';
 
 export interface AriContext {
   user: AriUser;

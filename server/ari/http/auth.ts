@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { AriUser } from '../config.js';
+import type { AriUser } from '../../config.js';
 
 const CACHE_LIMIT = 1024;
 const digest = (s: string) => createHash('sha256').update(s).digest();

@@ -1,4 +1,4 @@
-import { DomainError, type ErrorKind } from '../errors.js';
+import { DomainError, type ErrorKind } from '../../errors.js';
 
 /** ARI's status for each domain error kind; bodies are always `{"message": …}`. */
 export const ARI_STATUS: Record<ErrorKind, number> = {

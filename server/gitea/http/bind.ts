@@ -6,7 +6,7 @@ import type { RModel } from '../../../protocol/gitea/request.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import { badRequest, DomainError, forbidden, notFound, unauthorized, unprocessable } from '../../errors.js';
 import { readBody, jsonDepth } from '../../http/body.js';
-import { giteaError, GiteaRefusal } from './gitea-errors.js';
+import { giteaError, GiteaRefusal } from './errors.js';
 import type { Logger } from '../../log.js';
 import type { Authenticated } from '../services/accounts.js';
 import type { RepoContext, RepoService } from '../services/repos.js';
