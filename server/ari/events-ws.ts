@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
+import { eventWebsocket } from '../../protocol/ari/operations/events.js';
 import { createEventSocketHub, type EventSocketLimits } from '../http/event-socket-hub.js';
-import { parseBoolean } from '../http/parse-boolean.js';
 import { safeUrl } from '../log.js';
 import type { Engine } from './engine/engine.js';
 import { apiKeyOf, type AriAuth } from './http/auth.js';
-import { ARI_BOOLEAN } from './http/bind.js';
 import { ARI_ERRORS } from './http/errors.js';
+import { socketArgs } from './http/socket-args.js';
 
 /** What the ARI event socket needs: the engine it serves, credentials, and the shared socket limits. */
 export interface EventsWsOptions extends EventSocketLimits {
@@ -63,17 +63,18 @@ export function createEventsWs(opts: EventsWsOptions) {
         return true;
       }
       const q = new URLSearchParams(url.slice(url.indexOf('?') + 1 || url.length));
-      const apps = [...new Set(q.getAll('app').flatMap((a) => a.split(',')).map((a) => a.trim()).filter(Boolean))];
-      if (!apps.length) {
-        hub.refuse(socket, 400, 'Bad Request', 'Missing param: app');
+      const bound = socketArgs(eventWebsocket, q);
+      if (bound.missing !== undefined) {
+        hub.refuse(socket, 400, 'Bad Request', `Missing param: ${bound.missing}`);
         return true;
       }
+      const apps = bound.args.app;
+      const subscribeAll = bound.args.subscribeAll === true;
       const tooLong = apps.find((a) => a.length > MAX_APP_NAME);
       if (tooLong) {
         hub.refuse(socket, 400, 'Bad Request', `Application name longer than ${MAX_APP_NAME} characters`);
         return true;
       }
-      const subscribeAll = parseBoolean(q.get('subscribeAll') ?? '', ARI_BOOLEAN) === true;
       // subscribeAll changes what the applications receive: a write, which read-only users may not make.
       if (subscribeAll && user.readOnly) {
         hub.refuse(socket, 403, 'Forbidden', 'Write access denied');
