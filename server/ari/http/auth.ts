@@ -52,6 +52,7 @@ export function createAriAuth(users: readonly AriUser[]) {
   };
 }
 
+/** The ARI credential checker, as created by `createAriAuth`. */
 export type AriAuth = ReturnType<typeof createAriAuth>;
 
 /** The raw `api_key` query value (URL-decoded), without parsing the whole query string. */

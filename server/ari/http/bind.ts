@@ -11,6 +11,7 @@ import { errorResponse } from '../../http/error-response.js';
 import { honoPath } from '../../http/hono-path.js';
 import { parseBoolean, type BooleanWords } from '../../http/parse-boolean.js';
 
+/** What an ARI handler knows about its request besides the bound arguments. */
 export interface AriContext {
   user: AriUser;
   /** The request's Host header (docs and Location derive from it). */
@@ -32,8 +33,10 @@ export interface BinaryBody {
 type Result<O extends Operation> = O['responseClass'] extends 'binary'
   ? BinaryBody
   : O['success'] extends 201 ? Created<OperationResult<O>> : OperationResult<O>;
+/** A thin ARI handler: bound arguments and context in, the operation's result out. */
 export type AriHandler<O extends Operation> = (args: OperationArgs<O>, ctx: AriContext) => Result<O> | Promise<Result<O>>;
 
+/** What the ARI binder needs: where it is mounted, limits, test-mode checking and the commit hook. */
 export interface BinderOptions {
   /** Where the API is mounted: `/ari` or `/sim`. */
   prefix: string;
@@ -295,4 +298,5 @@ export function createAriBinder(app: Hono<any>, opts: BinderOptions) {
   };
 }
 
+/** The binder's interface (mount, finish, what was mounted). */
 export type AriBinder = ReturnType<typeof createAriBinder>;
