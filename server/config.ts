@@ -13,6 +13,7 @@ const int = (name: string, min: number, max: number) =>
     v.minValue(min, `${name} must be at least ${min}`),
     v.maxValue(max, `${name} must be at most ${max}`),
   );
+// Environment switches take their own short, case-sensitive word list, unlike query parameters (server/http/parse-boolean.ts).
 const bool = (name: string) =>
   v.pipe(v.string(), v.picklist(['true', 'false', '1', '0', 'yes', 'no'], `${name} must be true or false`), v.transform((s) => ['true', '1', 'yes'].includes(s)));
 

@@ -14,7 +14,7 @@ import { openDatabase, type Db } from './db/open.js';
 import { createChannelRepo } from './db/repos/channel-repo.js';
 import { createBridgeRepo, createRecordingRepo } from './db/repos/recording-repo.js';
 import { createMetaRepo } from './db/repos/meta-repo.js';
-import { createAriAuth } from './http/ari-auth.js';
+import { createAriAuth } from './ari/http/auth.js';
 import { createEarlyServer } from './http/early-server.js';
 import { createLogger, type Logger } from './log.js';
 import { createGitea, type Gitea } from './gitea/gitea.js';

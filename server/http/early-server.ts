@@ -13,6 +13,7 @@ export class ListenError extends Error {
 
 type FetchApp = { fetch(req: Request, env?: unknown): Response | Promise<Response> };
 
+/** A listening server that holds requests until the app is ready, so the port is taken before start-up work. */
 export interface EarlyServer {
   server: Server;
   /** Binds HOST:PORT; resolves with the port bound (PORT=0 picks one). */

@@ -23,6 +23,7 @@ export function normalizeOrigin(value: string): string | undefined {
   }
 }
 
+/** Builds the policy from ROOT_URL (read at each check, as it may be known only once we listen) and TRUSTED_ORIGINS. */
 export function createOriginPolicy(opts: { rootUrl: () => string | undefined; trusted: string[] }): OriginPolicy {
   const trusted = new Set(opts.trusted.map((o) => normalizeOrigin(o)).filter((o): o is string => !!o));
   return {

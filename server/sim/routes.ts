@@ -1,7 +1,7 @@
 import type { SimChannel } from '../../protocol/sim/models.js';
 import * as op from '../../protocol/sim/operations.js';
 import { notFound } from '../errors.js';
-import type { AriBinder } from '../http/ari-bind.js';
+import type { AriBinder } from '../ari/http/bind.js';
 import type { ChannelRepo } from '../db/repos/channel-repo.js';
 import type { Telephony } from '../ari/telephony.js';
 import { boundedHistory } from './history.js';

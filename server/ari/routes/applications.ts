@@ -1,6 +1,6 @@
 import * as op from '../../../protocol/ari/operations/applications.js';
 import { badRequest, notFound, unprocessable } from '../../errors.js';
-import type { AriBinder } from '../../http/ari-bind.js';
+import type { AriBinder } from '../http/bind.js';
 import type { StasisApp } from '../apps.js';
 import type { Telephony } from '../telephony.js';
 

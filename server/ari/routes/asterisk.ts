@@ -2,7 +2,7 @@ import { arch, hostname, release, type } from 'node:os';
 import { userInfo } from 'node:os';
 import * as op from '../../../protocol/ari/operations/asterisk.js';
 import { badRequest } from '../../errors.js';
-import type { AriBinder } from '../../http/ari-bind.js';
+import type { AriBinder } from '../http/bind.js';
 import { ariTimestamp } from '../../util/timestamp.js';
 import { FunctionError } from '../engine/variables.js';
 import type { Telephony } from '../telephony.js';

@@ -1,5 +1,5 @@
 import * as op from '../../../protocol/ari/operations/bridges.js';
-import type { AriBinder } from '../../http/ari-bind.js';
+import type { AriBinder } from '../http/bind.js';
 import type { Bridge } from '../engine/bridges.js';
 import type { Telephony } from '../telephony.js';
 

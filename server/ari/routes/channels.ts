@@ -1,7 +1,7 @@
 import { conflict } from '../../errors.js';
 import { rtpStatistics } from '../engine/rtp-stats.js';
 import * as op from '../../../protocol/ari/operations/channels.js';
-import type { AriBinder } from '../../http/ari-bind.js';
+import type { AriBinder } from '../http/bind.js';
 import type { Channel } from '../engine/channel.js';
 import type { Telephony } from '../telephony.js';
 

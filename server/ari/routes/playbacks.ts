@@ -1,5 +1,5 @@
 import * as op from '../../../protocol/ari/operations/playbacks.js';
-import type { AriBinder } from '../../http/ari-bind.js';
+import type { AriBinder } from '../http/bind.js';
 import type { Telephony } from '../telephony.js';
 
 export function mountPlaybacks(b: AriBinder, t: Telephony): void {

@@ -1,5 +1,5 @@
 import * as op from '../../../protocol/ari/operations/recordings.js';
-import type { AriBinder } from '../../http/ari-bind.js';
+import type { AriBinder } from '../http/bind.js';
 import type { Telephony } from '../telephony.js';
 
 export function mountRecordings(b: AriBinder, t: Telephony): void {

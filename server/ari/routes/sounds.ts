@@ -1,6 +1,6 @@
 import * as op from '../../../protocol/ari/operations/sounds.js';
 import { notFound } from '../../errors.js';
-import type { AriBinder } from '../../http/ari-bind.js';
+import type { AriBinder } from '../http/bind.js';
 import type { Sound } from '../fixtures.js';
 import type { Telephony } from '../telephony.js';
 

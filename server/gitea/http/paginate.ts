@@ -1,6 +1,6 @@
 import { goQueryEscape } from '../../util/go-format.js';
 import type { Site } from '../site.js';
-import { Reply } from './gitea-bind.js';
+import { Reply } from './bind.js';
 
 /** Gitea's paging defaults: DEFAULT_PAGING_NUM and MAX_RESPONSE_ITEMS. */
 export const DEFAULT_PAGE_SIZE = 30;

@@ -1,5 +1,5 @@
 import * as ops from '../../../protocol/gitea/operations/raw.js';
-import type { GiteaBinder } from '../http/gitea-bind.js';
+import type { GiteaBinder } from '../http/bind.js';
 import type { Site } from '../site.js';
 import { ARCHIVE_CONTENT_TYPE, type createArchives } from '../services/archive.js';
 import { ArchiveBusy, type ArchiveSlot, type ArchiveSlots } from '../services/archive-slots.js';

@@ -1,7 +1,7 @@
 import * as ops from '../../../protocol/gitea/operations/branches.js';
 import { goTime } from '../../util/go-format.js';
-import type { GiteaBinder } from '../http/gitea-bind.js';
-import { Reply } from '../http/gitea-bind.js';
+import type { GiteaBinder } from '../http/bind.js';
+import { Reply } from '../http/bind.js';
 import { paged } from '../http/paginate.js';
 import type { Branches } from '../services/branches.js';
 import type { Accounts } from '../services/accounts.js';

@@ -1,7 +1,7 @@
 import * as ops from '../../../protocol/gitea/operations/contents.js';
 import { badRequest, forbidden, unprocessable } from '../../errors.js';
-import type { GiteaBinder, GiteaContext } from '../http/gitea-bind.js';
-import { Reply } from '../http/gitea-bind.js';
+import type { GiteaBinder, GiteaContext } from '../http/bind.js';
+import { Reply } from '../http/bind.js';
 import { decodeBase64 } from '../../util/go-base64.js';
 import type { ContentsReader } from '../services/contents.js';
 import type { Files } from '../services/files.js';

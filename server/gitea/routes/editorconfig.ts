@@ -1,6 +1,6 @@
 import * as ops from '../../../protocol/gitea/operations/raw.js';
 import { notFound } from '../../errors.js';
-import type { GiteaBinder } from '../http/gitea-bind.js';
+import type { GiteaBinder } from '../http/bind.js';
 import type { createEditorConfigReader } from '../services/editorconfig.js';
 import type { RefResolver } from '../services/ref-resolver.js';
 import { cleanTreePath } from '../services/refs.js';

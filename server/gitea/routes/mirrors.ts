@@ -1,6 +1,6 @@
 import * as ops from '../../../protocol/gitea/operations/mirrors.js';
-import type { GiteaBinder } from '../http/gitea-bind.js';
-import { Reply } from '../http/gitea-bind.js';
+import type { GiteaBinder } from '../http/bind.js';
+import { Reply } from '../http/bind.js';
 import { paged } from '../http/paginate.js';
 import type { MirrorScheduler } from '../services/mirror-scheduler.js';
 import type { PushMirrors } from '../services/push-mirrors.js';

@@ -1,5 +1,5 @@
 import * as ops from '../../../protocol/gitea/operations/raw.js';
-import type { GiteaBinder, GiteaContext } from '../http/gitea-bind.js';
+import type { GiteaBinder, GiteaContext } from '../http/bind.js';
 import type { RefResolver } from '../services/ref-resolver.js';
 import { serveBlob, type ServeBlobDeps } from '../web/serve-blob.js';
 

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { DomainError } from '../../errors.js';
-import { giteaError } from '../http/gitea-errors.js';
-import { giteaAuth, type CallerDeps } from '../http/gitea-auth.js';
+import { giteaError } from '../http/errors.js';
+import { giteaAuth, type CallerDeps } from '../http/auth.js';
 import { tooMany } from './git-access.js';
 import type { Authenticated } from '../services/accounts.js';
 import type { RefResolver } from '../services/ref-resolver.js';

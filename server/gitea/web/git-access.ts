@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { UserRow } from '../../db/repos/user-repo.js';
-import { authenticate, clientAddress, readCredentials, TOO_MANY_FAILURES, type CallerDeps } from '../http/gitea-auth.js';
+import { authenticate, clientAddress, readCredentials, TOO_MANY_FAILURES, type CallerDeps } from '../http/auth.js';
 import { Throttled } from '../services/login-throttle.js';
 import type { Authenticated } from '../services/accounts.js';
 import type { RepoContext, RepoService } from '../services/repos.js';

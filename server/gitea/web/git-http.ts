@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import type { Logger } from '../../log.js';
-import type { CallerDeps } from '../http/gitea-auth.js';
+import type { CallerDeps } from '../http/auth.js';
 import { HOOK_SECRET_ENV, HOOK_URL_ENV, PushHooks } from '../git/hooks.js';
 import { runService, type GitService, type ServiceProcess } from '../git/service-rpc.js';
 import type { Authenticated } from '../services/accounts.js';

@@ -4,7 +4,7 @@ import { readBody } from '../../http/body.js';
 import { goPathEscape } from '../../util/go-format.js';
 import type { Logger } from '../../log.js';
 import type { LfsRepo } from '../../db/repos/lfs-repo.js';
-import type { CallerDeps } from '../http/gitea-auth.js';
+import type { CallerDeps } from '../http/auth.js';
 import type { LfsStore } from '../services/lfs-store.js';
 import type { RepoService } from '../services/repos.js';
 import type { Site } from '../site.js';

@@ -1,4 +1,6 @@
-import { DomainError, type ErrorKind } from '../errors.js';
+import * as v from 'valibot';
+import { DomainError, type ErrorKind } from '../../errors.js';
+import type { ErrorDialect } from '../../http/error-response.js';
 
 /** ARI's status for each domain error kind; bodies are always `{"message": …}`. */
 export const ARI_STATUS: Record<ErrorKind, number> = {
@@ -14,6 +16,15 @@ export const ARI_STATUS: Record<ErrorKind, number> = {
   internal: 500,
 };
 
+/** ARI's error shape: `{"message"}`, sent as application/json. */
+export const ARI_ERRORS: ErrorDialect = {
+  body: (message) => ({ message }),
+  contentType: 'application/json',
+  schema: v.strictObject({ message: v.string() }),
+  shape: '{"message"}',
+};
+
+/** The status and message ARI answers for an error, or undefined for one that is not ours (a bug: 500). */
 export function ariError(err: unknown): { status: number; message: string } | undefined {
   return err instanceof DomainError ? { status: ARI_STATUS[err.kind], message: err.message } : undefined;
 }

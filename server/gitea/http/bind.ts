@@ -6,7 +6,11 @@ import type { RModel } from '../../../protocol/gitea/request.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import { badRequest, DomainError, forbidden, notFound, unauthorized, unprocessable } from '../../errors.js';
 import { readBody, jsonDepth } from '../../http/body.js';
-import { giteaError, GiteaRefusal } from './gitea-errors.js';
+import { giteaError, giteaErrors, GiteaRefusal } from './errors.js';
+import { createContractCheck } from '../../http/contract-check.js';
+import { errorResponse as dialectError } from '../../http/error-response.js';
+import { honoPath } from '../../http/hono-path.js';
+import { parseBoolean, type BooleanWords } from '../../http/parse-boolean.js';
 import type { Logger } from '../../log.js';
 import type { Authenticated } from '../services/accounts.js';
 import type { RepoContext, RepoService } from '../services/repos.js';
@@ -86,8 +90,6 @@ export interface GiteaBinderOptions {
 /** Guards Gitea checks once the body is bound (in its handlers or after `bind`): they run after it. */
 const AFTER_BODY: ReadonlySet<Guard> = new Set<Guard>(['mirrorsEnabled', 'pullMirror', 'notArchived']);
 
-const ErrorBody = v.strictObject({ message: v.string(), url: v.string() });
-
 /** Frozen bodies are cached answers (e.g. a big directory listing): their JSON text is made once. */
 const serialized = new WeakMap<object, string>();
 function serialize(body: unknown): string {
@@ -97,11 +99,8 @@ function serialize(body: unknown): string {
   return text;
 }
 const READ = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** Swagger path → Hono path; `{filepath}`-style wildcards take the rest of the path. */
-function honoPath(op: GOperation): string {
-  return `/api/v1${op.path.replace(/\{([^}]+)\}/g, (_, name: string) => (op.params[name]?.wildcard ? `:${name}{.+}` : `:${name}`))}`;
-}
+/** Gitea's query booleans: these words are true, anything else false. */
+const GITEA_BOOLEAN: BooleanWords = { yes: new Set(['true', '1', 'on']), no: new Set() };
 
 /**
  * Mounts Gitea operations with one uniform glue, in Gitea's order: token
@@ -112,23 +111,15 @@ function honoPath(op: GOperation): string {
 export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
   const mounted = new Set<GOperation>();
 
-  const errorResponse = (status: number, message: string, headers: Record<string, string> = {}) =>
-    new Response(JSON.stringify({ message, url: opts.site.swaggerUrl }), { status, headers: { 'content-type': 'application/json;charset=utf-8', ...headers } });
+  const dialect = giteaErrors(opts.site);
+  const errorResponse = (status: number, message: string, headers: Record<string, string> = {}) => dialectError(dialect, status, message, headers);
+  const contract = createContractCheck({ dialect, violations: opts.violations, log: opts.log, maxIssues: 5 });
 
-  function check(op: GOperation, res: Response, body: unknown, json: boolean): Response {
+  function check(op: GOperation, where: string, res: Response, body: unknown, json: boolean): Response {
     if (!opts.checkResponses) return res;
-    const problems: string[] = [];
     const ok = res.status < 300 || res.status === 304;
-    if (!giteaStatuses(op).has(res.status)) problems.push(`status ${res.status} is not declared`);
-    else if (ok && json && op.response && (res.status === op.success || op.alsoSuccess?.includes(res.status))) {
-      const r = v.safeParse(op.response, body);
-      if (!r.success) problems.push(`body does not match its schema: ${r.issues.slice(0, 5).map((i) => `${i.path?.map((x) => String(x.key)).join('.') ?? ''} ${i.message}`).join('; ')}`);
-    } else if (res.status >= 400 && json && !v.safeParse(ErrorBody, body).success) problems.push('error body is not {"message","url"}');
-    if (!problems.length) return res;
-    const msg = `contract violation in ${op.method} ${op.path} (${op.operationId}): ${problems.join('; ')}`;
-    opts.violations.push(msg);
-    opts.log.error({ body }, msg);
-    return errorResponse(500, msg);
+    const schema = ok && json && (res.status === op.success || op.alsoSuccess?.includes(res.status)) ? op.response : null;
+    return contract(res, body, giteaStatuses(op).has(res.status), schema, 'its schema', res.status >= 400 && json, where);
   }
 
   function checkScopes(op: GOperation, auth: Authenticated | null, method: string): void {
@@ -228,7 +219,7 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
       if (p.type === 'integer') {
         // Go's ctx.FormInt: anything unparsable is 0.
         args[name] = /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : 0;
-      } else if (p.type === 'boolean') args[name] = ['true', '1', 'on'].includes(raw.toLowerCase());
+      } else if (p.type === 'boolean') args[name] = parseBoolean(raw, GITEA_BOOLEAN) === true;
       else args[name] = raw.trim();
     }
   }
@@ -238,6 +229,7 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
     const queryParams = Object.entries(op.params).filter(([, p]) => p.in === 'query');
     const guards = op.guards.filter((g) => !AFTER_BODY.has(g));
     const afterBody = op.guards.filter((g) => AFTER_BODY.has(g));
+    const where = `${op.method} ${op.path} (${op.operationId})`;
     return async (c: Context): Promise<Response> => {
       const auth = c.get('giteaAuth') as Authenticated | null;
       const peer = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? '';
@@ -255,16 +247,17 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
         result = await handler(args as never, ctx);
       } catch (err) {
         const mapped = giteaError(err);
-        if (mapped) return check(op, errorResponse(mapped.status, mapped.message), { message: mapped.message, url: opts.site.swaggerUrl }, true);
+        if (mapped) return check(op, where, errorResponse(mapped.status, mapped.message), dialect.body(mapped.message), true);
         opts.log.error({ err, op: op.operationId }, 'unhandled error in Gitea handler');
         const message = !opts.production || ctx.doer?.is_admin ? String((err as Error)?.message ?? err) : '';
-        return check(op, errorResponse(500, message), { message, url: opts.site.swaggerUrl }, true);
+        return check(op, where, errorResponse(500, message), dialect.body(message), true);
       }
-      if (result instanceof Response) return check(op, result, undefined, false);
+      if (result instanceof Response) return check(op, where, result, undefined, false);
       const reply = result instanceof Reply ? result : new Reply(op.success, result);
-      if (reply.status === 204 || op.response === null) return check(op, new Response(null, { status: reply.status, headers: reply.headers }), undefined, false);
+      if (reply.status === 204 || op.response === null) return check(op, where, new Response(null, { status: reply.status, headers: reply.headers }), undefined, false);
       return check(
         op,
+        where,
         new Response(serialize(reply.body), { status: reply.status, headers: { 'content-type': 'application/json;charset=utf-8', ...reply.headers } }),
         reply.body,
         true,
@@ -276,7 +269,7 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
     mounted,
     errorResponse,
     mount<O extends GOperation>(op: O, handler: GiteaHandler<O>): void {
-      app.on(op.method, honoPath(op), route(op, handler));
+      app.on(op.method, honoPath('/api/v1', op.path, (name) => op.params[name]?.wildcard === true), route(op, handler));
       mounted.add(op);
     },
   };

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { AriUser } from '../config.js';
+import type { AriUser } from '../../config.js';
 
 const CACHE_LIMIT = 1024;
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -52,6 +52,7 @@ export function createAriAuth(users: readonly AriUser[]) {
   };
 }
 
+/** The ARI credential checker, as created by `createAriAuth`. */
 export type AriAuth = ReturnType<typeof createAriAuth>;
 
 /** The raw `api_key` query value (URL-decoded), without parsing the whole query string. */

@@ -1,4 +1,6 @@
+import * as v from 'valibot';
 import { DomainError, type ErrorKind } from '../../errors.js';
+import type { ErrorDialect } from '../../http/error-response.js';
 
 const STATUS: Record<ErrorKind, number> = {
   bad_request: 400,
@@ -31,3 +33,13 @@ export function giteaError(err: unknown): { status: number; message: string } | 
   return undefined;
 }
 
+
+/** Gitea's error shape: `{message, url}` (the url is the API's swagger page, read when each error is written). */
+export function giteaErrors(site: { readonly swaggerUrl: string }): ErrorDialect {
+  return {
+    body: (message) => ({ message, url: site.swaggerUrl }),
+    contentType: 'application/json;charset=utf-8',
+    schema: v.strictObject({ message: v.string(), url: v.string() }),
+    shape: '{"message","url"}',
+  };
+}

@@ -1,13 +1,17 @@
 import type { Context, Hono } from 'hono';
-import * as v from 'valibot';
-import type { Operation, OperationArgs, OperationResult, ParamDef, VariableInput } from '../../protocol/operation.js';
-import { declaredStatuses } from '../../protocol/operation.js';
-import type { AriUser } from '../config.js';
-import { badRequest } from '../errors.js';
-import type { Logger } from '../log.js';
-import { ariError } from './ari-errors.js';
-import { isJson, parseJson, readBody, readBodyBytes } from './body.js';
+import type { Operation, OperationArgs, OperationResult, ParamDef, VariableInput } from '../../../protocol/operation.js';
+import { declaredStatuses } from '../../../protocol/operation.js';
+import type { AriUser } from '../../config.js';
+import { badRequest } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import { ARI_ERRORS, ariError } from './errors.js';
+import { isJson, parseJson, readBody, readBodyBytes } from '../../http/body.js';
+import { createContractCheck } from '../../http/contract-check.js';
+import { errorResponse } from '../../http/error-response.js';
+import { honoPath } from '../../http/hono-path.js';
+import { parseBoolean, type BooleanWords } from '../../http/parse-boolean.js';
 
+/** What an ARI handler knows about its request besides the bound arguments. */
 export interface AriContext {
   user: AriUser;
   /** The request's Host header (docs and Location derive from it). */
@@ -29,8 +33,10 @@ export interface BinaryBody {
 type Result<O extends Operation> = O['responseClass'] extends 'binary'
   ? BinaryBody
   : O['success'] extends 201 ? Created<OperationResult<O>> : OperationResult<O>;
+/** A thin ARI handler: bound arguments and context in, the operation's result out. */
 export type AriHandler<O extends Operation> = (args: OperationArgs<O>, ctx: AriContext) => Result<O> | Promise<Result<O>>;
 
+/** What the ARI binder needs: where it is mounted, limits, test-mode checking and the commit hook. */
 export interface BinderOptions {
   /** Where the API is mounted: `/ari` or `/sim`. */
   prefix: string;
@@ -50,18 +56,17 @@ export interface BinderOptions {
   onAnswer?: (nickname: string, c: Context) => void;
 }
 
-const ErrorBody = v.strictObject({ message: v.string() });
 /** Answers that come from request-wide checks (credentials, size limits), not from the operation. */
 const GLOBAL_STATUSES = new Set([401, 403, 413]);
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
-const TRUE = new Set(['true', 'yes', 'y', 't', '1', 'on']);
-const FALSE = new Set(['false', 'no', 'n', 'f', '0', 'off']);
+/** Asterisk's words for true and false (its ast_true and ast_false), for the binder and the event socket. */
+export const ARI_BOOLEAN: BooleanWords = {
+  yes: new Set(['true', 'yes', 'y', 't', '1', 'on']),
+  no: new Set(['false', 'no', 'n', 'f', '0', 'off']),
+};
 
 type Raw = string | number | boolean | null | object;
-
-/** Swagger path → Hono path: `/channels/{channelId}` → `/ari/channels/:channelId`. */
-const honoPath = (prefix: string, path: string) => prefix + path.replace(/\{([^}]+)\}/g, ':$1');
 
 function invalid(name: string, p: ParamDef): never {
   throw badRequest(p.invalidMessage ?? `Invalid value for parameter '${name}'`);
@@ -82,10 +87,9 @@ function coerceOne(name: string, p: ParamDef, raw: Raw): string | number | boole
       break;
     }
     case 'boolean': {
-      const s = typeof raw === 'boolean' ? String(raw) : typeof raw === 'string' ? raw.trim().toLowerCase() : '';
-      if (TRUE.has(s)) out = true;
-      else if (FALSE.has(s)) out = false;
-      else throw badRequest(`Parameter '${name}' must be true or false`);
+      const b = typeof raw === 'boolean' ? raw : typeof raw === 'string' ? parseBoolean(raw.trim(), ARI_BOOLEAN) : undefined;
+      if (b === undefined) throw badRequest(`Parameter '${name}' must be true or false`);
+      out = b;
       break;
     }
     default:
@@ -222,27 +226,21 @@ export function createAriBinder(app: Hono<any>, opts: BinderOptions) {
   const pending: Array<{ op: Operation; handler: AriHandler<any> }> = [];
   const mounted = new Set<Operation>();
 
-  function respondError(c: Context, op: Operation, status: number, message: string): Response {
-    return check(c, op, new Response(JSON.stringify({ message }), { status, headers: { 'content-type': 'application/json' } }), { message });
+  const contract = createContractCheck({ dialect: ARI_ERRORS, violations: opts.violations, log: opts.log });
+
+  function respondError(op: Operation, where: string, status: number, message: string): Response {
+    return check(op, where, errorResponse(ARI_ERRORS, status, message), ARI_ERRORS.body(message));
   }
 
   /** Test mode: an undeclared status or a body off its schema becomes a 500 naming the violation. */
-  function check(c: Context, op: Operation, res: Response, body: unknown): Response {
+  function check(op: Operation, where: string, res: Response, body: unknown): Response {
     if (!opts.checkResponses) return res;
-    const problems: string[] = [];
-    if (!declaredStatuses(op).has(res.status) && !GLOBAL_STATUSES.has(res.status)) problems.push(`status ${res.status} is not declared`);
-    else if (res.status < 300 && op.response) {
-      const r = v.safeParse(op.response, body);
-      if (!r.success) problems.push(`body does not match ${op.responseClass}: ${r.issues.map((i) => `${i.path?.map((x) => String(x.key)).join('.') ?? ''} ${i.message}`).join('; ')}`);
-    } else if (res.status >= 400 && !v.safeParse(ErrorBody, body).success) problems.push('error body is not {"message"}');
-    if (!problems.length) return res;
-    const msg = `contract violation in ${op.method} ${op.path} (${op.nickname}): ${problems.join('; ')}`;
-    opts.violations.push(msg);
-    opts.log.error({ body }, msg);
-    return new Response(JSON.stringify({ message: msg }), { status: 500, headers: { 'content-type': 'application/json' } });
+    const declared = declaredStatuses(op).has(res.status) || GLOBAL_STATUSES.has(res.status);
+    return contract(res, body, declared, res.status < 300 ? op.response : null, op.responseClass, res.status >= 400, where);
   }
 
   function route(op: Operation, handler: AriHandler<any>) {
+    const where = `${op.method} ${op.path} (${op.nickname})`;
     return async (c: Context): Promise<Response> => {
       let result: unknown;
       try {
@@ -251,16 +249,16 @@ export function createAriBinder(app: Hono<any>, opts: BinderOptions) {
       } catch (err) {
         await opts.beforeRespond?.();
         const mapped = ariError(err);
-        if (mapped) return respondError(c, op, mapped.status, mapped.message);
+        if (mapped) return respondError(op, where, mapped.status, mapped.message);
         opts.log.error({ err, op: op.nickname }, 'unhandled error in ARI handler');
-        return respondError(c, op, 500, 'Internal Server Error');
+        return respondError(op, where, 500, 'Internal Server Error');
       }
       await opts.beforeRespond?.();
       opts.onAnswer?.(op.nickname, c);
-      if (op.success === 204) return check(c, op, new Response(null, { status: 204 }), undefined);
+      if (op.success === 204) return check(op, where, new Response(null, { status: 204 }), undefined);
       if (op.responseClass === 'binary') {
         const bin = result as BinaryBody;
-        return check(c, op, new Response(bin.data, { status: op.success, headers: { 'content-type': bin.contentType } }), undefined);
+        return check(op, where, new Response(bin.data, { status: op.success, headers: { 'content-type': bin.contentType } }), undefined);
       }
       let body = result;
       const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -269,7 +267,7 @@ export function createAriBinder(app: Hono<any>, opts: BinderOptions) {
         body = created.body;
         headers.location = `${opts.prefix}${created.location}`;
       }
-      return check(c, op, new Response(JSON.stringify(body), { status: op.success, headers }), body);
+      return check(op, where, new Response(JSON.stringify(body), { status: op.success, headers }), body);
     };
   }
 
@@ -300,4 +298,5 @@ export function createAriBinder(app: Hono<any>, opts: BinderOptions) {
   };
 }
 
+/** The binder's interface (mount, finish, what was mounted). */
 export type AriBinder = ReturnType<typeof createAriBinder>;
