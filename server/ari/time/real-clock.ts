@@ -58,7 +58,11 @@ export class RealClock implements Clock {
   private arm(t: RealTimer, instant: number, fn: () => void): void {
     const delay = Math.max(0, instant - Date.now());
     t.timeout = setTimeout(() => {
-      if (instant - Date.now() > 1 && delay >= MAX_TIMEOUT) return this.arm(t, instant, fn);
+      // Node counts a timeout from the event loop's cached time, which trails Date.now() by as
+      // long as the current loop iteration has run: on a busy process a timer can fire before
+      // its instant on the clock that stamps events. It waits out the rest instead, so the
+      // event it causes is never stamped earlier than its due time.
+      if (Date.now() < instant) return this.arm(t, instant, fn);
       t.timeout = undefined;
       fn();
     }, Math.min(delay, MAX_TIMEOUT));
