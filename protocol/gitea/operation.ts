@@ -25,8 +25,11 @@ export const repoParams = {
   repo: gp.path('Repository name, without its owner.'),
 };
 
-/** Token scope categories (Gitea's), checked against the HTTP method: GET/HEAD need read, the rest write. */
-export type ScopeCategory = 'repository' | 'user' | 'admin' | 'misc';
+/** Gitea's token scope categories, in its canonical order (a token holds `read:` or `write:` of each). */
+export const SCOPE_CATEGORIES = ['activitypub', 'admin', 'misc', 'notification', 'organization', 'package', 'issue', 'repository', 'user'] as const;
+
+/** A token scope category an operation requires, at the level its method needs: GET/HEAD read, the rest write. */
+export type ScopeCategory = (typeof SCOPE_CATEGORIES)[number];
 
 /**
  * Guards run in Gitea's order, before the body is bound: repo lookup (404,

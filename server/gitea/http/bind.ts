@@ -14,7 +14,6 @@ import type { Logger } from '../../log.js';
 import type { Authenticated } from '../services/accounts.js';
 import type { RepoContext, RepoService } from '../services/repos.js';
 import { takesWrites } from '../services/repo-access.js';
-import type { ScopeCategoryName } from '../services/scopes.js';
 import { accountVisibleTo, publicOnlyRefusesUser } from '../services/visibility.js';
 import type { Site } from '../site.js';
 import { giteaJsonError } from './go-json-error.js';
@@ -126,7 +125,7 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
     if (!scopes) return; // scopes bind tokens only; password sessions are not scoped
     const level = READ.has(method) ? 'read' : 'write';
     for (const cat of op.scopes) {
-      if (!scopes.allows(cat as ScopeCategoryName, level)) {
+      if (!scopes.allows(cat, level)) {
         throw forbidden(`token does not have at least one of required scope(s), required=[${level}:${cat}], token scope=${scopes.text}`);
       }
     }
