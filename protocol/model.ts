@@ -70,7 +70,8 @@ export function defineModel<const F extends Fields>(id: string, description: str
   return { id, description, fields, schema: v.strictObject(entries), ...(extra ? { extra } : {}) };
 }
 
-export type ModelOf<M extends Model> = v.InferOutput<M['schema']>;
+/** The TypeScript type of what a model describes, for any dialect's model (ARI, sim or Gitea). */
+export type ModelOf<M extends { schema: v.GenericSchema }> = v.InferOutput<M['schema']>;
 
 /** Swagger 1.1 model object (`{id, description, properties}`) for a model. */
 export function swaggerModel(model: Model, ownFields: Fields = model.fields): Record<string, unknown> {

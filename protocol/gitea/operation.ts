@@ -1,4 +1,4 @@
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import type { GModel, JsonSchema } from './schema.js';
 
 /** A path or query parameter of a Gitea operation. */
@@ -25,8 +25,11 @@ export const repoParams = {
   repo: gp.path('Repository name, without its owner.'),
 };
 
-/** Token scope categories (Gitea's), checked against the HTTP method: GET/HEAD need read, the rest write. */
-export type ScopeCategory = 'repository' | 'user' | 'admin' | 'misc';
+/** Gitea's token scope categories, in its canonical order (a token holds `read:` or `write:` of each). */
+export const SCOPE_CATEGORIES = ['activitypub', 'admin', 'misc', 'notification', 'organization', 'package', 'issue', 'repository', 'user'] as const;
+
+/** A token scope category an operation requires, at the level its method needs: GET/HEAD read, the rest write. */
+export type ScopeCategory = (typeof SCOPE_CATEGORIES)[number];
 
 /**
  * Guards run in Gitea's order, before the body is bound: repo lookup (404,
@@ -56,6 +59,36 @@ export type Guard =
   /** The repository is not archived (423 "repo is archived", Gitea's mustNotBeArchived). */
   | 'notArchived';
 
+/**
+ * What an operation answers on success, declared once: the valibot schema the test-mode
+ * check holds answers to (null: not JSON) and the Swagger schema the served document shows.
+ */
+export interface GReply<S extends v.GenericSchema | null = v.GenericSchema | null> {
+  schema: S;
+  json: JsonSchema;
+}
+
+/** Success bodies built from a model, so that the check and the document cannot disagree. */
+export const reply = {
+  /** One model. */
+  one: <S extends v.GenericSchema>(m: GModel<any, S>): GReply<S> => ({ schema: m.schema, json: m.ref }),
+  /** A JSON array of a model. */
+  list: <S extends v.GenericSchema>(m: GModel<any, S>): GReply<v.ArraySchema<S, undefined>> => ({
+    schema: v.array(m.schema),
+    json: { type: 'array', items: m.ref },
+  }),
+  /**
+   * One model or an array of it, by what the path names (contents: a file, or a directory's
+   * entries). Gitea's document names the single model only, and so does ours.
+   */
+  oneOrList: <S extends v.GenericSchema>(m: GModel<any, S>): GReply<v.UnionSchema<[S, v.ArraySchema<S, undefined>], undefined>> => ({
+    schema: v.union([m.schema, v.array(m.schema)]),
+    json: m.ref,
+  }),
+  /** Bytes of a file (raw, media, archives): no JSON to check. */
+  file: { schema: null, json: { type: 'file' } } as GReply<null>,
+};
+
 export interface GError {
   code: number;
   reason: string;
@@ -63,8 +96,8 @@ export interface GError {
 
 export interface GOperation<
   P extends Record<string, GParam<any>> = Record<string, GParam<any>>,
-  B extends v.GenericSchema | null = v.GenericSchema | null,
-  R extends v.GenericSchema | null = v.GenericSchema | null,
+  B extends GModel | null = GModel | null,
+  R extends GReply | null = GReply | null,
 > {
   operationId: string;
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -74,17 +107,15 @@ export interface GOperation<
   summary: string;
   description?: string;
   params: P;
-  /** Request body model (JSON), validated into typed args with Gitea's 422 texts. */
+  /** Request body model (JSON): validated into typed args with Gitea's 422 texts, and documented. */
   body: B;
-  bodyModel?: GModel;
   bodyRequired?: boolean;
-  /** Success status and its body schema (null: empty body or binary). */
+  /** Success status. */
   success: number;
   /** Other success statuses the operation can answer (e.g. update-as-create 201). */
   alsoSuccess?: readonly number[];
+  /** The success body (null: none). */
   response: R;
-  /** Swagger schema of the success body. */
-  responseSchema?: JsonSchema;
   produces?: readonly string[];
   /** Token scope categories required (each at the method's level); empty: none. */
   scopes: readonly ScopeCategory[];
@@ -92,9 +123,9 @@ export interface GOperation<
   errors: readonly GError[];
 }
 
-export type GArgs<O extends GOperation> = { [K in keyof O['params']]: O['params'][K] extends GParam<infer T> ? T : never } & (O['body'] extends v.GenericSchema ? { body: v.InferOutput<O['body']> } : {});
+export type GArgs<O extends GOperation> = { [K in keyof O['params']]: O['params'][K] extends GParam<infer T> ? T : never } & (O['body'] extends GModel<any, infer S> ? { body: v.InferOutput<S> } : {});
 
-export type GResult<O extends GOperation> = O['response'] extends v.GenericSchema ? v.InferOutput<O['response']> : void;
+export type GResult<O extends GOperation> = O['response'] extends GReply<infer S> ? (S extends v.GenericSchema ? v.InferOutput<S> : void) : void;
 
 /** Every Gitea operation can answer these, whatever it declares: credentials (401), request limits (413), too many failed passwords (429). */
 export const GLOBAL_ERRORS: readonly GError[] = [
@@ -103,7 +134,7 @@ export const GLOBAL_ERRORS: readonly GError[] = [
   { code: 429, reason: 'too many failed password checks from this address or for this account (Retry-After says when to try again)' },
 ];
 
-export function defineGiteaOperation<const P extends Record<string, GParam<any>>, B extends v.GenericSchema | null, R extends v.GenericSchema | null>(
+export function defineGiteaOperation<const P extends Record<string, GParam<any>>, B extends GModel | null, R extends GReply | null>(
   op: GOperation<P, B, R>,
 ): GOperation<P, B, R> {
   return { ...op, errors: [...op.errors].sort((a, b) => a.code - b.code) };

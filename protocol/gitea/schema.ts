@@ -70,4 +70,3 @@ export function responseModel<const F extends Record<string, GField>>(name: stri
   return { name, description, fields, schema: v.strictObject(entries), ref: { $ref: `#/definitions/${name}` } };
 }
 
-export type Out<M extends { schema: v.GenericSchema }> = v.InferOutput<M['schema']>;

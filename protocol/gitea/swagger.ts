@@ -24,18 +24,18 @@ function parameters(op: GOperation): JsonSchema[] {
     in: p.in,
     ...(p.required ? { required: true } : {}),
   }));
-  if (op.bodyModel) out.push({ name: 'body', in: 'body', ...(op.bodyRequired ? { required: true } : {}), schema: op.bodyModel.ref });
+  if (op.body) out.push({ name: 'body', in: 'body', ...(op.bodyRequired ? { required: true } : {}), schema: op.body.ref });
   return out;
 }
 
 function operationObject(op: GOperation): JsonSchema {
   const responses: Record<string, JsonSchema> = {
-    [String(op.success)]: { description: 'success', ...(op.responseSchema ? { schema: op.responseSchema } : {}) },
+    [String(op.success)]: { description: 'success', ...(op.response ? { schema: op.response.json } : {}) },
   };
   for (const code of op.alsoSuccess ?? []) responses[String(code)] = { description: 'success' };
   for (const e of [...op.errors, ...GLOBAL_ERRORS]) responses[String(e.code)] ??= { description: e.reason, schema: { $ref: '#/definitions/APIError' } };
   return {
-    ...(op.bodyModel ? { consumes: ['application/json'] } : {}),
+    ...(op.body ? { consumes: ['application/json'] } : {}),
     produces: op.produces ?? ['application/json'],
     tags: op.tags,
     summary: op.summary,

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { body, defineOperation, path, query, rawBody, type Params } from '../operation.js';
 import { Channel } from '../ari/models/channel.js';
 import { CallRecord, SimChannel } from './models.js';
+import { HANGUP_REASONS } from '../ari/hangup-reasons.js';
 
 const channelId = path.string({ description: 'Id or name of a live channel.' });
 const e404 = { code: 404, reason: 'Channel not found' };
@@ -46,7 +47,7 @@ export const farHangup = defineOperation({
   params: {
     channelId,
     cause: query.int({ description: 'Q.850 cause code; default 16 (normal clearing).', min: 0, max: 127 }),
-    reason: query.string({ description: 'Cause by name (as ARI hangup reasons); exclusive with cause.', values: ['normal', 'busy', 'congestion', 'no_answer', 'timeout', 'rejected', 'unallocated', 'normal_unspecified', 'number_incomplete', 'codec_mismatch', 'interworking', 'failure', 'answered_elsewhere'] as const }),
+    reason: query.string({ description: 'Cause by name (as ARI hangup reasons); exclusive with cause.', values: HANGUP_REASONS }),
   },
   responseClass: 'void', response: null, success: 204,
   errors: [{ code: 400, reason: 'Both cause and reason given, or an invalid one.' }, e404],

@@ -1,4 +1,4 @@
-import type { ModelOf } from './model-of.js';
+import type { ModelOf } from '../../protocol/model.js';
 import type { RepositoryRow } from '../db/repos/repository-repo.js';
 import type { TokenRow } from '../db/repos/token-repo.js';
 import type { UserRow } from '../db/repos/user-repo.js';

@@ -7,7 +7,7 @@ import type { Telephony } from '../ari/telephony.js';
 import { boundedHistory } from './history.js';
 
 /** The simulation API: the far end's side of calls. */
-export function mountSim(b: AriBinder, t: Telephony, repo: ChannelRepo, historyMaxBytes: number): void {
+export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd'>, repo: ChannelRepo, historyMaxBytes: number): void {
   const { engine, farEnd } = t;
 
   b.mount(op.placeCall, (a) => engine.snapshot(farEnd.call(a)));

@@ -326,8 +326,8 @@ function pathCases(w: World, op: GOperation): Case[] {
       out.push({ op, label: `{${name}} = ${label}`, method: op.method, path, headers: goodAuth(w, op), mustFail: !isRead(op) });
       // A file path with a body that binds reaches the handler: traversal must be refused there;
       // the other odd names are just names (they may be written).
-      if (op.body && op.bodyModel && op.params[name]!.wildcard) {
-        const body = jsonBody(plausibleBody(op.bodyModel as RModel, w.bodyValues));
+      if (op.body && op.params[name]!.wildcard) {
+        const body = jsonBody(plausibleBody(op.body as RModel, w.bodyValues));
         out.push({ op, label: `{${name}} = ${label}, body ${body}`, method: op.method, path, headers: { ...goodAuth(w, op), ...JSON_CT }, body, mustFail: TRAVERSAL.has(label), confined: true });
       }
     }
@@ -390,8 +390,8 @@ function plausibleForm(model: RModel, values: Record<string, unknown>): string {
 }
 
 function bodyCases(w: World, op: GOperation): Case[] {
-  if (!op.body || !op.bodyModel) return [];
-  const model = op.bodyModel as RModel;
+  if (!op.body) return [];
+  const model = op.body as RModel;
   const path = pathOf(w, op);
   const auth = goodAuth(w, op);
   const out: Case[] = [];

@@ -3,10 +3,10 @@ import { body, defineOperation, path, query } from '../../operation.js';
 import { Channel, RTPstat } from '../models/channel.js';
 import { Variable } from '../models/asterisk.js';
 import { LiveRecording, Playback } from '../models/media.js';
+import { HANGUP_REASONS } from '../hangup-reasons.js';
 
 const channelId = path.string({ description: 'Id or name of a live channel.' });
 const variables = body.variables('JSON body. Its "variables" object lists variables to set on the new channel, name to value (a string, or {"value": "…", "report_events": true}); function names such as CALLERID(name) are written as functions. Any other top-level key stands for the query parameter of that name and wins over it. Example: {"endpoint": "PJSIP/alice", "variables": {"CALLERID(name)": "Alice"}}');
-const HANGUP_REASONS = ['normal', 'busy', 'congestion', 'no_answer', 'timeout', 'rejected', 'unallocated', 'normal_unspecified', 'number_incomplete', 'codec_mismatch', 'interworking', 'failure', 'answered_elsewhere'] as const;
 
 const e404 = { code: 404, reason: 'Channel not found' };
 const e409 = { code: 409, reason: 'Channel not in Stasis application' };

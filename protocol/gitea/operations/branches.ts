@@ -1,5 +1,4 @@
-import * as v from 'valibot';
-import { defineGiteaOperation, gp, repoParams } from '../operation.js';
+import { defineGiteaOperation, gp, reply, repoParams } from '../operation.js';
 import { Branch, BranchProtection, CreateBranchProtectionOption, EditBranchProtectionOption } from '../models/branch.js';
 
 const notFound = { code: 404, reason: 'the repository does not exist or the caller cannot see it' } as const;
@@ -13,8 +12,7 @@ export const repoListBranches = defineGiteaOperation({
   params: { ...repoParams, page: gp.int('Which page to answer, counting from 1 (0 or less: the first).'), limit: gp.int('Entries per page: 30 when unset or 0 or less, at most 50.') },
   body: null,
   success: 200,
-  response: v.array(Branch.schema),
-  responseSchema: { type: 'array', items: Branch.ref },
+  response: reply.list(Branch),
   scopes: ['repository'],
   guards: ['repo', 'reader'],
   errors: [{ code: 403, reason: 'token scope' }, notFound],
@@ -29,8 +27,7 @@ export const repoGetBranch = defineGiteaOperation({
   params: { ...repoParams, branch: gp.path('Branch name (slashes allowed).', { wildcard: true }) },
   body: null,
   success: 200,
-  response: Branch.schema,
-  responseSchema: Branch.ref,
+  response: reply.one(Branch),
   scopes: ['repository'],
   guards: ['repo', 'reader'],
   errors: [{ code: 403, reason: 'token scope' }, { code: 404, reason: 'no such branch or repository' }],
@@ -50,8 +47,7 @@ export const repoListBranchProtection = defineGiteaOperation({
   params: repoParams,
   body: null,
   success: 200,
-  response: v.array(BranchProtection.schema),
-  responseSchema: { type: 'array', items: BranchProtection.ref },
+  response: reply.list(BranchProtection),
   scopes: ['repository'],
   guards: ['repo', 'signedIn', 'repoAdmin'],
   errors: [...protectionErrors],
@@ -64,11 +60,9 @@ export const repoCreateBranchProtection = defineGiteaOperation({
   tags: ['repository'],
   summary: 'Add a protection rule, named after a branch or a glob pattern that matches branches',
   params: repoParams,
-  body: CreateBranchProtectionOption.schema,
-  bodyModel: CreateBranchProtectionOption,
+  body: CreateBranchProtectionOption,
   success: 201,
-  response: BranchProtection.schema,
-  responseSchema: BranchProtection.ref,
+  response: reply.one(BranchProtection),
   scopes: ['repository'],
   guards: ['repo', 'signedIn', 'repoAdmin', 'notArchived'],
   errors: [
@@ -91,8 +85,7 @@ export const repoGetBranchProtection = defineGiteaOperation({
   params: ruleParams,
   body: null,
   success: 200,
-  response: BranchProtection.schema,
-  responseSchema: BranchProtection.ref,
+  response: reply.one(BranchProtection),
   scopes: ['repository'],
   guards: ['repo', 'signedIn', 'repoAdmin'],
   errors: [protectionErrors[0], { code: 404, reason: 'no such rule or repository' }],
@@ -105,11 +98,9 @@ export const repoEditBranchProtection = defineGiteaOperation({
   tags: ['repository'],
   summary: 'Change a protection rule; a field left out of the body keeps its value',
   params: ruleParams,
-  body: EditBranchProtectionOption.schema,
-  bodyModel: EditBranchProtectionOption,
+  body: EditBranchProtectionOption,
   success: 200,
-  response: BranchProtection.schema,
-  responseSchema: BranchProtection.ref,
+  response: reply.one(BranchProtection),
   scopes: ['repository'],
   guards: ['repo', 'signedIn', 'repoAdmin', 'notArchived'],
   errors: [

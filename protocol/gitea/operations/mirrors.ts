@@ -1,7 +1,6 @@
-import * as v from 'valibot';
 import { CreatePushMirrorOption, MigrateRepoOptions, PushMirror } from '../models/mirror.js';
 import { Repository } from '../models/repository.js';
-import { defineGiteaOperation, gp, repoParams } from '../operation.js';
+import { defineGiteaOperation, gp, reply, repoParams } from '../operation.js';
 
 const disabled = { code: 400, reason: 'Mirror feature is disabled' } as const;
 const notFound = { code: 404, reason: 'the repository does not exist or the caller cannot see it' } as const;
@@ -48,8 +47,7 @@ export const repoListPushMirrors = defineGiteaOperation({
   params: { ...repoParams, page: gp.int('Which page to answer, counting from 1 (0 or less: the first).'), limit: gp.int('Entries per page: 30 when unset or 0 or less, at most 50.') },
   body: null,
   success: 200,
-  response: v.array(PushMirror.schema),
-  responseSchema: { type: 'array', items: PushMirror.ref },
+  response: reply.list(PushMirror),
   scopes: ['repository'],
   // Gitea's reqAdmin runs before reqToken: an anonymous caller gets 403.
   guards: ['repo', 'repoAdmin', 'signedIn', 'mirrorsEnabled'],
@@ -65,8 +63,7 @@ export const repoGetPushMirrorByRemoteName = defineGiteaOperation({
   params: { ...repoParams, name },
   body: null,
   success: 200,
-  response: PushMirror.schema,
-  responseSchema: PushMirror.ref,
+  response: reply.one(PushMirror),
   scopes: ['repository'],
   // Gitea's reqAdmin runs before reqToken: an anonymous caller gets 403.
   guards: ['repo', 'repoAdmin', 'signedIn', 'mirrorsEnabled'],
@@ -80,11 +77,9 @@ export const repoAddPushMirror = defineGiteaOperation({
   tags: ['repository'],
   summary: 'Register a remote that the repository is pushed to on a schedule, after each commit, or both',
   params: repoParams,
-  body: CreatePushMirrorOption.schema,
-  bodyModel: CreatePushMirrorOption,
+  body: CreatePushMirrorOption,
   success: 200,
-  response: PushMirror.schema,
-  responseSchema: PushMirror.ref,
+  response: reply.one(PushMirror),
   scopes: ['repository'],
   // Gitea's reqAdmin runs before reqToken: an anonymous caller gets 403.
   guards: ['repo', 'repoAdmin', 'signedIn', 'mirrorsEnabled'],
@@ -122,11 +117,9 @@ export const repoMigrate = defineGiteaOperation({
   tags: ['repository'],
   summary: 'Copy a remote git repository into a new one here: once, or with mirror as a pull mirror fetched again on a schedule; with lfs its LFS objects come along',
   params: {},
-  body: MigrateRepoOptions.schema,
-  bodyModel: MigrateRepoOptions,
+  body: MigrateRepoOptions,
   success: 201,
-  response: Repository.schema,
-  responseSchema: Repository.ref,
+  response: reply.one(Repository),
   scopes: ['repository'],
   guards: ['signedIn'],
   errors: [

@@ -1,4 +1,4 @@
-import { defineGiteaOperation } from '../operation.js';
+import { defineGiteaOperation, reply } from '../operation.js';
 import { ServerVersion } from '../models/user.js';
 
 export const getVersion = defineGiteaOperation({
@@ -10,8 +10,7 @@ export const getVersion = defineGiteaOperation({
   params: {},
   body: null,
   success: 200,
-  response: ServerVersion.schema,
-  responseSchema: ServerVersion.ref,
+  response: reply.one(ServerVersion),
   scopes: [],
   guards: [],
   errors: [],

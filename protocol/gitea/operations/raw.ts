@@ -1,4 +1,4 @@
-import { defineGiteaOperation, gp, repoParams } from '../operation.js';
+import { defineGiteaOperation, gp, reply, repoParams } from '../operation.js';
 import { EditorConfigDefinition } from '../models/contents.js';
 
 const ref = gp.query('Branch, tag or commit id; it is put in front of filepath, which is then read as filepath says.');
@@ -17,8 +17,7 @@ export const repoGetRawFile = defineGiteaOperation({
   body: null,
   success: 200,
   alsoSuccess: [206, 304],
-  response: null,
-  responseSchema: { type: 'file' },
+  response: reply.file,
   produces: ['application/octet-stream'],
   scopes,
   guards: ['repo', 'reader'],
@@ -35,8 +34,7 @@ export const repoGetRawFileOrLFS = defineGiteaOperation({
   body: null,
   success: 200,
   alsoSuccess: [206, 304],
-  response: null,
-  responseSchema: { type: 'file' },
+  response: reply.file,
   produces: ['application/octet-stream'],
   scopes,
   guards: ['repo', 'reader'],
@@ -52,8 +50,7 @@ export const repoGetArchive = defineGiteaOperation({
   params: { ...repoParams, archive: filepath('The ref followed by the format: `main.zip`, `v1.0.tar.gz`, `<commit>.bundle`.'), path: gp.query('Put only this path in a zip or tar.gz; repeat the parameter for several (bundles take none).') },
   body: null,
   success: 200,
-  response: null,
-  responseSchema: { type: 'file' },
+  response: reply.file,
   produces: ['application/octet-stream', 'application/zip', 'application/gzip'],
   scopes,
   guards: ['repo', 'reader'],
@@ -75,8 +72,7 @@ export const repoGetEditorConfig = defineGiteaOperation({
   params: { ...repoParams, filepath: filepath('Path of the file, from the repository root.'), ref: gp.query('Branch, tag, `HEAD` or full commit id to read .editorconfig at; the default branch when left out or when it names none of these.') },
   body: null,
   success: 200,
-  response: EditorConfigDefinition.schema,
-  responseSchema: EditorConfigDefinition.ref,
+  response: reply.one(EditorConfigDefinition),
   scopes,
   guards: ['repo', 'reader'],
   errors: [{ code: 403, reason: 'token scope' }, { code: 404, reason: 'no .editorconfig, or no section matches the file' }],

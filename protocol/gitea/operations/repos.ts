@@ -1,5 +1,4 @@
-import * as v from 'valibot';
-import { defineGiteaOperation, gp, repoParams } from '../operation.js';
+import { defineGiteaOperation, gp, reply, repoParams } from '../operation.js';
 import { AddCollaboratorOption, CreateRepoOption, EditRepoOption, RepoCollaboratorPermission, Repository } from '../models/repository.js';
 import { User } from '../models/user.js';
 
@@ -13,11 +12,9 @@ export const createCurrentUserRepo = defineGiteaOperation({
   tags: ['repository', 'user'],
   summary: 'Make a new repository owned by the signed-in user; with auto_init it starts with one commit holding a README',
   params: {},
-  body: CreateRepoOption.schema,
-  bodyModel: CreateRepoOption,
+  body: CreateRepoOption,
   success: 201,
-  response: Repository.schema,
-  responseSchema: Repository.ref,
+  response: reply.one(Repository),
   scopes: ['user', 'repository'],
   guards: ['signedIn'],
   errors: [
@@ -37,8 +34,7 @@ export const repoGet = defineGiteaOperation({
   params: repoParams,
   body: null,
   success: 200,
-  response: Repository.schema,
-  responseSchema: Repository.ref,
+  response: reply.one(Repository),
   scopes: ['repository'],
   guards: ['repo'],
   errors: [{ code: 403, reason: 'token scope' }, notFound],
@@ -51,11 +47,9 @@ export const repoEdit = defineGiteaOperation({
   tags: ['repository'],
   summary: 'Change a repository\'s settings; a field left out of the body keeps its value',
   params: repoParams,
-  body: EditRepoOption.schema,
-  bodyModel: EditRepoOption,
+  body: EditRepoOption,
   success: 200,
-  response: Repository.schema,
-  responseSchema: Repository.ref,
+  response: reply.one(Repository),
   scopes: ['repository'],
   guards: ['repo', 'signedIn', 'repoAdmin'],
   errors: [
@@ -89,8 +83,7 @@ export const repoListCollaborators = defineGiteaOperation({
   params: { ...repoParams, ...page },
   body: null,
   success: 200,
-  response: v.array(User.schema),
-  responseSchema: { type: 'array', items: User.ref },
+  response: reply.list(User),
   scopes: ['repository'],
   guards: ['repo', 'signedIn'],
   errors: [{ code: 403, reason: 'token scope' }, notFound],
@@ -120,8 +113,7 @@ export const repoAddCollaborator = defineGiteaOperation({
   tags: ['repository'],
   summary: 'Give a user access to a repository, or change the access already given',
   params: collaborator,
-  body: AddCollaboratorOption.schema,
-  bodyModel: AddCollaboratorOption,
+  body: AddCollaboratorOption,
   success: 204,
   response: null,
   scopes: ['repository'],
@@ -153,8 +145,7 @@ export const repoGetRepoPermissions = defineGiteaOperation({
   params: collaborator,
   body: null,
   success: 200,
-  response: RepoCollaboratorPermission.schema,
-  responseSchema: RepoCollaboratorPermission.ref,
+  response: reply.one(RepoCollaboratorPermission),
   scopes: ['repository'],
   guards: ['repo', 'signedIn'],
   errors: [{ code: 403, reason: 'only admins, repo admins and the user may ask' }, { code: 404, reason: 'no such user or repository' }],

@@ -1,5 +1,4 @@
-import * as v from 'valibot';
-import { defineGiteaOperation, gp } from '../operation.js';
+import { defineGiteaOperation, gp, reply } from '../operation.js';
 import { AccessToken, CreateAccessTokenOption, CreateUserOption, User } from '../models/user.js';
 
 const page = { page: gp.int('Which page to answer, counting from 1 (0 or less: the first).'), limit: gp.int('Entries per page: 30 when unset or 0 or less, at most 50.') };
@@ -13,8 +12,7 @@ export const userGetCurrent = defineGiteaOperation({
   params: {},
   body: null,
   success: 200,
-  response: User.schema,
-  responseSchema: User.ref,
+  response: reply.one(User),
   scopes: ['user'],
   guards: ['signedIn'],
   errors: [{ code: 403, reason: 'token lacks the read:user scope' }],
@@ -29,8 +27,7 @@ export const userGet = defineGiteaOperation({
   params: { username: gp.path('Name of the account.') },
   body: null,
   success: 200,
-  response: User.schema,
-  responseSchema: User.ref,
+  response: reply.one(User),
   scopes: ['user'],
   guards: ['contextUser'],
   errors: [
@@ -46,12 +43,10 @@ export const adminCreateUser = defineGiteaOperation({
   tags: ['admin'],
   summary: 'Add a user account (site administrators only)',
   params: {},
-  body: CreateUserOption.schema,
-  bodyModel: CreateUserOption,
+  body: CreateUserOption,
   bodyRequired: true,
   success: 201,
-  response: User.schema,
-  responseSchema: User.ref,
+  response: reply.one(User),
   scopes: ['admin'],
   guards: ['signedIn', 'siteAdmin'],
   errors: [
@@ -75,8 +70,7 @@ export const userGetTokens = defineGiteaOperation({
   params: { username: gp.path('Account whose tokens are listed.'), ...page },
   body: null,
   success: 200,
-  response: v.array(AccessToken.schema),
-  responseSchema: { type: 'array', items: AccessToken.ref },
+  response: reply.list(AccessToken),
   scopes: ['user'],
   guards: ['contextUser', 'selfOrAdmin', 'basicAuth'],
   errors: [...tokenErrors],
@@ -89,11 +83,9 @@ export const userCreateToken = defineGiteaOperation({
   tags: ['user'],
   summary: 'Issue a new access token for a user; its secret is in `sha1` of this answer and never shown again. Only Basic authentication with the account password is accepted',
   params: { username: gp.path('Account the new token belongs to.') },
-  body: CreateAccessTokenOption.schema,
-  bodyModel: CreateAccessTokenOption,
+  body: CreateAccessTokenOption,
   success: 201,
-  response: AccessToken.schema,
-  responseSchema: AccessToken.ref,
+  response: reply.one(AccessToken),
   scopes: ['user'],
   guards: ['contextUser', 'selfOrAdmin', 'basicAuth'],
   errors: [{ code: 400, reason: 'duplicate name, no scope or an unknown scope' }, ...tokenErrors, { code: 422, reason: 'invalid options' }],

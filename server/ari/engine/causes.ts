@@ -1,3 +1,5 @@
+import { HANGUP_REASON_CAUSES } from '../../../protocol/ari/hangup-reasons.js';
+
 /** Q.850 cause texts as Asterisk names them (ast_cause2str); unlisted codes read "Unknown". */
 const CAUSE_TEXT: Record<number, string> = {
   0: 'Unknown',
@@ -52,22 +54,8 @@ export function causeText(cause: number): string {
   return CAUSE_TEXT[cause] ?? 'Unknown';
 }
 
-/** ARI hangup `reason` names and their causes. */
-export const REASON_CAUSE: Record<string, number> = {
-  normal: 16,
-  busy: 17,
-  congestion: 34,
-  no_answer: 19,
-  timeout: 18,
-  rejected: 21,
-  unallocated: 1,
-  normal_unspecified: 31,
-  number_incomplete: 28,
-  codec_mismatch: 58,
-  interworking: 127,
-  failure: 38,
-  answered_elsewhere: 26,
-};
+/** Hangup reason names and their causes, as protocol/ declares them, looked up by any string. */
+export const REASON_CAUSE: Readonly<Record<string, number>> = HANGUP_REASON_CAUSES;
 
 export const CAUSE = {
   NORMAL: 16,

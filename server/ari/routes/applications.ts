@@ -4,7 +4,7 @@ import type { AriBinder } from '../http/bind.js';
 import type { StasisApp } from '../apps.js';
 import type { Telephony } from '../telephony.js';
 
-export function mountApplications(b: AriBinder, t: Telephony): void {
+export function mountApplications(b: AriBinder, t: Pick<Telephony, 'engine' | 'bridges'>): void {
   const { engine, bridges } = t;
   const model = (app: StasisApp) => ({
     name: app.name,

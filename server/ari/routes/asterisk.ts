@@ -10,7 +10,7 @@ import type { Telephony } from '../telephony.js';
 /** The version we report: Asterisk-shaped (clients parse the major), naming what we really are. */
 export const SYSTEM_VERSION = '22.0.0-trunkline';
 
-export function mountAsterisk(b: AriBinder, t: Telephony, maxChannels?: number): void {
+export function mountAsterisk(b: AriBinder, t: Pick<Telephony, 'engine' | 'vars'>, maxChannels?: number): void {
   const { engine, vars } = t;
   b.mount(op.getInfo, (a) => {
     const want = new Set(a.only ?? ['build', 'system', 'config', 'status']);

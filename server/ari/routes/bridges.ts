@@ -3,7 +3,7 @@ import type { AriBinder } from '../http/bind.js';
 import type { Bridge } from '../engine/bridges.js';
 import type { Telephony } from '../telephony.js';
 
-export function mountBridges(b: AriBinder, t: Telephony): void {
+export function mountBridges(b: AriBinder, t: Pick<Telephony, 'bridges' | 'playbacks' | 'recordings'>): void {
   const { bridges, playbacks, recordings } = t;
   const json = (br: Bridge) => bridges.json(br);
 

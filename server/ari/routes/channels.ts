@@ -6,7 +6,7 @@ import type { Channel } from '../engine/channel.js';
 import type { Telephony } from '../telephony.js';
 
 /** The channels resource (control operations; media operations arrive with the media engine). */
-export function mountChannels(b: AriBinder, t: Telephony): void {
+export function mountChannels(b: AriBinder, t: Pick<Telephony, 'engine' | 'calls' | 'control'>): void {
   const { engine, calls, control } = t;
   const snap = (ch: Channel) => engine.snapshot(ch);
 
@@ -37,7 +37,7 @@ export function mountChannels(b: AriBinder, t: Telephony): void {
 }
 
 /** The channels resource's media operations: play, record, snoop, RTP statistics, external media. */
-export function mountChannelMedia(b: AriBinder, t: Telephony): void {
+export function mountChannelMedia(b: AriBinder, t: Pick<Telephony, 'engine' | 'calls' | 'control' | 'playbacks' | 'recordings' | 'router' | 'snoops' | 'external'>): void {
   const { engine, calls, control, playbacks, recordings, router, snoops, external } = t;
   const snap = (ch: Channel) => engine.snapshot(ch);
 

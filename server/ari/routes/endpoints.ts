@@ -4,7 +4,7 @@ import type { AriBinder } from '../http/bind.js';
 import type { EndpointFixture } from '../fixtures.js';
 import type { Telephony } from '../telephony.js';
 
-export function mountEndpoints(b: AriBinder, t: Telephony): void {
+export function mountEndpoints(b: AriBinder, t: Pick<Telephony, 'engine'>): void {
   const { engine } = t;
   const model = (e: EndpointFixture) => ({
     technology: e.tech,

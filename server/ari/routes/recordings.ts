@@ -2,7 +2,7 @@ import * as op from '../../../protocol/ari/operations/recordings.js';
 import type { AriBinder } from '../http/bind.js';
 import type { Telephony } from '../telephony.js';
 
-export function mountRecordings(b: AriBinder, t: Telephony): void {
+export function mountRecordings(b: AriBinder, t: Pick<Telephony, 'recordings'>): void {
   const { recordings } = t;
   b.mount(op.listStored, () => recordings.listStored());
   b.mount(op.getStored, (a) => recordings.getStored(a.recordingName));

@@ -5,7 +5,7 @@ import type { Sound } from '../fixtures.js';
 import type { Telephony } from '../telephony.js';
 
 /** Sounds from the catalogue. Every sound is stored as 8 kHz WAV, so `wav` is the format each language offers. */
-export function mountSounds(b: AriBinder, t: Telephony): void {
+export function mountSounds(b: AriBinder, t: Pick<Telephony, 'engine'>): void {
   const sounds = t.engine.fixtures.sounds;
   const model = (s: Sound, lang?: string, format?: string) => {
     const formats = [...s.audio.keys()].filter((l) => !lang || l === lang).map((language) => ({ language, format: 'wav' })).filter((f) => !format || f.format === format);

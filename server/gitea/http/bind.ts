@@ -2,7 +2,6 @@ import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import type { GArgs, GOperation, GParam, GResult, Guard } from '../../../protocol/gitea/operation.js';
 import { giteaStatuses } from '../../../protocol/gitea/operation.js';
-import type { RModel } from '../../../protocol/gitea/request.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import { badRequest, DomainError, forbidden, notFound, unauthorized, unprocessable } from '../../errors.js';
 import { readBody, jsonDepth } from '../../http/body.js';
@@ -15,7 +14,6 @@ import type { Logger } from '../../log.js';
 import type { Authenticated } from '../services/accounts.js';
 import type { RepoContext, RepoService } from '../services/repos.js';
 import { takesWrites } from '../services/repo-access.js';
-import type { ScopeCategoryName } from '../services/scopes.js';
 import { accountVisibleTo, publicOnlyRefusesUser } from '../services/visibility.js';
 import type { Site } from '../site.js';
 import { giteaJsonError } from './go-json-error.js';
@@ -118,7 +116,7 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
   function check(op: GOperation, where: string, res: Response, body: unknown, json: boolean): Response {
     if (!opts.checkResponses) return res;
     const ok = res.status < 300 || res.status === 304;
-    const schema = ok && json && (res.status === op.success || op.alsoSuccess?.includes(res.status)) ? op.response : null;
+    const schema = ok && json && (res.status === op.success || op.alsoSuccess?.includes(res.status)) ? (op.response?.schema ?? null) : null;
     return contract(res, body, giteaStatuses(op).has(res.status), schema, 'its schema', res.status >= 400 && json, where);
   }
 
@@ -127,7 +125,7 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
     if (!scopes) return; // scopes bind tokens only; password sessions are not scoped
     const level = READ.has(method) ? 'read' : 'write';
     for (const cat of op.scopes) {
-      if (!scopes.allows(cat as ScopeCategoryName, level)) {
+      if (!scopes.allows(cat, level)) {
         throw forbidden(`token does not have at least one of required scope(s), required=[${level}:${cat}], token scope=${scopes.text}`);
       }
     }
@@ -189,7 +187,6 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
   }
 
   async function bindBody(op: GOperation, c: Context): Promise<unknown> {
-    const model = op.bodyModel as RModel;
     const text = await readBody(c.req.raw, opts.maxBodyBytes);
     let value: unknown = {};
     if (text.trim() !== '') {
@@ -207,7 +204,7 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
         throw unprocessable('[]: Unsupported Content-Type');
       }
     }
-    const r = v.safeParse(op.body!, value);
+    const r = v.safeParse(op.body!.schema, value);
     if (!r.success) throw unprocessable(r.issues[0]!.message);
     return r.output;
   }
@@ -254,7 +251,7 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
       }
       if (result instanceof Response) return check(op, where, result, undefined, false);
       const reply = result instanceof Reply ? result : new Reply(op.success, result);
-      if (reply.status === 204 || op.response === null) return check(op, where, new Response(null, { status: reply.status, headers: reply.headers }), undefined, false);
+      if (reply.status === 204 || !op.response?.schema) return check(op, where, new Response(null, { status: reply.status, headers: reply.headers }), undefined, false);
       return check(
         op,
         where,

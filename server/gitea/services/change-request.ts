@@ -1,5 +1,5 @@
 import type { FileCommitResponse, PayloadCommitVerification } from '../../../protocol/gitea/index.js';
-import type { ModelOf } from '../model-of.js';
+import type { ModelOf } from '../../../protocol/model.js';
 import type { Contents } from './contents.js';
 
 /** What a change does to one file (the contents API's `operation`). */

@@ -1,7 +1,7 @@
 import type { ContentsResponse } from '../../../protocol/gitea/index.js';
 import { badRequest, notFound } from '../../errors.js';
 import { goPathEscape, goQueryEscape, goTime, pathEscapeSegments } from '../../util/go-format.js';
-import type { ModelOf } from '../model-of.js';
+import type { ModelOf } from '../../../protocol/model.js';
 import type { GitStore } from '../git/store.js';
 import { entryType, type TreeEntry } from '../git/tree.js';
 import type { Site } from '../site.js';

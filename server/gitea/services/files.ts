@@ -11,7 +11,7 @@ import { writeObject } from '../git/objects.js';
 import { casRef } from '../git/refs.js';
 import type { GitStore } from '../git/store.js';
 import { TreeEditor, type Leaf } from '../git/tree-edit.js';
-import type { ModelOf } from '../model-of.js';
+import type { ModelOf } from '../../../protocol/model.js';
 import type { Site } from '../site.js';
 import type { ContentsReader } from './contents.js';
 import { filterAttribute, type AttributesFile } from './gitattributes.js';

@@ -4,7 +4,7 @@ import type { UserRow } from '../../db/repos/user-repo.js';
 import { badRequest, forbidden, notFound, unprocessable } from '../../errors.js';
 import { goTime } from '../../util/go-format.js';
 import type { Perm } from './perm.js';
-import type { ModelOf } from '../model-of.js';
+import type { ModelOf } from '../../../protocol/model.js';
 import type { Accounts } from './accounts.js';
 import { type Glob, type GlobBudget, GlobBudgetError } from '../../util/glob/glob.js';
 import { Lru } from '../../util/lru.js';

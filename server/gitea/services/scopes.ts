@@ -1,7 +1,4 @@
-/** Gitea's token scope categories, in its canonical order. */
-export const SCOPE_CATEGORIES = ['activitypub', 'admin', 'misc', 'notification', 'organization', 'package', 'issue', 'repository', 'user'] as const;
-/** One of Gitea's scope categories. */
-export type ScopeCategoryName = (typeof SCOPE_CATEGORIES)[number];
+import { SCOPE_CATEGORIES, type ScopeCategory } from '../../../protocol/gitea/operation.js';
 
 const ALL_SCOPES = new Set<string>(['all', 'public-only', ...SCOPE_CATEGORIES.flatMap((c) => [`read:${c}`, `write:${c}`])]);
 
@@ -27,7 +24,7 @@ export function normaliseScopes(requested: readonly string[]): { scopes: string[
 }
 
 /** Whether a token's scopes grant `level` on `category` (write implies read; `all` grants everything). */
-export function scopeAllows(scopes: readonly string[], category: ScopeCategoryName, level: 'read' | 'write'): boolean {
+export function scopeAllows(scopes: readonly string[], category: ScopeCategory, level: 'read' | 'write'): boolean {
   if (scopes.includes('all')) return true;
   if (scopes.includes(`write:${category}`)) return true;
   return level === 'read' && scopes.includes(`read:${category}`);
@@ -46,7 +43,7 @@ export class Scopes {
   }
 
   /** Whether they grant `level` on `category` (write implies read; `all` grants everything). */
-  allows(category: ScopeCategoryName, level: 'read' | 'write'): boolean {
+  allows(category: ScopeCategory, level: 'read' | 'write'): boolean {
     return scopeAllows(this.#list, category, level);
   }
 
