@@ -23,6 +23,7 @@ import type { Logger } from './log.js';
 import { mountSim } from './sim/routes.js';
 import type { Gitea } from './gitea/gitea.js';
 import { mountGitea } from './gitea/mount.js';
+import { edgeErrorBody, isAriPath } from './edge-errors.js';
 
 export interface AppDeps {
   config: Config;
@@ -36,11 +37,8 @@ export interface AppDeps {
   origins: OriginPolicy;
 }
 
-/** The refusal of a cross-site request, in the dialect of its path. */
-export function crossOriginRefusal(path: string, swaggerUrl: string): { message: string; url?: string } {
-  const message = 'Cross-origin request refused';
-  return path.startsWith('/ari/') || path.startsWith('/sim/') ? { message } : { message, url: swaggerUrl };
-}
+/** What a cross-site request is told, in the dialect of its path. */
+export const CROSS_ORIGIN_REFUSED = 'Cross-origin request refused';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const REALM = { 'WWW-Authenticate': 'Basic realm="Asterisk REST Interface"' };
@@ -52,7 +50,7 @@ const REALM = { 'WWW-Authenticate': 'Basic realm="Asterisk REST Interface"' };
  */
 function routingPath(req: Request): string {
   const path = getPath(req);
-  if (path.startsWith('/ari/') || path.startsWith('/sim/') || path === '/') return path;
+  if (isAriPath(path) || path === '/') return path;
   const collapsed = path.replace(/\/{2,}/g, '/');
   return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.replace(/\/+$/, '') : collapsed;
 }
@@ -76,7 +74,7 @@ export function createApp(deps: AppDeps) {
   // from a foreign Origin are refused before anything else runs (reads are kept from it by the browser itself).
   app.use('*', async (c, next) => {
     if (!READ_METHODS.has(c.req.method) && !deps.origins.allows(c.req.header('origin'), c.req.header('host'))) {
-      return c.json(crossOriginRefusal(c.req.path, deps.gitea.site.swaggerUrl), 403);
+      return c.json(edgeErrorBody(c.req.path, CROSS_ORIGIN_REFUSED, deps.gitea.site.swaggerUrl), 403);
     }
     await next();
   });

@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
-import { createApp, crossOriginRefusal } from './app.js';
+import { createApp, CROSS_ORIGIN_REFUSED } from './app.js';
+import { edgeErrorBody } from './edge-errors.js';
 import { answerSocket } from './http/answer-socket.js';
 import { createOriginPolicy, type OriginPolicy } from './http/origin-policy.js';
 import { createEventsWs } from './ari/events-ws.js';
@@ -84,7 +85,7 @@ function answerClientErrors(server: Server, swaggerUrl: () => string): void {
     const [status, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad Request'];
     const requestLine = err.rawPacket?.toString('latin1', 0, Math.min(err.rawPacket.length, 8192)).split('\r\n', 1)[0] ?? '';
     const path = requestLine.split(' ')[1] ?? '';
-    const body = JSON.stringify(path.startsWith('/api/') ? { message, url: swaggerUrl() } : { message });
+    const body = JSON.stringify(edgeErrorBody(path, message, swaggerUrl()));
     answerSocket(socket, status, message, body);
   });
 }
@@ -128,7 +129,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     }
     if (!origins.allows(req.headers.origin, req.headers.host)) {
       // A page on another site opening our event sockets with the browser's credentials.
-      answerSocket(socket, 403, 'Forbidden', JSON.stringify(crossOriginRefusal(req.url ?? '/', gitea.site.swaggerUrl)));
+      answerSocket(socket, 403, 'Forbidden', JSON.stringify(edgeErrorBody(req.url ?? '/', CROSS_ORIGIN_REFUSED, gitea.site.swaggerUrl)));
       return;
     }
     if (sockets.events.handleUpgrade(req, socket, head)) return;

@@ -1,0 +1,17 @@
+import { ARI_ERRORS } from './ari/http/errors.js';
+import { giteaErrors } from './gitea/http/errors.js';
+
+/** Paths that belong to the ARI dialect (ARI itself and the simulation API beside it). */
+export function isAriPath(path: string): boolean {
+  return path === '/ari' || path.startsWith('/ari/') || path === '/sim' || path.startsWith('/sim/');
+}
+
+/**
+ * The body of an answer given before any route is chosen (a cross-site request,
+ * a request line or headers Node could not parse), in the dialect of the path
+ * it was aimed at: ARI's `{message}` under /ari and /sim, Gitea's
+ * `{message, url}` everywhere else (its API, git and LFS, downloads, `/`).
+ */
+export function edgeErrorBody(path: string, message: string, swaggerUrl: string): object {
+  return isAriPath(path) ? ARI_ERRORS.body(message) : giteaErrors({ swaggerUrl }).body(message);
+}
