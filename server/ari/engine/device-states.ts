@@ -4,7 +4,7 @@ import type { MetaRepo } from '../../db/repos/meta-repo.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { StasisApp } from '../apps.js';
 import type { Channel } from './channel.js';
-import { endpointDeviceState, parseWritableDeviceState } from './device-state-aggregate.js';
+import { EndpointTally, parseWritableDeviceState } from './device-state-aggregate.js';
 import { DeviceSubscriptions } from './device-subscriptions.js';
 import type { Engine } from './engine.js';
 
@@ -30,8 +30,8 @@ export class DeviceStates {
   private readonly stasis = new Map<string, DeviceStateName>();
   /** The state last announced for each device (what Asterisk keeps in its device state cache). */
   private readonly announced = new Map<string, DeviceStateName>();
-  /** Live channels of each endpoint of the fixtures, by its key (PJSIP/alice), kept up to date at every commit. */
-  private readonly channels = new Map<string, Set<Channel>>();
+  /** Live channels of each endpoint of the fixtures, by its key (PJSIP/alice), counted again at every commit. */
+  private readonly endpoints = new Map<string, EndpointTally>();
   private readonly subscriptions: DeviceSubscriptions;
 
   constructor(
@@ -45,9 +45,9 @@ export class DeviceStates {
       this.stasis.set(row.name, state);
       this.announced.set(STASIS + row.name, state);
     }
-    for (const f of eng.fixtures.endpoints.values()) this.channels.set(f.key, new Set());
-    for (const ch of eng.all()) this.channels.get(ch.d.endpoint)?.add(ch);
-    for (const key of this.channels.keys()) this.announced.set(key, this.endpointState(key));
+    for (const f of eng.fixtures.endpoints.values()) this.endpoints.set(f.key, new EndpointTally(f));
+    for (const ch of eng.all()) this.endpoints.get(ch.d.endpoint)?.update(ch);
+    for (const [key, tally] of this.endpoints) this.announced.set(key, tally.state);
     this.subscriptions = new DeviceSubscriptions(eng.apps, meta, (w) => eng.deferWrite(w));
     eng.onCommitted((changed) => this.settle(changed));
   }
@@ -113,24 +113,19 @@ export class DeviceStates {
   private stateOf(name: string): DeviceStateName {
     if (isStasis(name)) return this.stasis.get(name.slice(STASIS.length)) ?? 'UNKNOWN';
     const f = name.includes('/') ? this.eng.fixtures.endpoints.get(name.toLowerCase()) : undefined;
-    return f ? this.endpointState(f.key) : 'INVALID';
-  }
-
-  private endpointState(key: string): DeviceStateName {
-    return endpointDeviceState(this.eng.fixtures.endpoints.get(key.toLowerCase())!, this.channels.get(key) ?? []);
+    return f ? this.endpoints.get(f.key)!.state : 'INVALID';
   }
 
   /** At each commit: the endpoints whose channels changed are summed again, and announced if their state moved. */
   private settle(changed: readonly Channel[]): void {
     let touched: Set<string> | undefined;
     for (const ch of changed) {
-      const set = this.channels.get(ch.d.endpoint);
-      if (!set) continue;
-      if (ch.d.ended === null) set.add(ch);
-      else set.delete(ch);
+      const tally = this.endpoints.get(ch.d.endpoint);
+      if (!tally) continue;
+      tally.update(ch);
       (touched ??= new Set()).add(ch.d.endpoint);
     }
-    if (touched) for (const key of touched) this.announce(key, this.endpointState(key));
+    if (touched) for (const key of touched) this.announce(key, this.endpoints.get(key)!.state);
   }
 
   private announce(name: string, state: DeviceStateName): void {
