@@ -163,7 +163,7 @@ test('an endpoint follows its call: RINGING → INUSE → NOT_INUSE, each after 
   assert.equal((await ctx.t.http('GET', dev('PJSIP/manual'))).body, { name: 'PJSIP/manual', state: 'NOT_INUSE' });
 });
 
-test('two calls and hold: RINGINUSE while one is up and one rings; ONHOLD while we hold the call; an inbound call is INUSE at once', async () => {
+test('two calls and hold: RINGINUSE while one is up and one rings; ONHOLD while we hold the call (not when the far end holds); an inbound call is INUSE at once', async () => {
   const mark = ctx.all.events.length;
   const originate = (id: string) => ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/manual', app: 'ds-app', channelId: id } });
   const manual = (n: number) => announcedN(ctx.all, 'PJSIP/manual', mark, n);
@@ -176,6 +176,10 @@ test('two calls and hold: RINGINUSE while one is up and one rings; ONHOLD while 
   // The far end refuses the second call: back to the first alone.
   assert.is((await ctx.t.http('POST', '/sim/channels/ds-ring/hangup', { query: { reason: 'busy' } })).status, 204);
   await manual(4);
+  // The far end holding us is not our device on hold (as chan_pjsip: ONHOLD marks a channel we hold): no change.
+  assert.is((await ctx.t.http('POST', '/sim/channels/ds-up/hold')).status, 204);
+  assert.is((await ctx.t.http('DELETE', '/sim/channels/ds-up/hold')).status, 204);
+  await ctx.all.waitFor((e) => e.type === 'ChannelUnhold' && e.channel?.id === 'ds-up');
   assert.is((await ctx.t.http('POST', '/ari/channels/ds-up/hold')).status, 204);
   assert.equal(await manual(5), ['RINGING', 'INUSE', 'RINGINUSE', 'INUSE', 'ONHOLD']);
   assert.equal((await ctx.t.http('GET', dev('PJSIP/manual'))).body, { name: 'PJSIP/manual', state: 'ONHOLD' });
