@@ -12,6 +12,8 @@ import { mountPlaybacks } from './ari/routes/playbacks.js';
 import { mountRecordings } from './ari/routes/recordings.js';
 import { mountSounds } from './ari/routes/sounds.js';
 import { mountEndpoints } from './ari/routes/endpoints.js';
+import { mountDeviceStates } from './ari/routes/device-states.js';
+import { mountMailboxes } from './ari/routes/mailboxes.js';
 import type { Telephony } from './ari/telephony.js';
 import type { Config } from './config.js';
 import type { ChannelRepo } from './db/repos/channel-repo.js';
@@ -127,6 +129,8 @@ export function createApp(deps: AppDeps) {
   mountRecordings(ari, telephony);
   mountSounds(ari, telephony);
   mountPlaybacks(ari, telephony);
+  mountDeviceStates(ari, telephony);
+  mountMailboxes(ari, telephony);
   mountApplications(ari, telephony);
   mountSim(sim, telephony, deps.channelRepo, config.ariLimits.simHistoryMaxBytes);
   ari.finish();

@@ -14,6 +14,8 @@ import { lockDataDir, type DataDirLock } from './db/data-dir-lock.js';
 import { openDatabase, type Db } from './db/open.js';
 import { createChannelRepo } from './db/repos/channel-repo.js';
 import { createBridgeRepo, createRecordingRepo } from './db/repos/recording-repo.js';
+import { createDeviceStateRepo } from './db/repos/device-state-repo.js';
+import { createMailboxRepo } from './db/repos/mailbox-repo.js';
 import { createMetaRepo } from './db/repos/meta-repo.js';
 import { createAriAuth } from './ari/http/auth.js';
 import { createEarlyServer } from './http/early-server.js';
@@ -156,6 +158,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const telephony = (opened.telephony = await createTelephony({
       recordingRepo: createRecordingRepo(db),
       bridgeRepo: createBridgeRepo(db),
+      deviceStateRepo: createDeviceStateRepo(db),
+      mailboxRepo: createMailboxRepo(db),
       dataDir: config.dataDir,
       bindHost: config.host,
       externalMediaNetworks: config.externalMediaNetworks,

@@ -3,7 +3,9 @@ import type { Operation } from '../operation.js';
 import { Application } from './models/application.js';
 import { AsteriskInfo, AsteriskPing, BuildInfo, ConfigInfo, SetId, StatusInfo, SystemInfo, Variable } from './models/asterisk.js';
 import { CallerID, Channel, Dialed, DialplanCEP, RTPstat } from './models/channel.js';
+import { DeviceState } from './models/device-state.js';
 import { Endpoint } from './models/endpoint.js';
+import { Mailbox } from './models/mailbox.js';
 import { Bridge } from './models/bridge.js';
 import { FormatLangPair, LiveRecording, Playback, Sound, StoredRecording } from './models/media.js';
 import { bridgeOperations } from './operations/bridges.js';
@@ -15,6 +17,8 @@ import { asteriskOperations } from './operations/asterisk.js';
 import { channelOperations } from './operations/channels.js';
 import { endpointOperations } from './operations/endpoints.js';
 import { eventOperations } from './operations/events.js';
+import { deviceStateOperations } from './operations/device-states.js';
+import { mailboxOperations } from './operations/mailboxes.js';
 
 export interface AriResource {
   /** The api-docs file name (`channels` → `/api-docs/channels.{format}`). */
@@ -88,6 +92,16 @@ export const ARI_RESOURCES: readonly AriResource[] = [
     name: 'playbacks', description: 'Playbacks started on channels and bridges',
     paths: { '/playbacks/{playbackId}': 'One playback', '/playbacks/{playbackId}/control': 'Pause, resume, rewind, skip' },
     operations: playbackOperations, models: [Playback],
+  },
+  {
+    name: 'deviceStates', description: 'Device states: endpoints as their calls go, and Stasis: devices applications set',
+    paths: { '/deviceStates': 'Stasis: devices', '/deviceStates/{deviceName}': 'One device' },
+    operations: deviceStateOperations, models: [DeviceState],
+  },
+  {
+    name: 'mailboxes', description: 'Message-waiting counts applications keep',
+    paths: { '/mailboxes': 'Every mailbox', '/mailboxes/{mailboxName}': 'One mailbox' },
+    operations: mailboxOperations, models: [Mailbox],
   },
   { name: 'events', description: 'The event WebSocket', paths: { '/events': 'Events for applications, one JSON frame each' }, operations: eventOperations, models: [] },
   {

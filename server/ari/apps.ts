@@ -14,6 +14,8 @@ export interface StasisApp {
   channels: Set<string>;
   /** Endpoints subscribed through applications/subscribe (`TECH/resource` or `TECH`). */
   endpoints: Set<string>;
+  /** Devices subscribed through applications/subscribe (`deviceState:<name>`), as named there. */
+  devices: Set<string>;
 }
 
 /**
@@ -39,7 +41,7 @@ export class AppRegistry {
   ensure(name: string): StasisApp {
     let app = this.apps.get(name);
     if (!app) {
-      app = { name, sink: null, subscribeAll: false, channels: new Set(), endpoints: new Set() };
+      app = { name, sink: null, subscribeAll: false, channels: new Set(), endpoints: new Set(), devices: new Set() };
       this.apps.set(name, app);
     }
     return app;
@@ -113,7 +115,7 @@ export class AppRegistry {
   }
 
   forgetIfIdle(app: StasisApp): void {
-    if (!app.sink && app.channels.size === 0 && app.endpoints.size === 0) this.apps.delete(app.name);
+    if (!app.sink && app.channels.size === 0 && app.endpoints.size === 0 && app.devices.size === 0) this.apps.delete(app.name);
   }
 
   list(): StasisApp[] {

@@ -20,6 +20,8 @@ const EndpointSchema = v.strictObject({
   /** When it rejects the call, with rejectCause. */
   rejectAfterMs: v.optional(v.nullable(ms), null),
   rejectCause: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(127)), 21),
+  /** With this many calls in use the endpoint's device state is BUSY (PJSIP's device_state_busy_at); 0: never. */
+  deviceStateBusyAt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
   /** The network the endpoint's RTP crosses: what rtp_statistics reports for it. */
   rtp: v.optional(
     v.strictObject({

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { AriLimits } from '../config.js';
 import type { ChannelRepo } from '../db/repos/channel-repo.js';
+import type { DeviceStateRepo } from '../db/repos/device-state-repo.js';
+import type { MailboxRepo } from '../db/repos/mailbox-repo.js';
 import type { BridgeRepo, RecordingRepo } from '../db/repos/recording-repo.js';
 import { MediaClock } from './media/media-clock.js';
 import { createExternalHostPolicy } from './media/external-host-policy.js';
@@ -10,9 +12,11 @@ import { Bridges } from './engine/bridges.js';
 import { Calls } from './engine/calls.js';
 import { ChannelFactory } from './engine/channel-factory.js';
 import { Control } from './engine/control.js';
+import { DeviceStates } from './engine/device-states.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 import { ExternalMedia } from './engine/external-media.js';
 import { FarEnd } from './engine/far-end.js';
+import { Mailboxes } from './engine/mailboxes.js';
 import { Pbx } from './engine/pbx.js';
 import { Playbacks } from './engine/playbacks.js';
 import { Recordings } from './engine/recordings.js';
@@ -34,6 +38,8 @@ export interface Telephony {
   bridges: Bridges;
   snoops: Snoops;
   external: ExternalMedia;
+  devices: DeviceStates;
+  mailboxes: Mailboxes;
   /** Stops media (recordings are completed and kept) and the engine. */
   stop(): void;
 }
@@ -42,6 +48,8 @@ export interface TelephonyOptions extends EngineOptions {
   repo: ChannelRepo;
   recordingRepo: RecordingRepo;
   bridgeRepo: BridgeRepo;
+  deviceStateRepo: DeviceStateRepo;
+  mailboxRepo: MailboxRepo;
   dataDir: string;
   /** Address external media sockets bind to. */
   bindHost: string;
@@ -57,6 +65,9 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const engine: Engine = new Engine(opts, { readForSnapshot: (ch, name) => vars.readForSnapshot(ch, name) });
   const restored = engine.restore(opts.repo.live());
   if (restored) opts.log.info({ channels: restored }, 'restored live channels');
+  // Device states count the restored channels from the start.
+  const devices = new DeviceStates(engine, opts.deviceStateRepo, opts.meta);
+  const mailboxes = new Mailboxes(opts.mailboxRepo);
   const vars: Variables = new Variables(engine, opts.limits.maxChannelVariables);
   const calls: Calls = new Calls(engine, vars, {
     start: (ch, context, exten, priority) => pbx.start(ch, context, exten, priority),
@@ -106,7 +117,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external, devices, mailboxes,
     stop() {
       recordings.stopAll();
       external.closeAll();

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ariHttp, type AriHttp } from './http.js';
+import { tempDir } from './temp-dir.js';
 import { trackViolations } from './violations.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -117,4 +119,41 @@ export function runServerToExit(env: Record<string, string>, timeoutMs = 20_000)
       resolve({ code: code ?? signal ?? -1, stdout, stderr });
     }),
   );
+}
+
+/** Child servers that share one data directory, so a second start is a restart (restartableServer). */
+export interface RestartableServer {
+  dataDir: string;
+  /** spawnServer with the shared DATA_DIR (and the env given at creation). */
+  start(): Promise<ChildServer>;
+  /** SIGKILLs the running server and waits for it to end. */
+  kill(): Promise<void>;
+  /** Kills the running server if it still runs and removes the data directory. */
+  cleanup(): Promise<void>;
+}
+
+/** A fresh data directory `trunkline-<name>-XXXXXX` for child servers started one after another on it. */
+export function restartableServer(name: string, env: Record<string, string> = {}): RestartableServer {
+  const dataDir = tempDir(name);
+  let last: ChildServer | undefined;
+  const running = () => last !== undefined && last.proc.exitCode === null && last.proc.signalCode === null;
+  return {
+    dataDir,
+    async start() {
+      last = await spawnServer({ ...env, DATA_DIR: dataDir });
+      return last;
+    },
+    async kill() {
+      if (!running()) throw new Error('no server is running');
+      last!.proc.kill('SIGKILL');
+      await last!.exited;
+    },
+    async cleanup() {
+      if (running()) {
+        last!.proc.kill('SIGKILL');
+        await last!.exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -44,15 +44,21 @@ const REQUEST_TIMEOUT_MS = WAIT_MS;
 
 // ---- fixtures: the objects path parameters resolve to, and valid values for required parameters ----------
 
-const FIX = { channel: 'bad-ch', channel2: 'bad-ch2', bridge: 'bad-br', playback: 'bad-pb', live: 'bad-live', stored: 'bad-stored', sound: 'hello-world' };
+const FIX = { channel: 'bad-ch', channel2: 'bad-ch2', bridge: 'bad-br', playback: 'bad-pb', live: 'bad-live', stored: 'bad-stored', sound: 'hello-world', device: 'Stasis:bad-dev', mailbox: 'bad-mbox' };
 let fresh = 0;
 const freshId = (p: string) => `${p}-${++fresh}`;
 
-/** A path parameter that names the object the request creates (`POST …/{id}` answering a model). */
-const createsId = (op: Operation, name: string) => op.method === 'POST' && op.path.endsWith(`{${name}}`) && op.responseClass !== 'void';
+/** A path parameter that names the object the request creates (`POST …/{id}` answering a model, or `PUT …/{name}`). */
+const createsId = (op: Operation, name: string) => op.path.endsWith(`{${name}}`) && ((op.method === 'POST' && op.responseClass !== 'void') || op.method === 'PUT');
+/**
+ * Device names are not looked up (as in Asterisk): any name has a state (GET answers 200, INVALID
+ * for a name nothing provides), and only `Stasis:` names can be written (409 for the others).
+ */
+const namesAnyDevice = (name: string) => name === 'deviceName';
 
 /** An existing object for a path parameter (or a fresh id when the operation creates it), URL-encoded. */
 function realPathValue(op: Operation, name: string): string {
+  if (name === 'deviceName') return createsId(op, name) ? `Stasis:${freshId('bad-new-device')}` : FIX.device;
   if (createsId(op, name)) return freshId(`bad-new-${name}`);
   switch (name) {
     case 'channelId': return FIX.channel;
@@ -63,6 +69,7 @@ function realPathValue(op: Operation, name: string): string {
     case 'tech': return 'PJSIP';
     case 'resource': return 'alice';
     case 'applicationName': return APP;
+    case 'mailboxName': return FIX.mailbox;
     default: throw new Error(`no fixture for path parameter ${name} of ${op.nickname}: add one`);
   }
 }
@@ -83,6 +90,9 @@ function validValue(op: Operation, name: string): string {
     case 'external_host': return '127.0.0.1:9';
     case 'channel': return FIX.channel2;
     case 'source': return 'silence';
+    case 'deviceState': return 'NOT_INUSE';
+    case 'oldMessages': return '0';
+    case 'newMessages': return '1';
     default: throw new Error(`no valid value for required parameter ${name} of ${op.nickname}: add one`);
   }
 }
@@ -232,6 +242,8 @@ async function snapshot(t: TestServer) {
     return { status: r.status, body: r.body };
   }));
   const history = (await get('/sim/history?limit=1000')).map((h: any) => h.id);
+  const deviceStates = await get('/ari/deviceStates');
+  const mailboxes = await get('/ari/mailboxes');
   return {
     channels,
     bridges,
@@ -243,6 +255,8 @@ async function snapshot(t: TestServer) {
     badVar,
     sim,
     history,
+    deviceStates,
+    mailboxes,
     dbChannels: (t.server.db.prepare('SELECT count(*) AS n FROM channels').get() as { n: number }).n,
     dbRecordings: (t.server.db.prepare('SELECT count(*) AS n FROM recordings').get() as { n: number }).n,
     files: filesUnder(join(t.dataDir, 'recordings')),
@@ -339,12 +353,18 @@ function pathCases(): Case[] {
           else if (required) query = requiredQuery(op, required[0]);
           else continue;
         }
-        out.push({ op, kind: `path ${name}=${short(seg)}`, path: pathOf(op, values) + qs(query), expect: is4xx });
+        // A device name that is no object: GET answers its state (INVALID), a write 409 (only Stasis: names are writable).
+        const expect = namesAnyDevice(name) && op.method === 'GET' ? (s: number) => s === 200 || is4xx(s) : is4xx;
+        out.push({ op, kind: `path ${name}=${short(seg)}`, path: pathOf(op, values) + qs(query), expect });
       }
     }
     // Nonexistent objects: 404, for every path parameter that refers to one.
     for (const name of names) {
       if (createsId(op, name)) continue;
+      if (namesAnyDevice(name)) {
+        out.push({ op, kind: `unknown ${name}`, path: pathOf(op, { [name]: 'no-such-object' }) + qs(requiredQuery(op)), expect: op.method === 'GET' ? 200 : 409 });
+        continue;
+      }
       out.push({ op, kind: `nonexistent ${name}`, path: pathOf(op, { [name]: 'no-such-object' }) + qs(requiredQuery(op)), expect: 404 });
       // The same id with a required parameter missing: 400 or 404 (Asterisk checks some parameters first).
       const required = queryParams(op).find(([, p]) => p.required);
@@ -402,10 +422,14 @@ test('fixtures: a channel in the app with a playback and a live recording, a bri
   await ctx.ev.waitFor((e) => e.type === 'RecordingStarted' && e.recording?.name === FIX.live);
   await ctx.ev.waitFor((e) => e.type === 'PlaybackStarted' && e.playback?.id === FIX.playback);
   assert.is((await t.http('POST', '/ari/asterisk/variable', { query: { variable: 'BAD_GLOBAL', value: 'kept' } })).status, 204);
+  assert.is((await t.http('PUT', `/ari/deviceStates/${encodeURIComponent(FIX.device)}`, { query: { deviceState: 'INUSE' } })).status, 204);
+  assert.is((await t.http('PUT', `/ari/mailboxes/${FIX.mailbox}`, { query: { oldMessages: '1', newMessages: '2' } })).status, 204);
   before = await snapshot(t);
   assert.is(before.channels.length, 2);
   assert.ok(before.dbChannels >= 2);
   assert.equal(before.stored, [`${FIX.stored}.wav`]);
+  assert.equal(before.deviceStates, [{ name: FIX.device, state: 'INUSE' }]);
+  assert.equal(before.mailboxes, [{ name: FIX.mailbox, old_messages: 1, new_messages: 2 }]);
   assert.is(before.live.state, 'recording');
   assert.is(before.playback.state, 'playing');
   assert.ok(OPS.length >= 70, `${OPS.length} operations declared`);

@@ -372,11 +372,11 @@ test('the variables container: non-object or non-string values are 400; {value, 
 
 // ---- api-docs ---------------------------------------------------------------------------------------
 
-const LISTED = ['asterisk', 'endpoints', 'channels', 'bridges', 'recordings', 'sounds', 'playbacks', 'events', 'applications'];
+const LISTED = ['asterisk', 'endpoints', 'channels', 'bridges', 'recordings', 'sounds', 'playbacks', 'deviceStates', 'mailboxes', 'events', 'applications'];
 const EVENT_TYPES = [
   'ApplicationMoveFailed', 'ApplicationReplaced', 'ChannelCallerId', 'ChannelConnectedLine', 'ChannelCreated', 'ChannelDestroyed',
   'ChannelDialplan', 'ChannelDtmfReceived', 'ChannelHangupRequest', 'ChannelHold', 'ChannelStateChange', 'ChannelTalkingFinished',
-  'ChannelTalkingStarted', 'ChannelUnhold', 'ChannelVarset', 'Dial', 'StasisEnd', 'StasisStart',
+  'ChannelTalkingStarted', 'ChannelUnhold', 'ChannelVarset', 'DeviceStateChanged', 'Dial', 'StasisEnd', 'StasisStart',
 ];
 
 test('resources.json: Swagger 1.1, basePath from the Host header, exactly the served resources in Asterisk order', async () => {
@@ -447,7 +447,7 @@ test('events.json models: Message, Event and one model per event type', async ()
 });
 
 test('api-docs: an unknown document is 404; every document needs credentials', async () => {
-  for (const file of ['nope.json', 'deviceStates.json', 'mailboxes.json', 'sim.json', 'resources', 'channels']) {
+  for (const file of ['nope.json', 'sim.json', 'resources', 'channels']) {
     const r = await ctx.t.http('GET', `/ari/api-docs/${file}`);
     assert.is(r.status, 404, file);
     assert.equal(r.body, { message: 'Resource not found' });

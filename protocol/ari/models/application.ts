@@ -5,7 +5,7 @@ export const Application = defineModel('Application', 'An application and the ev
   channel_ids: f.list(f.string(), 'Channels whose events it receives.'),
   bridge_ids: f.list(f.string(), 'Bridges whose events it receives.'),
   endpoint_ids: f.list(f.string(), 'Endpoints it subscribed to, as tech/resource, or a bare tech for all of one technology.'),
-  device_names: f.list(f.string(), 'Always empty: there are no device states here.'),
+  device_names: f.list(f.string(), 'Devices it subscribed to (deviceState:<name>), as it named them.'),
   events_allowed: f.list(f.object(), 'Always empty: event type filters are not offered.'),
   events_disallowed: f.list(f.object(), 'Always empty: event type filters are not offered.'),
 });

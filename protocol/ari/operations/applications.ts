@@ -4,7 +4,7 @@ import { Application } from '../models/application.js';
 
 const applicationName = path.string({ description: 'Name of the application.' });
 const eventSource = query.string({
-  description: 'Sources, comma-separated or repeated: channel:<id or name>, bridge:<id>, endpoint:<tech> or endpoint:<tech>/<resource>. deviceState: is recognised, but there are no device states here.',
+  description: 'Sources, comma-separated or repeated: channel:<id or name>, bridge:<id>, endpoint:<tech> or endpoint:<tech>/<resource>, deviceState:<device name> (any name: it need not exist yet). There is no mailbox: source; no event reports mailboxes.',
   required: true, allowMultiple: true, missingMessage: 'Missing parameter eventSource',
 });
 
@@ -23,7 +23,7 @@ export const getApplication = defineOperation({
 
 export const subscribe = defineOperation({
   resource: 'applications', method: 'POST', path: '/applications/{applicationName}/subscription', nickname: 'subscribe',
-  summary: 'Subscribes the application to more channels, bridges or endpoints, so it receives their events.',
+  summary: 'Subscribes the application to more channels, bridges, endpoints or devices, so it receives their events.',
   notes: 'The answer is the application as it is after the change.',
   params: { applicationName, eventSource },
   responseClass: 'Application', response: Application.schema, success: 200,

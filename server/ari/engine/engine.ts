@@ -83,7 +83,10 @@ export class Engine {
     const { apps, log, clock } = this;
     // The outbox wakes the commit and the commit delivers the outbox: each reaches the other once both exist.
     this.outbox = new EventOutbox({ apps, clock, log, entityId: this.entityId, checkEvents: opts.checkEvents, wake: () => this.commits.queue() });
-    this.commits = new GroupCommit({ repo: opts.repo, meta: opts.meta, historyLimit: opts.historyLimit, counters: this.counters, deliver: () => this.outbox.deliver() });
+    this.commits = new GroupCommit({
+      repo: opts.repo, meta: opts.meta, historyLimit: opts.historyLimit, counters: this.counters,
+      committed: (changed) => this.hooks.runCommitted(changed), deliver: () => this.outbox.deliver(),
+    });
     this.violations = this.outbox.violations;
     this.subscriptions = new Subscriptions(apps, opts.meta, this.commits);
     this.timers = new ChannelTimers(clock, log, this.commits);
@@ -279,6 +282,11 @@ export class Engine {
   /** Runs when a channel is hanging up, after ChannelHangupRequest and before StasisEnd (media stops there). */
   onHangup(hook: (ch: Channel) => void): void {
     this.hooks.onHangup(hook);
+  }
+
+  /** Runs at each group commit with the channels it wrote; events it emits leave with the turn's (device states). */
+  onCommitted(hook: (changed: readonly Channel[]) => void): void {
+    this.hooks.onCommitted(hook);
   }
 
   /** Runs every hangup hook. */

@@ -11,6 +11,8 @@ export interface GroupCommitDeps {
   meta: MetaRepo;
   historyLimit: number;
   counters: EngineCounters;
+  /** Runs after the commit with the channels it wrote, before delivery (their events join the turn's). */
+  committed?: (changed: readonly Channel[]) => void;
   /** Sends the events queued during the turn; runs after their state is committed. */
   deliver: () => void;
 }
@@ -78,8 +80,10 @@ export class GroupCommit {
     const { repo, meta, counters } = this.deps;
     if (this.dirty.size || counters.changed || this.deferred.length) {
       const rows: ChannelRow[] = [];
+      const changed: Channel[] = [];
       for (const ch of this.dirty) {
         ch.rt.dirty = false;
+        changed.push(ch);
         rows.push({
           seq: ch.d.seq,
           id: ch.d.id,
@@ -104,6 +108,7 @@ export class GroupCommit {
         this.endedSincePrune = 0;
         repo.prune(this.deps.historyLimit);
       }
+      if (changed.length) this.deps.committed?.(changed);
     }
     this.deps.deliver();
     if (this.waiters.length) {

@@ -4,14 +4,14 @@ import type { AriBinder } from '../http/bind.js';
 import type { StasisApp } from '../apps.js';
 import type { Telephony } from '../telephony.js';
 
-export function mountApplications(b: AriBinder, t: Pick<Telephony, 'engine' | 'bridges'>): void {
-  const { engine, bridges } = t;
+export function mountApplications(b: AriBinder, t: Pick<Telephony, 'engine' | 'bridges' | 'devices'>): void {
+  const { engine, bridges, devices } = t;
   const model = (app: StasisApp) => ({
     name: app.name,
     channel_ids: [...app.channels],
     bridge_ids: bridges.all().filter((b) => (b.subs.get(app.name) ?? 0) > 0).map((b) => b.d.id),
     endpoint_ids: [...app.endpoints],
-    device_names: [],
+    device_names: [...app.devices],
     events_allowed: [],
     events_disallowed: [],
   });
@@ -37,7 +37,8 @@ export function mountApplications(b: AriBinder, t: Pick<Telephony, 'engine' | 'b
         return { kind: 'endpoint' as const, id, exists };
       }
       if (scheme === 'bridge') return { kind: 'bridge' as const, id, bridge: bridges.find(id) };
-      if (scheme === 'deviceState') return { kind: 'none' as const, id };
+      // Any device name will do (Asterisk subscribes to the name's topic whether or not a state exists); there is no mailbox: scheme.
+      if (scheme === 'deviceState') return { kind: 'device' as const, id };
       throw badRequest('Invalid event source URI scheme');
     });
   }
@@ -48,12 +49,13 @@ export function mountApplications(b: AriBinder, t: Pick<Telephony, 'engine' | 'b
     const app = find(a.applicationName);
     const list = sources(a.eventSource);
     for (const s of list) {
-      if ((s.kind === 'channel' && !s.ch) || (s.kind === 'endpoint' && !s.exists) || (s.kind === 'bridge' && !s.bridge) || s.kind === 'none') throw unprocessable('Event source does not exist');
+      if ((s.kind === 'channel' && !s.ch) || (s.kind === 'endpoint' && !s.exists) || (s.kind === 'bridge' && !s.bridge)) throw unprocessable('Event source does not exist');
     }
     for (const s of list) {
       if (s.kind === 'channel') engine.subscribe(s.ch!, app.name);
       else if (s.kind === 'endpoint') engine.subscribeEndpoint(app.name, s.id);
       else if (s.kind === 'bridge') bridges.addSub(s.bridge!, app.name);
+      else devices.subscribe(app.name, s.id);
     }
     return model(app);
   });
@@ -65,13 +67,15 @@ export function mountApplications(b: AriBinder, t: Pick<Telephony, 'engine' | 'b
       const subscribed =
         s.kind === 'channel' ? !!s.ch && s.ch.d.subs[app.name]! > 0
         : s.kind === 'endpoint' ? app.endpoints.has(s.id)
-        : s.kind === 'bridge' ? (s.bridge?.subs.get(app.name) ?? 0) > 0 : false;
+        : s.kind === 'bridge' ? (s.bridge?.subs.get(app.name) ?? 0) > 0
+        : devices.isSubscribed(app, s.id);
       if (!subscribed) throw unprocessable('Event source was not subscribed to');
     }
     for (const s of list) {
       if (s.kind === 'channel') engine.unsubscribe(s.ch!, app.name);
       else if (s.kind === 'endpoint') engine.unsubscribeEndpoint(app.name, s.id);
       else if (s.kind === 'bridge') bridges.dropSub(s.bridge!, app.name);
+      else devices.unsubscribe(app.name, s.id);
     }
     return model(engine.apps.get(app.name) ?? app);
   });

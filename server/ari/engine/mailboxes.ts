@@ -1,0 +1,31 @@
+import type { MailboxRepo, MailboxRow } from '../../db/repos/mailbox-repo.js';
+import { notFound } from '../../errors.js';
+
+/**
+ * Mailboxes: message-waiting counts applications set and read, kept in
+ * SQLite (each write is committed before its answer). Asterisk raises no
+ * ARI event for them and has no `mailbox:` event source, so neither do we.
+ */
+export class Mailboxes {
+  constructor(private readonly repo: MailboxRepo) {}
+
+  list(): MailboxRow[] {
+    return this.repo.all();
+  }
+
+  get(name: string): MailboxRow {
+    const row = this.repo.get(name);
+    // Asterisk's words, its grammar slip included.
+    if (!row) throw notFound('Mailbox is does not exist');
+    return row;
+  }
+
+  /** Sets both counts, creating the mailbox when it is new. */
+  update(name: string, oldMessages: number, newMessages: number): void {
+    this.repo.save({ name, old_messages: oldMessages, new_messages: newMessages });
+  }
+
+  remove(name: string): void {
+    if (!this.repo.remove(name)) throw notFound('Mailbox does not exist');
+  }
+}
