@@ -12,6 +12,7 @@ import { mountPlaybacks } from './ari/routes/playbacks.js';
 import { mountRecordings } from './ari/routes/recordings.js';
 import { mountSounds } from './ari/routes/sounds.js';
 import { mountEndpoints } from './ari/routes/endpoints.js';
+import { mountEvents } from './ari/routes/events.js';
 import type { Telephony } from './ari/telephony.js';
 import type { Config } from './config.js';
 import type { ChannelRepo } from './db/repos/channel-repo.js';
@@ -129,6 +130,7 @@ export function createApp(deps: AppDeps) {
   mountRecordings(ari, telephony);
   mountSounds(ari, telephony);
   mountPlaybacks(ari, telephony);
+  mountEvents(ari, telephony);
   mountApplications(ari, telephony);
   mountSim(sim, telephony, deps.channelRepo, config.ariLimits.simHistoryMaxBytes);
   ari.finish();

@@ -17,6 +17,7 @@ import { Pbx } from './engine/pbx.js';
 import { Playbacks } from './engine/playbacks.js';
 import { Recordings } from './engine/recordings.js';
 import { Snoops } from './engine/snoops.js';
+import { UserEvents } from './engine/user-events.js';
 import { Variables } from './engine/variables.js';
 
 export interface Telephony {
@@ -34,6 +35,7 @@ export interface Telephony {
   bridges: Bridges;
   snoops: Snoops;
   external: ExternalMedia;
+  userEvents: UserEvents;
   /** Stops media (recordings are completed and kept) and the engine. */
   stop(): void;
 }
@@ -100,13 +102,14 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   });
   const bridges: Bridges = new Bridges(engine, router, opts.bridgeRepo, playbacks, (uri) => recordings.endTarget(uri));
   const snoops: Snoops = new Snoops(engine, calls);
+  const userEvents = new UserEvents(engine, bridges);
   const external: ExternalMedia = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost, createExternalHostPolicy(opts.externalMediaNetworks));
   engine.onHangup((ch) => router.forget(ch));
   await external.restore();
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external, userEvents,
     stop() {
       recordings.stopAll();
       external.closeAll();
