@@ -84,31 +84,27 @@ test('several sources of one kind: the event carries the last one', async () => 
 
 // Asterisk's texts (res/ari/resource_events.c).
 test('errors: missing application 400, unknown application 404, bad scheme 400 (deviceState: too), missing source 422, bad variables 400; first failure wins; nothing sent', async () => {
-  const cases: Array<[string, Record<string, string | undefined>, unknown, number, string]> = [
-    ['no application', {}, undefined, 400, 'Missing parameter application'],
-    ['empty application', { application: '' }, undefined, 400, 'Missing parameter application'],
-    ['unknown application', { application: 'no-such-app' }, undefined, 404, 'Application not found'],
-    ['unknown application and bad source', { application: 'no-such-app', source: 'carrier:x' }, undefined, 404, 'Application not found'],
-    ['unknown scheme', { application: 'app2', source: 'carrier:x' }, undefined, 400, 'Invalid event source URI scheme'],
-    ['deviceState scheme', { application: 'app2', source: 'deviceState:PJSIP/alice' }, undefined, 400, 'Invalid event source URI scheme'],
-    ['scheme in capitals', { application: 'app2', source: 'Channel:ue-ch' }, undefined, 400, 'Invalid event source URI scheme'],
-    ['no scheme', { application: 'app2', source: 'ue-ch' }, undefined, 400, 'Invalid event source URI scheme'],
-    ['missing channel', { application: 'app2', source: 'channel:no-such-channel' }, undefined, 422, 'Event source was not found'],
-    ['channel by name', { application: 'app2', source: 'channel:PJSIP/alice-00000001' }, undefined, 422, 'Event source was not found'],
-    ['missing bridge', { application: 'app2', source: 'bridge:no-such-bridge' }, undefined, 422, 'Event source was not found'],
-    ['missing endpoint', { application: 'app2', source: 'endpoint:PJSIP/nobody' }, undefined, 422, 'Event source was not found'],
-    ['technology alone', { application: 'app2', source: 'endpoint:PJSIP' }, undefined, 422, 'Event source was not found'],
-    ['missing, then bad scheme', { application: 'app2', source: 'channel:nope,carrier:x' }, undefined, 422, 'Event source was not found'],
-    ['bad scheme, then missing', { application: 'app2', source: 'carrier:x,channel:nope' }, undefined, 400, 'Invalid event source URI scheme'],
-    ['good, then missing', { application: 'app2', source: 'channel:ue-ch,bridge:nope' }, undefined, 422, 'Event source was not found'],
-    ['variables a string', { application: 'app2' }, { variables: 'a=1' }, 400, 'Invalid userevent data'],
-    ['variables a list', { application: 'app2' }, { variables: ['a'] }, 400, 'Invalid userevent data'],
-    ['variables a number', { application: 'app2' }, { variables: 5 }, 400, 'Invalid userevent data'],
-    ['variables null', { application: 'app2' }, { variables: null }, 400, 'Invalid userevent data'],
-    ['bad variables before a bad source', { application: 'app2', source: 'carrier:x' }, { variables: 5 }, 400, 'Invalid userevent data'],
-  ];
-  for (const [what, query, json, status, message] of cases) {
-    assert.equal(await raise('Refused', query, json), { status, body: { message } }, what);
+  const refused = (status: number, message: string) => ({ status, body: { message } });
+  const MISSING_APP = refused(400, 'Missing parameter application');
+  const BAD_SCHEME = refused(400, 'Invalid event source URI scheme');
+  const NOT_FOUND = refused(422, 'Event source was not found');
+  const BAD_DATA = refused(400, 'Invalid userevent data');
+  assert.equal(await raise('Refused', {}), MISSING_APP);
+  assert.equal(await raise('Refused', { application: '' }), MISSING_APP);
+  // The application is looked up first, then the variables, then each source in turn: the first failure answers.
+  assert.equal(await raise('Refused', { application: 'no-such-app' }), refused(404, 'Application not found'));
+  assert.equal(await raise('Refused', { application: 'no-such-app', source: 'carrier:x' }, { variables: 5 }), refused(404, 'Application not found'));
+  assert.equal(await raise('Refused', { application: 'app2', source: 'carrier:x' }, { variables: 5 }), BAD_DATA);
+  // Schemes are channel:, bridge: and endpoint:, spelled so; deviceState: is not one for user events.
+  for (const source of ['carrier:x', 'deviceState:PJSIP/alice', 'Channel:ue-ch', 'ue-ch', 'carrier:x,channel:nope']) {
+    assert.equal(await raise('Refused', { application: 'app2', source }), BAD_SCHEME, source);
+  }
+  // Channels by unique id only (not by name); endpoints as tech/resource (a technology alone names none).
+  for (const source of ['channel:nope', 'channel:PJSIP/alice-00000001', 'bridge:nope', 'endpoint:PJSIP/nobody', 'endpoint:PJSIP', 'channel:nope,carrier:x', 'channel:ue-ch,bridge:nope']) {
+    assert.equal(await raise('Refused', { application: 'app2', source }), NOT_FOUND, source);
+  }
+  for (const variables of ['a=1', ['a'], 5, true, null]) {
+    assert.equal(await raise('Refused', { application: 'app2' }, { variables }), BAD_DATA, JSON.stringify(variables));
   }
   await barrier(ctx.ev2, 'app2');
   await barrier(ctx.ev1, 'app1');
