@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 
 export type ParamIn = 'path' | 'query' | 'body';
 /** Swagger 1.1 data types ARI uses for parameters. */
-export type DataType = 'string' | 'int' | 'long' | 'boolean' | 'containers' | 'binary';
+export type DataType = 'string' | 'int' | 'long' | 'boolean' | 'containers' | 'object' | 'binary';
 
 /** A channel variable as given in a `variables` body container. */
 export interface VariableInput {
@@ -35,6 +35,11 @@ export interface ParamDef<T = unknown> {
   invalidMessage?: string;
   /** Message when a required parameter is missing (defaults to a generic one). */
   missingMessage?: string;
+  /**
+   * A `containers` body whose `variables` value reaches the handler as the JSON
+   * it is (a user event's fields), instead of being read as channel variables.
+   */
+  jsonContainer?: boolean;
   /** Phantom: carries the bound type. */
   readonly __type?: T;
 }
@@ -95,6 +100,25 @@ export const body = {
     required: false,
     allowMultiple: false,
     handlerValidates: false,
+  }),
+  /** A `variables` container whose value the handler receives as plain JSON (undefined when absent). */
+  fields: (description: string): ParamDef<unknown> => ({
+    in: 'body',
+    dataType: 'containers',
+    description,
+    required: false,
+    allowMultiple: false,
+    handlerValidates: true,
+    jsonContainer: true,
+  }),
+  /** The whole JSON body as one `object` parameter, handed to the handler as parsed (undefined without a body). */
+  json: (description: string): ParamDef<unknown> => ({
+    in: 'body',
+    dataType: 'object',
+    description,
+    required: false,
+    allowMultiple: false,
+    handlerValidates: true,
   }),
 };
 

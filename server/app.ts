@@ -14,6 +14,7 @@ import { mountSounds } from './ari/routes/sounds.js';
 import { mountEndpoints } from './ari/routes/endpoints.js';
 import { mountDeviceStates } from './ari/routes/device-states.js';
 import { mountMailboxes } from './ari/routes/mailboxes.js';
+import { mountEvents } from './ari/routes/events.js';
 import type { Telephony } from './ari/telephony.js';
 import type { Config } from './config.js';
 import type { ChannelRepo } from './db/repos/channel-repo.js';
@@ -131,6 +132,7 @@ export function createApp(deps: AppDeps) {
   mountPlaybacks(ari, telephony);
   mountDeviceStates(ari, telephony);
   mountMailboxes(ari, telephony);
+  mountEvents(ari, telephony);
   mountApplications(ari, telephony);
   mountSim(sim, telephony, deps.channelRepo, config.ariLimits.simHistoryMaxBytes);
   ari.finish();

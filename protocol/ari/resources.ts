@@ -103,10 +103,17 @@ export const ARI_RESOURCES: readonly AriResource[] = [
     paths: { '/mailboxes': 'Every mailbox', '/mailboxes/{mailboxName}': 'One mailbox' },
     operations: mailboxOperations, models: [Mailbox],
   },
-  { name: 'events', description: 'The event WebSocket', paths: { '/events': 'Events for applications, one JSON frame each' }, operations: eventOperations, models: [] },
+  {
+    name: 'events', description: 'The event WebSocket and user events',
+    paths: { '/events': 'Events for applications, one JSON frame each', '/events/user/{eventName}': 'Events raised by a client' },
+    operations: eventOperations, models: [],
+  },
   {
     name: 'applications', description: 'Applications and what they are subscribed to',
-    paths: { '/applications': 'Known applications', '/applications/{applicationName}': 'One application', '/applications/{applicationName}/subscription': 'Its subscriptions' },
+    paths: {
+      '/applications': 'Known applications', '/applications/{applicationName}': 'One application',
+      '/applications/{applicationName}/subscription': 'Its subscriptions', '/applications/{applicationName}/eventFilter': 'Which event types it is sent',
+    },
     operations: applicationOperations, models: [Application],
   },
 ];

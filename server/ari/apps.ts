@@ -16,6 +16,21 @@ export interface StasisApp {
   endpoints: Set<string>;
   /** Devices subscribed through applications/subscribe (`deviceState:<name>`), as named there. */
   devices: Set<string>;
+  /** The event filter's lists as set (PUT …/eventFilter): entries are objects whose `type` names an event type. */
+  allowed: Array<Record<string, unknown>>;
+  disallowed: Array<Record<string, unknown>>;
+}
+
+const names = (list: Array<Record<string, unknown>>, type: string) => list.some((e) => e.type === type);
+
+/**
+ * Whether an event of `type` may go to `app`'s sockets, by its filter: a type
+ * named in "disallowed" never goes; otherwise it goes when "allowed" is empty
+ * or names it (Asterisk's rules for ARI event filters).
+ */
+export function eventAllowed(app: StasisApp | undefined, type: string): boolean {
+  if (!app) return true;
+  return !names(app.disallowed, type) && (app.allowed.length === 0 || names(app.allowed, type));
 }
 
 /**
@@ -33,6 +48,7 @@ export class AppRegistry {
   /** After a restart: apps the restored channels belong to, and until when (wall ms) we wait for them to reconnect. */
   private readonly awaited = new Map<string, number>();
   private readonly activationHooks: Array<(name: string) => void> = [];
+  private readonly forgetHooks: Array<(app: StasisApp) => void> = [];
 
   get(name: string): StasisApp | undefined {
     return this.apps.get(name);
@@ -41,7 +57,7 @@ export class AppRegistry {
   ensure(name: string): StasisApp {
     let app = this.apps.get(name);
     if (!app) {
-      app = { name, sink: null, subscribeAll: false, channels: new Set(), endpoints: new Set(), devices: new Set() };
+      app = { name, sink: null, subscribeAll: false, channels: new Set(), endpoints: new Set(), devices: new Set(), allowed: [], disallowed: [] };
       this.apps.set(name, app);
     }
     return app;
@@ -114,8 +130,15 @@ export class AppRegistry {
     return this.watchers.get(name);
   }
 
+  /** Runs after an app is forgotten (what it held, its event filter, goes with it). */
+  onForget(hook: (app: StasisApp) => void): void {
+    this.forgetHooks.push(hook);
+  }
+
   forgetIfIdle(app: StasisApp): void {
-    if (!app.sink && app.channels.size === 0 && app.endpoints.size === 0 && app.devices.size === 0) this.apps.delete(app.name);
+    if (app.sink || app.channels.size > 0 || app.endpoints.size > 0 || app.devices.size > 0 || this.apps.get(app.name) !== app) return;
+    this.apps.delete(app.name);
+    for (const hook of this.forgetHooks) hook(app);
   }
 
   list(): StasisApp[] {

@@ -4,6 +4,7 @@ import type { WebSocket } from 'ws';
 import { eventWebsocket } from '../../protocol/ari/operations/events.js';
 import { createEventSocketHub, type EventSocketLimits } from '../http/event-socket-hub.js';
 import { safeUrl } from '../log.js';
+import { eventAllowed } from './apps.js';
 import type { Engine } from './engine/engine.js';
 import { apiKeyOf, type AriAuth } from './http/auth.js';
 import { ARI_ERRORS } from './http/errors.js';
@@ -46,7 +47,8 @@ export function createEventsWs(opts: EventsWsOptions) {
         continue;
       }
       const previous = opts.engine.apps.activate(app, session, subscribeAll);
-      previous?.deliver(opts.engine.frame('ApplicationReplaced', {}, app));
+      // The app's event filter applies to this notice too, as to every event addressed to it.
+      if (eventAllowed(opts.engine.apps.get(app), 'ApplicationReplaced')) previous?.deliver(opts.engine.frame('ApplicationReplaced', {}, app));
     }
     opts.log.info({ apps, subscribeAll, readOnly }, 'event websocket connected');
   }

@@ -21,6 +21,7 @@ import { Pbx } from './engine/pbx.js';
 import { Playbacks } from './engine/playbacks.js';
 import { Recordings } from './engine/recordings.js';
 import { Snoops } from './engine/snoops.js';
+import { UserEvents } from './engine/user-events.js';
 import { Variables } from './engine/variables.js';
 
 export interface Telephony {
@@ -40,6 +41,7 @@ export interface Telephony {
   external: ExternalMedia;
   devices: DeviceStates;
   mailboxes: Mailboxes;
+  userEvents: UserEvents;
   /** Stops media (recordings are completed and kept) and the engine. */
   stop(): void;
 }
@@ -111,13 +113,14 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   });
   const bridges: Bridges = new Bridges(engine, router, opts.bridgeRepo, playbacks, (uri) => recordings.endTarget(uri));
   const snoops: Snoops = new Snoops(engine, calls);
+  const userEvents = new UserEvents(engine, bridges);
   const external: ExternalMedia = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost, createExternalHostPolicy(opts.externalMediaNetworks));
   engine.onHangup((ch) => router.forget(ch));
   await external.restore();
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external, devices, mailboxes,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external, devices, mailboxes, userEvents,
     stop() {
       recordings.stopAll();
       external.closeAll();

@@ -55,6 +55,8 @@ const createsId = (op: Operation, name: string) => op.path.endsWith(`{${name}}`)
  * for a name nothing provides), and only `Stasis:` names can be written (409 for the others).
  */
 const namesAnyDevice = (name: string) => name === 'deviceName';
+/** A path parameter that refers to no object: one the request creates, or a user event's name (any text). */
+const freeName = (op: Operation, name: string) => createsId(op, name) || name === 'eventName';
 
 /** An existing object for a path parameter (or a fresh id when the operation creates it), URL-encoded. */
 function realPathValue(op: Operation, name: string): string {
@@ -70,6 +72,7 @@ function realPathValue(op: Operation, name: string): string {
     case 'resource': return 'alice';
     case 'applicationName': return APP;
     case 'mailboxName': return FIX.mailbox;
+    case 'eventName': return 'bad-user-event';
     default: throw new Error(`no fixture for path parameter ${name} of ${op.nickname}: add one`);
   }
 }
@@ -93,6 +96,7 @@ function validValue(op: Operation, name: string): string {
     case 'deviceState': return 'NOT_INUSE';
     case 'oldMessages': return '0';
     case 'newMessages': return '1';
+    case 'application': return APP;
     default: throw new Error(`no valid value for required parameter ${name} of ${op.nickname}: add one`);
   }
 }
@@ -101,6 +105,8 @@ const entries = (op: Operation) => Object.entries(op.params) as Array<[string, P
 const pathParams = (op: Operation) => entries(op).filter(([, p]) => p.in === 'path').map(([n]) => n);
 const queryParams = (op: Operation) => entries(op).filter(([, p]) => p.in === 'query');
 const hasContainer = (op: Operation) => entries(op).some(([, p]) => p.in === 'body' && p.dataType === 'containers');
+/** A container read as channel variables (a user event's fields may be any JSON). */
+const hasVariables = (op: Operation) => entries(op).some(([, p]) => p.in === 'body' && p.dataType === 'containers' && !p.jsonContainer);
 
 function pathOf(op: Operation, values: Record<string, string> = {}): string {
   return prefixOf(op) + op.path.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? encodeURIComponent(realPathValue(op, n)));
@@ -346,7 +352,7 @@ function pathCases(): Case[] {
       for (const seg of ODD_SEGMENTS) {
         const values: Record<string, string> = { [name]: seg };
         let query = requiredQuery(op);
-        if (createsId(op, name)) {
+        if (freeName(op, name)) {
           const sibling = names.find((n) => n !== name);
           const required = queryParams(op).find(([, p]) => p.required);
           if (sibling) values[sibling] = 'no-such-object';
@@ -360,7 +366,7 @@ function pathCases(): Case[] {
     }
     // Nonexistent objects: 404, for every path parameter that refers to one.
     for (const name of names) {
-      if (createsId(op, name)) continue;
+      if (freeName(op, name)) continue;
       if (namesAnyDevice(name)) {
         out.push({ op, kind: `unknown ${name}`, path: pathOf(op, { [name]: 'no-such-object' }) + qs(requiredQuery(op)), expect: op.method === 'GET' ? 200 : 409 });
         continue;
@@ -392,7 +398,8 @@ function bodyCases(): Case[] {
       for (const body of ['[]', '[{"variables":{"A":"1"}}]', '"variables"', '5', 'true', 'null']) {
         out.push({ op, kind: `non-object JSON ${body}`, path, headers: json, body, expect: 400 });
       }
-      for (const variables of ['A=1', ['A'], 5, true, { A: 1 }, { A: null }, { A: { value: 1 } }, { A: { value: 'v', report_events: 'yes' } }, { A: ['x'] }]) {
+      const bad = hasVariables(op) ? ['A=1', ['A'], 5, true, { A: 1 }, { A: null }, { A: { value: 1 } }, { A: { value: 'v', report_events: 'yes' } }, { A: ['x'] }] : ['A=1', ['A'], 5, true, null];
+      for (const variables of bad) {
         out.push({ op, kind: `variables ${JSON.stringify(variables)}`, path, headers: json, body: JSON.stringify({ variables }), expect: 400 });
       }
     }
@@ -474,7 +481,7 @@ test('oversized values (10 KB strings in every string parameter, 5,000-character
       cases.push({ op, kind: `${name}=<10 KB>`, path: base + qs({ ...requiredQuery(op), [name]: big }), expect: (s) => s < 500 });
     }
     for (const name of pathParams(op)) {
-      if (!createsId(op, name)) continue;
+      if (!freeName(op, name)) continue;
       for (const seg of ['x'.repeat(5000), ...ODD_SEGMENTS.slice(0, 12)]) {
         cases.push({ op, kind: `new ${name}=${short(seg)}`, path: pathOf(op, { [name]: seg }) + qs(requiredQuery(op)), expect: (s) => s < 500 });
       }

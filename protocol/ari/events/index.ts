@@ -3,6 +3,7 @@ import { ApplicationMoveFailed, ApplicationReplaced } from './application-events
 import * as ch from './channel-events.js';
 import { DeviceStateChanged } from './device-events.js';
 import * as media from './media-events.js';
+import { ChannelUserevent } from './user-events.js';
 
 export { Message, MissingParams, eventBaseFields } from './base.js';
 export type { EventDef } from './define-event.js';
@@ -16,7 +17,7 @@ export const EVENTS = [
   ApplicationMoveFailed, ApplicationReplaced, media.BridgeCreated, media.BridgeDestroyed,
   ch.ChannelCallerId, ch.ChannelConnectedLine, ch.ChannelCreated, ch.ChannelDestroyed, ch.ChannelDialplan,
   ch.ChannelDtmfReceived, ch.ChannelHangupRequest, ch.ChannelHold, ch.ChannelStateChange, ch.ChannelTalkingFinished,
-  ch.ChannelTalkingStarted, ch.ChannelUnhold, ch.ChannelVarset, DeviceStateChanged, ch.Dial, ch.StasisEnd, ch.StasisStart,
+  ch.ChannelTalkingStarted, ch.ChannelUnhold, ChannelUserevent, ch.ChannelVarset, DeviceStateChanged, ch.Dial, ch.StasisEnd, ch.StasisStart,
   media.ChannelEnteredBridge, media.ChannelLeftBridge, media.PlaybackContinuing, media.PlaybackFinished, media.PlaybackStarted,
   media.RecordingFailed, media.RecordingFinished, media.RecordingStarted,
 ] as const satisfies readonly EventDef[];

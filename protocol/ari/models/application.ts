@@ -6,6 +6,6 @@ export const Application = defineModel('Application', 'An application and the ev
   bridge_ids: f.list(f.string(), 'Bridges whose events it receives.'),
   endpoint_ids: f.list(f.string(), 'Endpoints it subscribed to, as tech/resource, or a bare tech for all of one technology.'),
   device_names: f.list(f.string(), 'Devices it subscribed to (deviceState:<name>), as it named them.'),
-  events_allowed: f.list(f.object(), 'Always empty: event type filters are not offered.'),
-  events_disallowed: f.list(f.object(), 'Always empty: event type filters are not offered.'),
+  events_allowed: f.list(f.object(), 'The "allowed" list of its event filter as it was set (empty: every type not disallowed is sent).'),
+  events_disallowed: f.list(f.object(), 'The "disallowed" list of its event filter as it was set (empty: nothing is held back).'),
 });

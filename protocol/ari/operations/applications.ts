@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { defineOperation, path, query } from '../../operation.js';
+import { body, defineOperation, path, query } from '../../operation.js';
 import { Application } from '../models/application.js';
 
 const applicationName = path.string({ description: 'Name of the application.' });
@@ -48,4 +48,21 @@ export const unsubscribe = defineOperation({
   ],
 });
 
-export const applicationOperations = [listApplications, getApplication, subscribe, unsubscribe] as const;
+export const filter = defineOperation({
+  resource: 'applications', method: 'PUT', path: '/applications/{applicationName}/eventFilter', nickname: 'filter',
+  summary: 'Sets which event types the application\'s WebSocket is sent.',
+  notes: 'The body is a JSON object with an "allowed" list, a "disallowed" list, or both, each of objects naming an event type: { "allowed": [ { "type": "StasisStart" } ] }. '
+    + 'A list given replaces the one held; a list left out stays as it is; an empty object (or no body) empties both. '
+    + 'An event is sent when its type is in no "disallowed" entry and, if "allowed" is not empty, in an "allowed" entry; type names compare exactly. '
+    + 'The filter narrows what the subscriptions bring, it adds nothing, and it lasts as long as the server remembers the application. '
+    + 'The answer is the application as it is after the change.',
+  params: { applicationName, filter: body.json('The filter: { "allowed": [ { "type": "…" } ], "disallowed": [ … ] }.') },
+  responseClass: 'Application', response: Application.schema, success: 200,
+  since: ['13.26.0', '16.3.0'],
+  errors: [
+    { code: 400, reason: 'Invalid format definition: a list that is not an array of objects, or a body that is neither an object nor an array.' },
+    { code: 404, reason: 'Application not found' },
+  ],
+});
+
+export const applicationOperations = [listApplications, getApplication, subscribe, unsubscribe, filter] as const;

@@ -1,6 +1,7 @@
 import type { ModelOf } from '../../../protocol/model.js';
 import type { Bridge } from '../../../protocol/ari/models/bridge.js';
 import type { Channel, RTPstat } from '../../../protocol/ari/models/channel.js';
+import type { Endpoint } from '../../../protocol/ari/models/endpoint.js';
 import type { LiveRecording, Playback } from '../../../protocol/ari/models/media.js';
 import type { EVENTS, EventType } from '../../../protocol/ari/events/index.js';
 import type { SimChannel } from '../../../protocol/sim/models.js';
@@ -13,6 +14,8 @@ import type { SimChannel } from '../../../protocol/sim/models.js';
 export type AriChannel = ModelOf<typeof Channel>;
 /** An ARI Bridge. */
 export type AriBridge = ModelOf<typeof Bridge>;
+/** An ARI Endpoint. */
+export type AriEndpoint = ModelOf<typeof Endpoint>;
 /** An ARI Playback. */
 export type AriPlayback = ModelOf<typeof Playback>;
 /** An ARI LiveRecording. */

@@ -13,6 +13,7 @@ import { ChannelTimers, type TimerHandler } from './channel-timers.js';
 import { EngineCounters } from './engine-counters.js';
 import { EngineHooks } from './engine-hooks.js';
 import { loadEntityId } from './entity-id.js';
+import { EventFilters } from './event-filters.js';
 import { EventOutbox } from './event-outbox.js';
 import { loadGlobals, setGlobal } from './globals.js';
 import { GroupCommit } from './group-commit.js';
@@ -58,6 +59,8 @@ export class Engine {
   readonly globals: Map<string, string>;
   /** Contract violations seen in test mode (events that do not match protocol/). */
   readonly violations: string[];
+  /** Applications' event type filters (the outbox applies them). */
+  readonly filters: EventFilters;
 
   private readonly registry = new ChannelRegistry();
   private readonly counters: EngineCounters;
@@ -89,6 +92,7 @@ export class Engine {
     });
     this.violations = this.outbox.violations;
     this.subscriptions = new Subscriptions(apps, opts.meta, this.commits);
+    this.filters = new EventFilters(apps, opts.meta, this.commits);
     this.timers = new ChannelTimers(clock, log, this.commits);
     this.commands = new StoredCommands(log, this.commits);
     this.hooks = new EngineHooks(log);
@@ -309,7 +313,9 @@ export class Engine {
 
   /** Rebuilds the live channels from SQLite; `resumeRestored` sets them going once every module is wired. */
   restore(rows: ChannelRow[]): number {
-    return this.restored.load(rows);
+    const n = this.restored.load(rows);
+    this.filters.pruneRestored();
+    return n;
   }
 
   /** Re-arms restored timers and commands, holding channels whose applications have not reconnected yet. */

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { EVENTS_BY_TYPE, type EventType } from '../../../protocol/ari/events/index.js';
 import type { Logger } from '../../log.js';
 import { ariTimestamp } from '../../util/timestamp.js';
-import type { AppRegistry, EventSink } from '../apps.js';
+import { eventAllowed, type AppRegistry, type EventSink } from '../apps.js';
 import type { Clock } from '../time/clock.js';
 import type { EventProps } from './ari-models.js';
 
@@ -42,9 +42,11 @@ export class EventOutbox {
     let base: string | undefined;
     let obj: Record<string, unknown> | undefined;
     for (const app of to) {
-      const sink = apps.get(app)?.sink;
+      const known = apps.get(app);
+      const sink = known?.sink;
       const watchers = apps.watchersOf(app);
-      if (!sink && !watchers) continue;
+      // The app's event filter holds the type back from its socket and from those watching it.
+      if ((!sink && !watchers) || !eventAllowed(known, type)) continue;
       if (base === undefined) {
         obj = { type, timestamp: ariTimestamp(this.deps.clock.now()), ...props };
         base = JSON.stringify(obj).slice(0, -1);

@@ -5,6 +5,7 @@ import type { Channel } from './channel.js';
 import type { DialplanStarter } from './dialplan-starter.js';
 import { findExtension, findLabel, type Priority } from './dialplan.js';
 import type { Engine } from './engine.js';
+import { dialplanUserEvent } from './user-events.js';
 import { splitArgs, type Variables } from './variables.js';
 
 /** What a dialplan application tells the interpreter to do next. */
@@ -186,6 +187,11 @@ export class Pbx implements DialplanStarter {
         }
         return NEXT;
       }
+      case 'UserEvent':
+        // Without arguments the application fails, which ends the call (app_userevent returns -1).
+        if (!data) return { hangup: ch.d.hangupCause ?? CAUSE.NORMAL };
+        this.eng.emitChannel(ch, 'ChannelUserevent', dialplanUserEvent(args));
+        return NEXT;
       case 'NoOp':
       case 'Verbose':
       case 'Log':

@@ -186,10 +186,16 @@ async function bindArgs(c: Context, op: Operation, opts: BinderOptions): Promise
       args[name] = { contentType: c.req.header('content-type') ?? 'application/octet-stream', data: bytes ?? Buffer.alloc(0) };
       continue;
     }
+    if (p.in === 'body' && p.dataType === 'object') {
+      // The whole body is the parameter (an event filter); its handler judges its shape.
+      args[name] = json;
+      continue;
+    }
     if (p.in === 'body') {
       // A variables container is a JSON object; any other JSON body cannot carry one (nor parameters).
       if (json !== undefined && (json === null || typeof json !== 'object' || Array.isArray(json))) throw badRequest('The request body must be a JSON object');
-      args[name] = json && typeof json === 'object' && !Array.isArray(json) ? bindVariables((json as { variables?: unknown }).variables, opts.limits) : [];
+      const container = (json as { variables?: unknown } | undefined)?.variables;
+      args[name] = p.jsonContainer ? container : bindVariables(container, opts.limits);
       continue;
     }
     let vals = raw.get(name);

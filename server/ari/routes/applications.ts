@@ -12,8 +12,8 @@ export function mountApplications(b: AriBinder, t: Pick<Telephony, 'engine' | 'b
     bridge_ids: bridges.all().filter((b) => (b.subs.get(app.name) ?? 0) > 0).map((b) => b.d.id),
     endpoint_ids: [...app.endpoints],
     device_names: [...app.devices],
-    events_allowed: [],
-    events_disallowed: [],
+    events_allowed: app.allowed,
+    events_disallowed: app.disallowed,
   });
   const find = (name: string) => {
     const app = engine.apps.get(name);
@@ -78,5 +78,10 @@ export function mountApplications(b: AriBinder, t: Pick<Telephony, 'engine' | 'b
       else devices.unsubscribe(app.name, s.id);
     }
     return model(engine.apps.get(app.name) ?? app);
+  });
+  b.mount(op.filter, (a) => {
+    const app = find(a.applicationName);
+    engine.filters.set(app, a.filter);
+    return model(app);
   });
 }

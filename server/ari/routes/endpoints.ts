@@ -1,17 +1,13 @@
 import * as op from '../../../protocol/ari/operations/endpoints.js';
 import { notFound } from '../../errors.js';
 import type { AriBinder } from '../http/bind.js';
+import { endpointModel } from '../engine/endpoint-model.js';
 import type { EndpointFixture } from '../fixtures.js';
 import type { Telephony } from '../telephony.js';
 
 export function mountEndpoints(b: AriBinder, t: Pick<Telephony, 'engine'>): void {
   const { engine } = t;
-  const model = (e: EndpointFixture) => ({
-    technology: e.tech,
-    resource: e.resource,
-    state: e.state,
-    channel_ids: [...engine.all()].filter((ch) => ch.d.endpoint === e.key).map((ch) => ch.id),
-  });
+  const model = (e: EndpointFixture) => endpointModel(e, engine.all());
   const all = () => [...engine.fixtures.endpoints.values()];
 
   b.mount(op.listEndpoints, () => all().map(model));

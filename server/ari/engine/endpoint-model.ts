@@ -1,0 +1,10 @@
+import type { EndpointFixture } from '../fixtures.js';
+import type { AriEndpoint } from './ari-models.js';
+import type { Channel } from './channel.js';
+
+/** ARI's view of a fixture endpoint, with the live channels to or from it. */
+export function endpointModel(e: EndpointFixture, live: Iterable<Channel>): AriEndpoint {
+  const channelIds: string[] = [];
+  for (const ch of live) if (ch.d.endpoint === e.key) channelIds.push(ch.id);
+  return { technology: e.tech, resource: e.resource, state: e.state, channel_ids: channelIds };
+}
