@@ -2,9 +2,11 @@ import type { EventDef } from './define-event.js';
 import { ApplicationMoveFailed, ApplicationReplaced } from './application-events.js';
 import * as ch from './channel-events.js';
 import * as media from './media-events.js';
+import { RESTResponse } from './rest-events.js';
 
 export { Message, MissingParams, eventBaseFields } from './base.js';
 export type { EventDef } from './define-event.js';
+export { REST_MESSAGE_MODELS, REST_REQUEST_CONTENT_TYPES, REST_REQUEST_METHODS, RESTQueryStringParameter, RESTRequest } from './rest-events.js';
 
 /**
  * Every event type the server can send. events.json is generated from this
@@ -17,7 +19,7 @@ export const EVENTS = [
   ch.ChannelDtmfReceived, ch.ChannelHangupRequest, ch.ChannelHold, ch.ChannelStateChange, ch.ChannelTalkingFinished,
   ch.ChannelTalkingStarted, ch.ChannelUnhold, ch.ChannelVarset, ch.Dial, ch.StasisEnd, ch.StasisStart,
   media.ChannelEnteredBridge, media.ChannelLeftBridge, media.PlaybackContinuing, media.PlaybackFinished, media.PlaybackStarted,
-  media.RecordingFailed, media.RecordingFinished, media.RecordingStarted,
+  media.RecordingFailed, media.RecordingFinished, media.RecordingStarted, RESTResponse,
 ] as const satisfies readonly EventDef[];
 
 export type EventType = (typeof EVENTS)[number]['type'];
