@@ -18,7 +18,7 @@ import { mountEvents } from './ari/routes/events.js';
 import type { Telephony } from './ari/telephony.js';
 import type { Config } from './config.js';
 import type { ChannelRepo } from './db/repos/channel-repo.js';
-import { apiKeyOf, type AriAuth } from './ari/http/auth.js';
+import { apiKeyOf, PRESET_ARI_USER, type AriAuth, type PresetUserEnv } from './ari/http/auth.js';
 import { createCrashPoint } from './http/crash-point.js';
 import type { OriginPolicy } from './http/origin-policy.js';
 import { createAriBinder } from './ari/http/bind.js';
@@ -94,7 +94,8 @@ export function createApp(deps: AppDeps) {
   // ARI: credentials before anything else (routing, docs, upgrades), then ARI's URL rules.
   for (const prefix of ['/ari', '/sim'] as const) {
     app.use(`${prefix}/*`, async (c, next) => {
-      const user = ariAuth.authenticate(c.req.header('authorization'), apiKeyOf(c.req.url));
+      // A request sent over the event socket runs as the socket's user; every other one brings credentials.
+      const user = (c.env as PresetUserEnv)?.[PRESET_ARI_USER] ?? ariAuth.authenticate(c.req.header('authorization'), apiKeyOf(c.req.url));
       if (!user) return c.json({ message: 'Authentication required' }, 401, REALM);
       // The simulation acts as the far end of calls: write users only.
       if (user.readOnly && (prefix === '/sim' || !READ_METHODS.has(c.req.method))) return c.json({ message: 'Write access denied' }, 403);

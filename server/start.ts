@@ -9,7 +9,7 @@ import { createEventsWs } from './ari/events-ws.js';
 import { loadFixtures } from './ari/fixtures.js';
 import { createTelephony, type Telephony } from './ari/telephony.js';
 import { RealClock } from './ari/time/real-clock.js';
-import type { Config } from './config.js';
+import type { AriUser, Config } from './config.js';
 import { lockDataDir, type DataDirLock } from './db/data-dir-lock.js';
 import { openDatabase, type Db } from './db/open.js';
 import { createChannelRepo } from './db/repos/channel-repo.js';
@@ -17,7 +17,7 @@ import { createBridgeRepo, createRecordingRepo } from './db/repos/recording-repo
 import { createDeviceStateRepo } from './db/repos/device-state-repo.js';
 import { createMailboxRepo } from './db/repos/mailbox-repo.js';
 import { createMetaRepo } from './db/repos/meta-repo.js';
-import { createAriAuth } from './ari/http/auth.js';
+import { createAriAuth, PRESET_ARI_USER } from './ari/http/auth.js';
 import { createEarlyServer } from './http/early-server.js';
 import { createLogger, type Logger } from './log.js';
 import { createGitea, type Gitea } from './gitea/gitea.js';
@@ -183,7 +183,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     origins = createOriginPolicy({ rootUrl: () => site.rootUrl, trusted: config.trustedOrigins });
     const app = createApp({ config, log, telephony, channelRepo, ariAuth, gitea, violations, origins });
     const wsLimits = { log, maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes, pingIntervalMs: config.wsPingIntervalMs };
-    sockets = { events: createEventsWs({ engine: telephony.engine, auth: ariAuth, ...wsLimits }), repoEvents: createRepoEventsWs(gitea, wsLimits) };
+    // REST requests sent over an event socket go through the same application, as the socket's user.
+    const invoke = async (req: Request, user: AriUser) => app.fetch(req, { [PRESET_ARI_USER]: user });
+    sockets = { events: createEventsWs({ engine: telephony.engine, auth: ariAuth, invoke, ...wsLimits }), repoEvents: createRepoEventsWs(gitea, wsLimits) };
     early.ready(app);
     gitea.startMirrors();
     return running({ url, port, config, log, server, app, db, telephony, gitea, sockets, violations, lock: opened.lock });

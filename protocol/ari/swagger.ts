@@ -1,6 +1,6 @@
 import { swaggerModel, type Model } from '../model.js';
 import type { Operation, ParamDef } from '../operation.js';
-import { EVENTS, Message, MissingParams, eventBaseFields } from './events/index.js';
+import { EVENTS, Message, MissingParams, REST_MESSAGE_MODELS, eventBaseFields } from './events/index.js';
 import { defineModel } from '../model.js';
 import type { AriResource } from './resources.js';
 
@@ -55,6 +55,7 @@ function eventModels(): Record<string, unknown> {
     Event: swaggerModel(Event),
   };
   for (const e of EVENTS) models[e.type] = swaggerModel(e.model);
+  for (const m of REST_MESSAGE_MODELS) models[m.id] = swaggerModel(m);
   return models;
 }
 

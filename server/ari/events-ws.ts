@@ -6,14 +6,20 @@ import { createEventSocketHub, type EventSocketLimits } from '../http/event-sock
 import { safeUrl } from '../log.js';
 import { eventAllowed } from './apps.js';
 import type { Engine } from './engine/engine.js';
+import type { AriUser } from '../config.js';
 import { apiKeyOf, type AriAuth } from './http/auth.js';
 import { ARI_ERRORS } from './http/errors.js';
 import { socketArgs } from './http/socket-args.js';
+import { HoldingSink } from './rest-ws/holding-sink.js';
+import type { InvokeAsUser } from './rest-ws/run-rest-call.js';
+import { serveRestRequests } from './rest-ws/serve-rest-requests.js';
 
-/** What the ARI event socket needs: the engine it serves, credentials, and the shared socket limits. */
+/** What the ARI event socket needs: the engine it serves, credentials, the HTTP application its REST requests run through, and the shared socket limits. */
 export interface EventsWsOptions extends EventSocketLimits {
   engine: Engine;
   auth: AriAuth;
+  /** Runs a REST request sent over a socket (RESTRequest) through the HTTP application, as the socket's user. */
+  invoke: InvokeAsUser;
 }
 
 /** Asterisk's limit on application names. */
@@ -33,14 +39,18 @@ export function createEventsWs(opts: EventsWsOptions) {
    * socket only watches: it gets the apps' events and changes nothing —
    * no registration, no replacement, no subscription, no resumption of
    * restored channels (README, "Read-only users and the event socket").
+   * Either may send REST requests over it, run as its user (read-only
+   * users' writes are refused as over HTTP).
    */
-  function attach(ws: WebSocket, apps: string[], subscribeAll: boolean, readOnly: boolean): void {
-    const session = hub.attach(ws, { apps }, 'event consumer too slow; disconnecting', () => {
+  function attach(ws: WebSocket, apps: string[], subscribeAll: boolean, user: AriUser, host: string | undefined): void {
+    const { readOnly } = user;
+    const socket = hub.attach(ws, { apps }, 'event consumer too slow; disconnecting', () => {
       for (const app of apps) {
         if (readOnly) opts.engine.apps.unwatch(app, session);
         else opts.engine.apps.deactivate(app, session);
       }
     });
+    const session = new HoldingSink(socket, opts.maxBufferedBytes);
     for (const app of apps) {
       if (readOnly) {
         opts.engine.apps.watch(app, session);
@@ -50,6 +60,9 @@ export function createEventsWs(opts: EventsWsOptions) {
       // The app's event filter applies to this notice too, as to every event addressed to it.
       if (eventAllowed(opts.engine.apps.get(app), 'ApplicationReplaced')) previous?.deliver(opts.engine.frame('ApplicationReplaced', {}, app));
     }
+    // Answers are addressed to the first application the socket named, as Asterisk addresses them.
+    const first = apps[0]!;
+    serveRestRequests(ws, session, { user, host, invoke: opts.invoke, frame: (answer) => opts.engine.frame('RESTResponse', answer, first), log: opts.log });
     opts.log.info({ apps, subscribeAll, readOnly }, 'event websocket connected');
   }
 
@@ -83,7 +96,7 @@ export function createEventsWs(opts: EventsWsOptions) {
         return true;
       }
       opts.log.debug({ url: safeUrl(url) }, 'event websocket upgrade');
-      hub.upgrade(req, socket, head, (ws) => attach(ws, apps, subscribeAll, user.readOnly));
+      hub.upgrade(req, socket, head, (ws) => attach(ws, apps, subscribeAll, user, req.headers.host));
       return true;
     },
 

@@ -105,8 +105,9 @@ export function createEventSocketHub(opts: EventSocketHubOptions) {
 
     /**
      * Takes a new WebSocket into the heartbeat and returns its sender;
-     * `onClose` runs when it closes. Clients send nothing we act on; frames
-     * over maxPayload close the socket (1009) inside ws.
+     * `onClose` runs when it closes. What clients send is the dialect's to
+     * read (ARI runs REST requests; Gitea's socket ignores it); frames over
+     * maxPayload close the socket (1009) inside ws, as Asterisk closes it.
      */
     attach(ws: WebSocket, logFields: Record<string, unknown>, slowMessage: string, onClose: () => void): EventSocket {
       const s = new EventSocket(ws, opts.maxBufferedBytes, opts.log, logFields, slowMessage);

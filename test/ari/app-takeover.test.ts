@@ -80,13 +80,15 @@ test('a read-only socket asking for subscribeAll is refused before the upgrade: 
   assert.not.ok(ctx.owner.events.some((e) => e.type === 'ApplicationReplaced'));
 });
 
-test('frames a read-only socket sends change nothing (REST-over-WebSocket style requests are ignored)', async () => {
+test('REST requests a read-only socket sends are refused as over HTTP (403) and change nothing', async () => {
   const { id } = await createInApp(ctx.t, ctx.owner, { app: 'demo', id: 'take-5' });
   const watch = await viewer('demo');
   for (const frame of [
     { type: 'RESTRequest', request_id: '1', method: 'DELETE', uri: `channels/${id}` },
     { type: 'RESTRequest', request_id: '2', method: 'POST', uri: 'asterisk/variable?variable=RO_WS&value=1' },
   ]) watch.ws.send(JSON.stringify(frame));
+  const answers = await watch.waitForCount('RESTResponse', 2);
+  assert.equal(answers.map((e) => [e.request_id, e.status_code, e.message_body]), [['1', 403, '{"message":"Write access denied"}'], ['2', 403, '{"message":"Write access denied"}']]);
   // A marker request after the frames: anything they did would be done by now.
   assert.is((await ctx.t.http('POST', `/ari/channels/${id}/variable`, { query: { variable: 'MARK', value: '1' } })).status, 204);
   await watch.waitFor((e) => e.type === 'ChannelVarset' && e.variable === 'MARK');

@@ -567,11 +567,11 @@ test('the event WebSocket (WS_MAX_PAYLOAD=1024): oversized and garbage frames cl
     const big = await opened(wsUrl(s.url, q('ws-big')));
     big.send('x'.repeat(1000));
     await sleep(20);
-    assert.is(big.readyState, WebSocket.OPEN, 'a frame under the limit is ignored');
+    assert.is(big.readyState, WebSocket.OPEN, 'a frame under the limit keeps the socket open (it is answered as a request)');
     const bigClosed = closed(big);
     big.send('x'.repeat(1025));
     assert.is(await bigClosed, 1009);
-    // Binary and invalid JSON frames are ignored or close the socket, never more.
+    // Binary frames are ignored and invalid JSON is answered with a 400 RESTResponse; garbage closes the socket, never more.
     const junk = await opened(wsUrl(s.url, q('ws-junk')));
     junk.send(Buffer.from([0, 1, 2, 255]));
     junk.send('{not json');

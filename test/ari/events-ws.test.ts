@@ -162,7 +162,7 @@ test('subscribeAll=true gets ChannelCreated for every new channel; an app withou
   assert.not.ok(ev.events.some((e) => e.channel?.id === 'ws-sa-2'));
 });
 
-test('frames from the client over WS_MAX_PAYLOAD close the socket with 1009; smaller ones are ignored', async () => {
+test('frames from the client over WS_MAX_PAYLOAD close the socket with 1009; smaller ones are answered (rest-over-ws.test.ts)', async () => {
   const ws = await open(eventsUrl(t.url, { app: 'ws-big', api_key: 'asterisk:asterisk' }));
   const log = new EventLog(ws);
   ws.send('x'.repeat(1000));

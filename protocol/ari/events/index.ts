@@ -4,9 +4,11 @@ import * as ch from './channel-events.js';
 import { DeviceStateChanged } from './device-events.js';
 import * as media from './media-events.js';
 import { ChannelUserevent } from './user-events.js';
+import { RESTResponse } from './rest-events.js';
 
 export { Message, MissingParams, eventBaseFields } from './base.js';
 export type { EventDef } from './define-event.js';
+export { REST_MESSAGE_MODELS, REST_REQUEST_CONTENT_TYPES, REST_REQUEST_METHODS, RESTQueryStringParameter, RESTRequest } from './rest-events.js';
 
 /**
  * Every event type the server can send. events.json is generated from this
@@ -19,7 +21,7 @@ export const EVENTS = [
   ch.ChannelDtmfReceived, ch.ChannelHangupRequest, ch.ChannelHold, ch.ChannelStateChange, ch.ChannelTalkingFinished,
   ch.ChannelTalkingStarted, ch.ChannelUnhold, ChannelUserevent, ch.ChannelVarset, DeviceStateChanged, ch.Dial, ch.StasisEnd, ch.StasisStart,
   media.ChannelEnteredBridge, media.ChannelLeftBridge, media.PlaybackContinuing, media.PlaybackFinished, media.PlaybackStarted,
-  media.RecordingFailed, media.RecordingFinished, media.RecordingStarted,
+  media.RecordingFailed, media.RecordingFinished, media.RecordingStarted, RESTResponse,
 ] as const satisfies readonly EventDef[];
 
 export type EventType = (typeof EVENTS)[number]['type'];

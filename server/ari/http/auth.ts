@@ -55,6 +55,17 @@ export function createAriAuth(users: readonly AriUser[]) {
 /** The ARI credential checker, as created by `createAriAuth`. */
 export type AriAuth = ReturnType<typeof createAriAuth>;
 
+/**
+ * Where a request made inside the server already names its ARI user: the key
+ * of the Hono env a REST request sent over the event socket runs under, so it
+ * runs as the user who opened the socket and reads no credentials of its own.
+ * Requests from the network never carry it (their env is the Node adapter's).
+ */
+export const PRESET_ARI_USER = Symbol('preset ARI user');
+
+/** A Hono env that may carry a preset ARI user. */
+export type PresetUserEnv = { [PRESET_ARI_USER]?: AriUser } | undefined;
+
 /** The raw `api_key` query value (URL-decoded), without parsing the whole query string. */
 export function apiKeyOf(url: string): string | null {
   const q = url.indexOf('?');
