@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventSequence } from '../_helpers/ari.js';
+import { restartableServer } from '../_helpers/child.js';
 import { connectEvents, type AriEvent, type EventLog } from '../_helpers/events.js';
 import { useServer } from '../_helpers/suite.js';
 
@@ -184,6 +185,39 @@ test('a call hung up while on offer is gone: a claim is 404', async () => {
   await ctx.sales1.waitFor(about('CallBroadcast', 'bc-gone'));
   assert.is((await ctx.t.http('DELETE', '/ari/channels/bc-gone')).status, 204);
   assert.equal(await claim({ channelId: 'bc-gone', application: 'sales-1' }), NOT_ON_OFFER);
+});
+
+test('an offer and its winner survive SIGKILL: after the restart the open offer is still claimable, the claimed one still 409', async () => {
+  const servers = restartableServer('broadcast-restart', { SIM_TIME_SCALE: '1' });
+  const open = async (url: string) => ({ sales: await connectEvents(url, 'sales-1'), support: await connectEvents(url, 'support') });
+  try {
+    let server = await servers.start();
+    let logs = await open(server.url);
+    const place = async (id: string) => {
+      const r = await server.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/bob', extension: 'broadcast', channelId: id }, json: { variables: { STASIS_APP: 'support', BCAST_TIMEOUT: WIDE, BCAST_FILTER: '^sales-1$', BCAST_ARGS: 'kept' } } });
+      assert.is(r.status, 200, r.text);
+      await logs.sales.waitFor(about('CallBroadcast', id));
+    };
+    await place('bc-open');
+    await place('bc-taken');
+    const taken = await server.http('POST', '/ari/events/claim', { query: { channelId: 'bc-taken', application: 'sales-1' } });
+    assert.is(taken.status, 204);
+    await logs.sales.waitFor(about('StasisStart', 'bc-taken'));
+    await servers.kill();
+    for (const log of Object.values(logs)) await log.close();
+
+    server = await servers.start();
+    logs = await open(server.url);
+    const again = await server.http('POST', '/ari/events/claim', { query: { channelId: 'bc-taken', application: 'sales-1' } });
+    assert.equal({ status: again.status, body: again.body }, TAKEN);
+    const late = await server.http('POST', '/ari/events/claim', { query: { channelId: 'bc-open', application: 'sales-1' } });
+    assert.equal({ status: late.status, body: late.body }, { status: 204, body: undefined });
+    assert.equal((await logs.sales.waitFor(about('StasisStart', 'bc-open'))).args, ['kept']);
+    for (const log of Object.values(logs)) await log.close();
+    server.assertNoViolations();
+  } finally {
+    await servers.cleanup();
+  }
 });
 
 test.run();
