@@ -105,7 +105,7 @@ export const ARI_RESOURCES: readonly AriResource[] = [
   },
   {
     name: 'events', description: 'The event WebSocket and user events',
-    paths: { '/events': 'Events for applications, one JSON frame each', '/events/user/{eventName}': 'Events raised by a client' },
+    paths: { '/events': 'Events for applications, one JSON frame each', '/events/user/{eventName}': 'Events raised by a client', '/events/claim': 'Claiming a broadcast call' },
     operations: eventOperations, models: [],
   },
   {

@@ -9,6 +9,7 @@ import { createExternalHostPolicy } from './media/external-host-policy.js';
 import { Codecs } from './media/codec.js';
 import { AudioRouter } from './engine/audio.js';
 import { Bridges } from './engine/bridges.js';
+import { Broadcasts } from './engine/broadcasts.js';
 import { Calls } from './engine/calls.js';
 import { ChannelFactory } from './engine/channel-factory.js';
 import { Control } from './engine/control.js';
@@ -42,6 +43,7 @@ export interface Telephony {
   devices: DeviceStates;
   mailboxes: Mailboxes;
   userEvents: UserEvents;
+  broadcasts: Broadcasts;
   /** Stops media (recordings are completed and kept) and the engine. */
   stop(): void;
 }
@@ -75,7 +77,8 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
     start: (ch, context, exten, priority) => pbx.start(ch, context, exten, priority),
     startSoon: (ch, context, exten, priority) => pbx.startSoon(ch, context, exten, priority),
   }, new ChannelFactory(engine, vars));
-  const pbx: Pbx = new Pbx(engine, vars, calls);
+  const broadcasts: Broadcasts = new Broadcasts(engine, { claimed: (ch, app, args) => pbx.claimed(ch, app, args) });
+  const pbx: Pbx = new Pbx(engine, vars, calls, broadcasts);
   const control: Control = new Control(engine, calls, pbx, vars, (ch) => bridges.depart(ch), opts.limits.maxChannelVariables);
   const clock = new MediaClock(opts.clock);
   const codecs = new Codecs(opts.fixtures.formats);
@@ -120,7 +123,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external, devices, mailboxes, userEvents,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external, devices, mailboxes, userEvents, broadcasts,
     stop() {
       recordings.stopAll();
       external.closeAll();

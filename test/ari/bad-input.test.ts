@@ -97,6 +97,7 @@ function validValue(op: Operation, name: string): string {
     case 'oldMessages': return '0';
     case 'newMessages': return '1';
     case 'application': return APP;
+    case 'channelId': return FIX.channel;
     default: throw new Error(`no valid value for required parameter ${name} of ${op.nickname}: add one`);
   }
 }

@@ -1,5 +1,6 @@
 import type { EventDef } from './define-event.js';
 import { ApplicationMoveFailed, ApplicationReplaced } from './application-events.js';
+import { CallBroadcast, CallClaimed } from './broadcast-events.js';
 import * as ch from './channel-events.js';
 import { DeviceStateChanged } from './device-events.js';
 import * as media from './media-events.js';
@@ -16,7 +17,7 @@ export { REST_MESSAGE_MODELS, REST_REQUEST_CONTENT_TYPES, REST_REQUEST_METHODS, 
  * event missing here would break clients: the emitter only accepts these.
  */
 export const EVENTS = [
-  ApplicationMoveFailed, ApplicationReplaced, media.BridgeCreated, media.BridgeDestroyed,
+  ApplicationMoveFailed, ApplicationReplaced, media.BridgeCreated, media.BridgeDestroyed, CallBroadcast, CallClaimed,
   ch.ChannelCallerId, ch.ChannelConnectedLine, ch.ChannelCreated, ch.ChannelDestroyed, ch.ChannelDialplan,
   ch.ChannelDtmfReceived, ch.ChannelHangupRequest, ch.ChannelHold, ch.ChannelStateChange, ch.ChannelTalkingFinished,
   ch.ChannelTalkingStarted, ch.ChannelUnhold, ChannelUserevent, ch.ChannelVarset, DeviceStateChanged, ch.Dial, ch.StasisEnd, ch.StasisStart,

@@ -33,4 +33,22 @@ export const userEvent = defineOperation({
   ],
 });
 
-export const eventOperations = [eventWebsocket, userEvent] as const;
+/** Claims a call StasisBroadcast() offered: the first claim wins and the call enters that application. */
+export const claimChannel = defineOperation({
+  resource: 'events', method: 'POST', path: '/events/claim', nickname: 'claimChannel',
+  summary: 'Claims a call that StasisBroadcast() is offering: the first claim gets it, and the call enters the claiming application (StasisStart) as Stasis() would put it there.',
+  notes: 'Any application may claim, whether or not it was offered the call. When the claiming application has no WebSocket the call cannot enter it: the dialplan goes on with STASISSTATUS set to FAILED. Once the offer has timed out, or the call has left the winning application for the dialplan, the channel is no longer on offer.',
+  params: {
+    channelId: query.string({ description: 'Unique id of the channel on offer (as in CallBroadcast).', required: true, handlerValidates: true }),
+    application: query.string({ description: 'The application claiming the call.', required: true, handlerValidates: true }),
+  },
+  responseClass: 'void', response: null, success: 204,
+  since: ['20.17.0', '22.7.0', '23.1.0'],
+  errors: [
+    { code: 400, reason: 'channelId parameter is required; application parameter is required' },
+    { code: 404, reason: 'Channel not found or not in broadcast state' },
+    { code: 409, reason: 'Channel has already been claimed by another application' },
+  ],
+});
+
+export const eventOperations = [eventWebsocket, userEvent, claimChannel] as const;

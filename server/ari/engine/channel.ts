@@ -68,6 +68,18 @@ export type QueuedCommand =
   | { kind: 'move'; app: string; args: string[] }
   | { kind: 'continue'; context: string; exten: string; priority: number };
 
+/** A call StasisBroadcast() offers to applications, from the offer until it times out or the winner's Stasis session ends. */
+export interface BroadcastOffer {
+  /** The app_filter pattern as written; null offers the call to every application. */
+  filter: string | null;
+  /** Send CallClaimed when the call is claimed. */
+  notifyClaimed: boolean;
+  /** Arguments of the winner's StasisStart. */
+  args: string[];
+  /** The application whose claim won; null while the call is on offer. */
+  winner: string | null;
+}
+
 export interface FarDtmf {
   digit: string;
   duration_ms: number;
@@ -126,6 +138,8 @@ export interface ChannelData {
   timers: Timer[];
   /** Commands acknowledged and waiting on the control queue, in order. */
   queued: QueuedCommand[];
+  /** Set while StasisBroadcast() offers the call (absent otherwise). */
+  broadcast?: BroadcastOffer;
   /** Cause set by a hangup request, reported in ChannelDestroyed. */
   hangupCause: number | null;
   ended: number | null;

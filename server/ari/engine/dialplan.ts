@@ -1,7 +1,7 @@
 /** Dialplan applications the interpreter runs, by canonical name (lookups are case-insensitive, as Asterisk's). */
 export const DIALPLAN_APPS = [
   'Answer', 'Wait', 'Playback', 'Stasis', 'Hangup', 'Goto', 'GotoIf', 'Set', 'NoOp', 'Echo',
-  'Ringing', 'Progress', 'Busy', 'Congestion', 'MusicOnHold', 'Verbose', 'Log', 'UserEvent',
+  'Ringing', 'Progress', 'Busy', 'Congestion', 'MusicOnHold', 'Verbose', 'Log', 'UserEvent', 'StasisBroadcast',
 ] as const;
 export type DialplanApp = (typeof DIALPLAN_APPS)[number];
 const APP_BY_LOWER = new Map<string, DialplanApp>(DIALPLAN_APPS.map((a) => [a.toLowerCase(), a]));

@@ -1,4 +1,5 @@
 import { audioMs, soundAudio } from '../fixtures.js';
+import type { Broadcasts, ClaimedCallPort } from './broadcasts.js';
 import type { Calls } from './calls.js';
 import { CAUSE } from './causes.js';
 import type { Channel } from './channel.js';
@@ -20,7 +21,7 @@ type Step =
  * resumes it); `set` writes a status variable first (PLAYBACKSTATUS is set
  * when the playback ends, as app_playback does).
  */
-type Resume = { then: 'next' | 'stopMoh' | 'same'; set?: [string, string] };
+type Resume = { then: 'next' | 'stopMoh' | 'same' | 'broadcastTimeout'; set?: [string, string] };
 
 /** Priorities run in one go before yielding to the event loop, so a Goto loop cannot starve it. */
 const STEPS_PER_TURN = 1000;
@@ -31,8 +32,13 @@ const WAIT: Step = { wait: true };
  * The dialplan interpreter: runs a channel from context/exten/priority,
  * one application at a time, with the timing of the apps that take time.
  */
-export class Pbx implements DialplanStarter {
-  constructor(private readonly eng: Engine, private readonly vars: Variables, private readonly calls: Calls) {
+export class Pbx implements DialplanStarter, ClaimedCallPort {
+  constructor(
+    private readonly eng: Engine,
+    private readonly vars: Variables,
+    private readonly calls: Calls,
+    private readonly broadcasts: Pick<Broadcasts, 'offer' | 'end'>,
+  ) {
     eng.onTimer('pbx', (ch, data) => this.resume(ch, (data ?? { then: 'next' }) as Resume));
   }
 
@@ -56,6 +62,11 @@ export class Pbx implements DialplanStarter {
   private resume(ch: Channel, r: Resume): void {
     if (!ch.d.pbx || ch.inStasis) return;
     if (r.set) this.vars.write(ch, r.set[0], r.set[1]);
+    if (r.then === 'broadcastTimeout') {
+      // Nobody claimed the call in time: the offer ends and the dialplan goes on.
+      this.broadcasts.end(ch);
+      this.vars.write(ch, 'STASISSTATUS', 'TIMEOUT');
+    }
     if (r.then === 'stopMoh') {
       ch.d.media.moh = null;
       this.eng.touch(ch);
@@ -65,8 +76,22 @@ export class Pbx implements DialplanStarter {
 
   /** Continues after Stasis returns (ARI continue): runs from wherever the location now points. */
   continueAt(ch: Channel, context: string, exten: string, priority: number): void {
+    // A call that came through StasisBroadcast() is no longer on offer once back in the dialplan.
+    this.broadcasts.end(ch);
     this.vars.write(ch, 'STASISSTATUS', 'SUCCESS');
     this.start(ch, context, exten, priority);
+  }
+
+  /**
+   * A call StasisBroadcast() offered was claimed: it enters the winner as
+   * Stasis() would put it there. When it cannot (the winner has no socket)
+   * the offer ends and the dialplan goes on with STASISSTATUS=FAILED.
+   */
+  claimed(ch: Channel, app: string, args: string[]): void {
+    this.eng.cancel(ch, 'pbx');
+    if (this.calls.enterStasis(ch, app, args)) return;
+    this.broadcasts.end(ch);
+    this.eng.schedule(ch, 'pbx', 0, { then: 'next', set: ['STASISSTATUS', 'FAILED'] } satisfies Resume);
   }
 
   private run(ch: Channel, priority: number): void {
@@ -162,6 +187,10 @@ export class Pbx implements DialplanStarter {
         this.vars.write(ch, 'STASISSTATUS', 'FAILED');
         return NEXT;
       }
+      case 'StasisBroadcast':
+        // STASISSTATUS is emptied first; TIMEOUT is set when the window closes unclaimed.
+        this.vars.write(ch, 'STASISSTATUS', '');
+        return this.after(ch, this.broadcasts.offer(ch, args), { then: 'broadcastTimeout' });
       case 'Hangup': {
         const cause = Number(args[0]);
         return { hangup: Number.isInteger(cause) && cause > 0 ? cause : ch.d.hangupCause ?? CAUSE.NORMAL };
