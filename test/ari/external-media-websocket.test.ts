@@ -301,12 +301,17 @@ test('transport_data n: MEDIA_START but no answer until the application sends AN
   await hangupAndWait(ctx.t, ctx.ev, 'ws-n');
 });
 
-test('nobody connects within 30 s: Dial NOANSWER and the channel ends with cause 19; its connection id is gone', async () => {
-  const r = await externalMedia({ connection_type: 'server', format: 'ulaw', channelId: 'ws-late' });
+/** A channel whose dial fails: the 200, then its events end in ChannelDestroyed with `cause` after `Dial:<status>`. */
+async function failedDial(query: Record<string, string>, id: string, status: string, cause: number): Promise<any> {
+  const r = await externalMedia({ ...query, format: 'ulaw', channelId: id });
   assert.is(r.status, 200, r.text);
-  const destroyed = await ctx.ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === 'ws-late');
-  assert.is(destroyed.cause, 19);
-  assert.equal(eventSequence(ctx.ev, 'ws-late'), ['Dial:', 'Dial:NOANSWER', 'ChannelDestroyed']);
+  assert.is((await ctx.ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === id)).cause, cause);
+  assert.equal(eventSequence(ctx.ev, id), ['Dial:', `Dial:${status}`, 'ChannelDestroyed']);
+  return r;
+}
+
+test('nobody connects within 30 s: Dial NOANSWER and the channel ends with cause 19; its connection id is gone', async () => {
+  const r = await failedDial({ connection_type: 'server' }, 'ws-late', 'NOANSWER', 19);
   const late = await refusedUpgrade(`${ctx.t.url.replace(/^http/, 'ws')}/media/${r.body.channelvars.MEDIA_WEBSOCKET_CONNECTION_ID}`);
   assert.is(late.status, 404);
 });
@@ -330,11 +335,7 @@ test('client: we connect to the websocket_client connection external_host names 
 });
 
 test('client: a connection that cannot be made fails the dial (CHANUNAVAIL, cause 3); an unknown connection is a 400', async () => {
-  const r = await externalMedia({ external_host: 'nobody', format: 'ulaw', channelId: 'ws-refused' });
-  assert.is(r.status, 200, r.text);
-  const destroyed = await ctx.ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === 'ws-refused');
-  assert.is(destroyed.cause, 3);
-  assert.equal(eventSequence(ctx.ev, 'ws-refused'), ['Dial:', 'Dial:CHANUNAVAIL', 'ChannelDestroyed']);
+  await failedDial({ external_host: 'nobody' }, 'ws-refused', 'CHANUNAVAIL', 3);
   const unknown = await externalMedia({ external_host: 'missing', format: 'ulaw' });
   assert.is(unknown.status, 400);
   assert.equal(unknown.body, { message: 'WebSocket client connection \'missing\' not found' });
