@@ -3,6 +3,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { parseEnv } from 'node:util';
 import * as v from 'valibot';
 import { parseCidr } from './ari/media/external-host-policy.js';
+import { parseMediaClients, type MediaClientConfig } from './ari/media/media-clients-setting.js';
 import { parseGoDuration } from './util/go-duration.js';
 
 const int = (name: string, min: number, max: number) =>
@@ -133,6 +134,16 @@ const Env = v.object({
     ),
     '0.0.0.0/0,::/0',
   ),
+  MEDIA_WEBSOCKET_CLIENTS: v.optional(v.pipe(v.string(), v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    try {
+      return parseMediaClients(dataset.value);
+    } catch (err) {
+      addIssue({ message: (err as Error).message });
+      return NEVER;
+    }
+  })), ''),
+  MEDIA_WEBSOCKET_ALLOW_LOOPBACK: v.optional(bool('MEDIA_WEBSOCKET_ALLOW_LOOPBACK'), 'false'),
+  MEDIA_WEBSOCKET_CONTROL_FORMAT: v.optional(v.picklist(['plain-text', 'json'], 'MEDIA_WEBSOCKET_CONTROL_FORMAT must be plain-text or json'), 'plain-text'),
   APP_RECONNECT_GRACE_MS: v.optional(int('APP_RECONNECT_GRACE_MS', 0, 3_600_000), '10000'),
   // ---- ARI and simulation input/disk limits (ariLimits below) ----
   ARI_MAX_BODY_BYTES: v.optional(int('ARI_MAX_BODY_BYTES', 1024, 2 ** 31), String(1024 * 1024)),
@@ -207,6 +218,8 @@ export type Config = {
   trustedOrigins: string[];
   /** Networks external media may reach (link-local, multicast and the like never). */
   externalMediaNetworks: string[];
+  /** Media WebSockets (externalMedia transport=websocket): client connections, loopback allowed, default control format. */
+  mediaWebsocket: { clients: Map<string, MediaClientConfig>; allowLoopback: boolean; controlFormat: 'plain-text' | 'json' };
   /** After a restart, how long restored channels wait for their Stasis applications to reconnect. */
   appReconnectGraceMs: number;
   ariLimits: AriLimits;
@@ -305,6 +318,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     channelHistoryLimit: e.CHANNEL_HISTORY_LIMIT,
     trustedOrigins: e.TRUSTED_ORIGINS,
     externalMediaNetworks: e.EXTERNAL_MEDIA_ALLOWED_NETWORKS,
+    mediaWebsocket: { clients: e.MEDIA_WEBSOCKET_CLIENTS, allowLoopback: e.MEDIA_WEBSOCKET_ALLOW_LOOPBACK, controlFormat: e.MEDIA_WEBSOCKET_CONTROL_FORMAT },
     appReconnectGraceMs: e.APP_RECONNECT_GRACE_MS,
     ariLimits: {
       maxBodyBytes: e.ARI_MAX_BODY_BYTES, maxValueBytes: e.ARI_MAX_VALUE_BYTES, maxVariableNameBytes: e.ARI_MAX_VARIABLE_NAME_BYTES,

@@ -6,6 +6,7 @@ import { edgeErrorBody } from './edge-errors.js';
 import { answerSocket } from './http/answer-socket.js';
 import { createOriginPolicy, type OriginPolicy } from './http/origin-policy.js';
 import { createEventsWs } from './ari/events-ws.js';
+import { createMediaWs, type MediaWs } from './ari/media-ws.js';
 import { loadFixtures } from './ari/fixtures.js';
 import { createTelephony, type Telephony } from './ari/telephony.js';
 import { RealClock } from './ari/time/real-clock.js';
@@ -102,7 +103,7 @@ export interface StartOptions {
   beforeReady?: (early: { url: string; held(): number }) => Promise<void>;
 }
 
-type Sockets = { events: ReturnType<typeof createEventsWs>; repoEvents: ReturnType<typeof createRepoEventsWs> };
+type Sockets = { events: ReturnType<typeof createEventsWs>; repoEvents: ReturnType<typeof createRepoEventsWs>; media: MediaWs };
 
 /**
  * Loads the fixtures, binds the port, locks DATA_DIR, opens the database,
@@ -135,6 +136,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       return;
     }
     if (sockets.events.handleUpgrade(req, socket, head)) return;
+    if (sockets.media.handleUpgrade(req, socket, head)) return;
     try {
       if (await sockets.repoEvents.handleUpgrade(req, socket, head)) return;
     } catch (err) {
@@ -163,6 +165,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       dataDir: config.dataDir,
       bindHost: config.host,
       externalMediaNetworks: config.externalMediaNetworks,
+      mediaWebsocket: config.mediaWebsocket,
       limits: config.ariLimits,
       fixtures,
       repo: channelRepo,
@@ -185,7 +188,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const wsLimits = { log, maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes, pingIntervalMs: config.wsPingIntervalMs };
     // REST requests sent over an event socket go through the same application, as the socket's user.
     const invoke = async (req: Request, user: AriUser) => app.fetch(req, { [PRESET_ARI_USER]: user });
-    sockets = { events: createEventsWs({ engine: telephony.engine, auth: ariAuth, invoke, ...wsLimits }), repoEvents: createRepoEventsWs(gitea, wsLimits) };
+    sockets = { events: createEventsWs({ engine: telephony.engine, auth: ariAuth, invoke, ...wsLimits }), repoEvents: createRepoEventsWs(gitea, wsLimits), media: createMediaWs({ media: telephony.websocketMedia, log }) };
     early.ready(app);
     gitea.startMirrors();
     return running({ url, port, config, log, server, app, db, telephony, gitea, sockets, violations, lock: opened.lock });
@@ -236,6 +239,7 @@ function running(s: {
         server.closeIdleConnections();
         sockets.events.close();
         sockets.repoEvents.close();
+        sockets.media.close();
         // In-flight requests get this long to finish (a slow reader of a large download included).
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         force.unref();

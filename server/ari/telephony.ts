@@ -24,6 +24,9 @@ import { Recordings } from './engine/recordings.js';
 import { Snoops } from './engine/snoops.js';
 import { UserEvents } from './engine/user-events.js';
 import { Variables } from './engine/variables.js';
+import { WebSocketMedia } from './engine/websocket-media.js';
+import type { MediaClientConfig } from './media/media-clients-setting.js';
+import { createMediaConnector } from './media-ws-client.js';
 
 export interface Telephony {
   engine: Engine;
@@ -40,6 +43,7 @@ export interface Telephony {
   bridges: Bridges;
   snoops: Snoops;
   external: ExternalMedia;
+  websocketMedia: WebSocketMedia;
   devices: DeviceStates;
   mailboxes: Mailboxes;
   userEvents: UserEvents;
@@ -59,6 +63,8 @@ export interface TelephonyOptions extends EngineOptions {
   bindHost: string;
   /** Networks (CIDRs) external media may send to or connect to. */
   externalMediaNetworks: string[];
+  /** Media WebSockets: client connections, whether they may reach loopback, the default control format. */
+  mediaWebsocket: { clients: ReadonlyMap<string, MediaClientConfig>; allowLoopback: boolean; controlFormat: 'plain-text' | 'json' };
   limits: AriLimits;
 }
 
@@ -76,7 +82,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const calls: Calls = new Calls(engine, vars, {
     start: (ch, context, exten, priority) => pbx.start(ch, context, exten, priority),
     startSoon: (ch, context, exten, priority) => pbx.startSoon(ch, context, exten, priority),
-  }, new ChannelFactory(engine, vars));
+  }, new ChannelFactory(engine, vars), { dial: (ch) => websocketMedia.dial(ch) });
   const broadcasts: Broadcasts = new Broadcasts(engine, { claimed: (ch, app, args) => pbx.claimed(ch, app, args) });
   const pbx: Pbx = new Pbx(engine, vars, calls, broadcasts);
   const control: Control = new Control(engine, calls, pbx, vars, (ch) => bridges.depart(ch), opts.limits.maxChannelVariables);
@@ -117,13 +123,16 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const bridges: Bridges = new Bridges(engine, router, opts.bridgeRepo, playbacks, (uri) => recordings.endTarget(uri));
   const snoops: Snoops = new Snoops(engine, calls);
   const userEvents = new UserEvents(engine, bridges);
-  const external: ExternalMedia = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost, createExternalHostPolicy(opts.externalMediaNetworks));
+  const hostPolicy = createExternalHostPolicy(opts.externalMediaNetworks);
+  const ws = opts.mediaWebsocket;
+  const websocketMedia: WebSocketMedia = new WebSocketMedia(engine, calls, router, clock, createMediaConnector(ws.clients, { hosts: hostPolicy, allowLoopback: ws.allowLoopback }), ws.controlFormat);
+  const external: ExternalMedia = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost, hostPolicy, websocketMedia);
   engine.onHangup((ch) => router.forget(ch));
   await external.restore();
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external, devices, mailboxes, userEvents, broadcasts,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts,
     stop() {
       recordings.stopAll();
       external.closeAll();

@@ -291,22 +291,23 @@ export const rtpstatistics = defineOperation({
 
 export const externalMedia = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/externalMedia', nickname: 'externalMedia', since: ['16.6.0', '17.1.0'],
-  summary: 'Creates a channel whose audio is exchanged with an outside host over RTP or AudioSocket.',
-  notes: 'The channel starts Up and enters app. We connect to external_host, send the channel outbound audio every 20 ms and take what comes back as its inbound audio. RTP payload types: ulaw 0, alaw 8, slin 117, slin16 118.',
+  summary: 'Creates a channel whose audio is exchanged with an outside host over RTP, AudioSocket or a media WebSocket.',
+  notes: 'rtp and audiosocket: the channel starts Up and enters app; we connect to external_host, send the channel outbound audio every 20 ms and take what comes back as its inbound audio. RTP payload types: ulaw 0, alaw 8, slin 117, slin16 118. websocket (encapsulation none): the channel starts Down; with connection_type server the application opens ws://<our host>/media/<MEDIA_WEBSOCKET_CONNECTION_ID> (subprotocol media), with client we connect to the websocket_client connection named by external_host (MEDIA_WEBSOCKET_CLIENTS); once the socket is open it gets MEDIA_START, the channel is answered and enters app. Binary frames carry audio in format both ways, text frames carry commands and events (see the README). Not answered within 30 s: the channel ends (cause 19).',
   params: {
     channelId: query.string({ description: 'Id for the new channel; generated when not given.' }),
-    app: query.string({ description: 'Application the channel enters as soon as it exists.', required: true, handlerValidates: true }),
+    app: query.string({ description: 'Application the channel enters (at once for rtp and audiosocket, once its media socket is open for websocket).', required: true, handlerValidates: true }),
     variables,
-    external_host: query.string({ description: 'Where to connect, as ip:port (or localhost:port); the address policy for external media must allow it.', required: true, handlerValidates: true }),
-    encapsulation: query.string({ description: 'How audio is framed: rtp (over udp) or audiosocket (over tcp).', default: 'rtp', values: ['rtp', 'audiosocket'] as const, handlerValidates: true }),
-    transport: query.string({ description: 'udp for rtp, tcp for audiosocket.', default: 'udp', values: ['udp', 'tcp'] as const, handlerValidates: true }),
-    connection_type: query.string({ description: 'Only client: we open the connection to external_host.', default: 'client', values: ['client'] as const, handlerValidates: true }),
-    format: query.string({ description: 'Audio format on the stream: ulaw, alaw, slin or slin16 with rtp; slin with audiosocket.', required: true, handlerValidates: true }),
+    external_host: query.string({ description: 'rtp and audiosocket: where to connect, as ip:port (or localhost:port), which the address policy for external media must allow. websocket client: the name of a configured websocket_client connection. Not needed for websocket server.', handlerValidates: true }),
+    encapsulation: query.string({ description: 'How audio is framed: rtp (over udp), audiosocket (over tcp) or none (over websocket).', default: 'rtp', values: ['rtp', 'audiosocket', 'none'] as const, handlerValidates: true }),
+    transport: query.string({ description: 'udp for rtp, tcp for audiosocket, websocket for none.', default: 'udp', values: ['udp', 'tcp', 'websocket'] as const, handlerValidates: true }),
+    connection_type: query.string({ description: 'client: we open the connection to external_host. server (websocket only): the application connects to us.', default: 'client', values: ['client', 'server'] as const, handlerValidates: true }),
+    format: query.string({ description: 'Audio format on the stream: ulaw, alaw, slin or slin16 with rtp and websocket; slin with audiosocket.', required: true, handlerValidates: true }),
     direction: query.string({ description: 'Only both: audio flows each way.', default: 'both', values: ['both'] as const, handlerValidates: true }),
-    data: query.string({ description: 'For audiosocket, the UUID sent in its first frame (required there); unused with rtp.' }),
+    data: query.string({ description: 'For audiosocket, the UUID sent in its first frame (required there); with rtp and websocket, the arguments StasisStart carries.' }),
+    transport_data: query.string({ description: 'websocket only: WebSocket dial options added to the channel, f(json) or f(plain-text) for the control message format, n to leave answering to the application (ANSWER or /answer), p for passthrough, v(name=value,...) for query parameters added to a client connection URI.' }),
   },
   responseClass: 'Channel', response: Channel.schema, success: 200,
-  errors: [{ code: 400, reason: 'A missing app, external_host or format; a host that is not ip:port or is refused; an unknown format or one the encapsulation cannot carry; rtp without udp or audiosocket without tcp; audiosocket data that is not a UUID.' }, { code: 409, reason: 'Channel with given unique ID already exists' }],
+  errors: [{ code: 400, reason: 'A missing app or format; a missing external_host (all but websocket server), a host that is not ip:port or is refused, or an unknown websocket_client connection; an unknown format or one the encapsulation cannot carry; an encapsulation and transport that do not go together; server without websocket; audiosocket data that is not a UUID; transport_data that is not WebSocket dial options.' }, { code: 409, reason: 'Channel with given unique ID already exists' }],
 });
 
 /** Every channels operation, in the order the docs list them. */

@@ -8,6 +8,7 @@ import { EMPTY_PARTY, type ChannelFactory } from './channel-factory.js';
 import { findExtension } from './dialplan.js';
 import type { DialplanStarter } from './dialplan-starter.js';
 import type { Engine } from './engine.js';
+import type { ChannelDriver } from './media-socket.js';
 import type { Variables } from './variables.js';
 
 /**
@@ -23,6 +24,8 @@ export class Calls {
     private readonly pbx: DialplanStarter,
     /** Builds channels and runs the checks on their ids and formats. */
     private readonly make: ChannelFactory,
+    /** Channels whose far end is a driver of ours (a media WebSocket) rather than an endpoint fixture. */
+    private readonly driver: ChannelDriver,
   ) {
     eng.onTimer('dialStart', (ch, data) => this.startDial(ch, (data as { timeoutMs: number | null }).timeoutMs));
     eng.onTimer('stasisStart', (ch, data) => this.createdEnterStasis(ch, data as { app: string; args: string[]; varsets: string[] }));
@@ -187,6 +190,8 @@ export class Calls {
       peer.d.caller = { ...ch.d.caller };
       this.eng.touch(peer);
       this.pbx.start(peer, peer.d.dialplan.context, peer.d.dialplan.exten, 1);
+    } else if (this.driver.dial(ch)) {
+      // The driver answers (farAnswered) or fails (farRejected) the channel itself.
     } else {
       const f = this.eng.fixtures.endpoints.get(ch.d.endpoint.toLowerCase());
       if (!f || f.state === 'offline') return this.farRejected(ch, CAUSE.SUBSCRIBER_ABSENT);

@@ -98,13 +98,15 @@ export class ChannelFactory {
     formats: string[];
     suffix?: string;
     localHalf?: 0 | 1 | 2;
+    /** The whole name, for drivers whose names do not end in a suffix (WebSocket/INCOMING/0x…). */
+    name?: string;
   }): Channel {
     const id = p.id ?? this.eng.nextUniqueId();
     const seq = this.eng.nextSeq();
     const ch = new Channel({
       seq,
       id,
-      name: `${p.nameBase}-${p.suffix ?? this.eng.nextNameSuffix(p.tech)}${p.localHalf ? `;${p.localHalf}` : ''}`,
+      name: p.name ?? `${p.nameBase}-${p.suffix ?? this.eng.nextNameSuffix(p.tech)}${p.localHalf ? `;${p.localHalf}` : ''}`,
       protocolId: p.tech === 'PJSIP' ? `${CALL_ID_PREFIX}-${seq.toString(16)}@trunkline` : '',
       endpoint: p.endpoint,
       tech: p.tech,
@@ -146,23 +148,33 @@ export class ChannelFactory {
   }
 
   /**
-   * A channel that exists only inside the server and starts answered (a
-   * snoop, an external media stream); it enters `app` right after the answer
-   * that returns it.
+   * A channel that exists only inside the server (a snoop, an external
+   * media stream). It starts answered and enters `app` right after the
+   * answer that returns it; with `dial` it starts Down and is dialed like an
+   * originate into `app` instead (its driver answers it), failing after
+   * `dial.timeoutMs`.
    */
-  createInternal(p: { id: string | undefined; tech: string; nameBase: string; endpoint: string; app: string; args: string[]; variables?: VariableInput[] | undefined; setup?: (ch: Channel) => void }): Channel {
+  createInternal(p: {
+    id: string | undefined; tech: string; nameBase: string; name?: string; endpoint: string; app: string; args: string[];
+    variables?: VariableInput[] | undefined; setup?: (ch: Channel) => void; dial?: { dialstring: string; timeoutMs: number };
+  }): Channel {
     this.checkIds(p.id);
     if (p.id !== undefined && this.eng.hasId(p.id)) throw conflict('Channel with given unique ID already exists');
     const ch = this.newChannel({
       id: p.id, endpoint: p.endpoint, tech: p.tech, nameBase: p.nameBase, direction: 'outbound', caller: { ...EMPTY },
-      accountcode: '', language: 'en', context: 'default', exten: 's', formats: ['slin'],
+      accountcode: '', language: 'en', context: 'default', exten: 's', formats: ['slin'], ...(p.name !== undefined ? { name: p.name } : {}),
     });
-    ch.d.state = 'Up';
-    ch.d.answered = this.eng.clock.now();
+    if (!p.dial) {
+      ch.d.state = 'Up';
+      ch.d.answered = this.eng.clock.now();
+    }
     p.setup?.(ch);
     this.applyVariables(ch, p.variables);
     this.eng.touch(ch);
-    this.eng.schedule(ch, 'stasisEnter', 0, { app: p.app, args: p.args });
+    if (p.dial) {
+      ch.d.dialing = { dialstring: p.dial.dialstring, caller: null, after: { kind: 'app', app: p.app, args: p.args } };
+      this.eng.schedule(ch, 'dialStart', 0, { timeoutMs: p.dial.timeoutMs });
+    } else this.eng.schedule(ch, 'stasisEnter', 0, { app: p.app, args: p.args });
     return ch;
   }
 

@@ -131,8 +131,8 @@ export interface ChannelData {
   recording: string | null;
   /** A snoop channel: whom it spies on / whispers to. */
   snoop: { target: string; spy: Direction2; whisper: Direction2 } | null;
-  /** An external media channel: where its media goes. */
-  external: { encapsulation: 'rtp' | 'audiosocket'; host: string; port: number; format: string; localPort: number | null; data: string } | null;
+  /** An external media channel: where its media goes (websocket: host is the connection, INCOMING or a websocket_client name). */
+  external: { encapsulation: 'rtp' | 'audiosocket' | 'websocket'; host: string; port: number; format: string; localPort: number | null; data: string } | null;
   flags: { holdIntercept: boolean; talkDetect: boolean };
   formats: string[];
   timers: Timer[];

@@ -14,6 +14,7 @@ import { splitAppArgs } from './call-requests.js';
 import type { Calls } from './calls.js';
 import type { Channel } from './channel.js';
 import type { Engine } from './engine.js';
+import type { WebSocketMedia } from './websocket-media.js';
 
 export interface ExternalMediaRequest {
   channelId?: string | undefined;
@@ -26,7 +27,11 @@ export interface ExternalMediaRequest {
   format?: string | undefined;
   direction: string;
   data?: string | undefined;
+  transport_data?: string | undefined;
 }
+
+/** Which transport each encapsulation travels on. */
+const TRANSPORT_OF: Record<string, string> = { rtp: 'udp', audiosocket: 'tcp', none: 'websocket' };
 
 /** At most this much received audio waits to be read (older frames are dropped). */
 const MAX_QUEUED_FRAMES = 25;
@@ -108,6 +113,8 @@ export class ExternalMedia {
     private readonly codecs: Codecs,
     private readonly bindHost: string,
     private readonly hostPolicy: ExternalHostPolicy,
+    /** encapsulation none over websocket (chan_websocket). */
+    private readonly websocket: WebSocketMedia,
   ) {
     eng.onHangup((ch) => this.close(ch));
   }
@@ -116,6 +123,10 @@ export class ExternalMedia {
   async restore(): Promise<void> {
     for (const ch of this.eng.all()) {
       if (!ch.d.external) continue;
+      if (ch.d.external.encapsulation === 'websocket') {
+        this.websocket.restored(ch);
+        continue;
+      }
       try {
         await this.open(ch, ch.d.external.localPort ?? 0);
       } catch {
@@ -127,13 +138,24 @@ export class ExternalMedia {
   /** Validates in Asterisk's order, then creates the channel and opens its stream. */
   async create(req: ExternalMediaRequest): Promise<Channel> {
     if (!req.app) throw badRequest('app cannot be empty');
-    if (!['rtp', 'audiosocket'].includes(req.encapsulation)) throw badRequest(`Invalid encapsulation '${req.encapsulation}'`);
-    if (!['udp', 'tcp'].includes(req.transport)) throw badRequest(`Invalid transport '${req.transport}'`);
-    if (req.encapsulation === 'rtp' && req.transport !== 'udp') throw badRequest('transport must be \'udp\' for rtp encapsulation');
-    if (req.encapsulation === 'audiosocket' && req.transport !== 'tcp') throw badRequest('transport must be \'tcp\' for audiosocket encapsulation');
-    if (req.connection_type !== 'client') throw badRequest('\'server\' connection_type can only be used with the websocket transport');
-    if (!req.external_host) throw badRequest('external_host is required for all but websocket server connections');
-    const m = /^(\[[0-9a-fA-F:]+\]|[^:\s]+):(\d{1,5})$/.exec(req.external_host);
+    if (!(req.encapsulation in TRANSPORT_OF)) throw badRequest(`Invalid encapsulation '${req.encapsulation}'`);
+    if (!Object.values(TRANSPORT_OF).includes(req.transport)) throw badRequest(`Invalid transport '${req.transport}'`);
+    if (req.transport !== TRANSPORT_OF[req.encapsulation]) throw badRequest(`transport must be '${TRANSPORT_OF[req.encapsulation]}' for ${req.encapsulation} encapsulation`);
+    if (!['client', 'server'].includes(req.connection_type)) throw badRequest(`Invalid connection_type '${req.connection_type}'`);
+    const websocket = req.transport === 'websocket';
+    if (req.connection_type === 'server' && !websocket) throw badRequest('\'server\' connection_type can only be used with the websocket transport');
+    if (!req.external_host && !(websocket && req.connection_type === 'server')) throw badRequest('external_host is required for all but websocket server connections');
+    if (websocket) {
+      if (!req.format) throw badRequest('format cannot be empty');
+      if (req.direction !== 'both') throw badRequest('Invalid direction specified');
+      const codec = this.codecs.get(req.format);
+      if (!codec) throw badRequest(`Provided format (${req.format}) was not found`);
+      // The media formats chan_websocket can frame; the others are file formats here.
+      if (PAYLOAD_TYPES[codec.name] === undefined) throw badRequest(`Format ${codec.name} cannot be carried over a media WebSocket (ulaw, alaw, slin or slin16)`);
+      return this.websocket.create({ ...req, app: req.app }, codec);
+    }
+    if (req.transport_data) throw badRequest('transport_data is only used with the websocket transport');
+    const m = /^(\[[0-9a-fA-F:]+\]|[^:\s]+):(\d{1,5})$/.exec(req.external_host!);
     const port = m ? Number(m[2]) : NaN;
     if (!m || port < 1 || port > 65535) throw badRequest('external_host must be <host>:<port> for all transports other than websocket');
     const host = m[1]!.replace(/^\[|\]$/g, '');
@@ -152,6 +174,7 @@ export class ExternalMedia {
     const refused = this.hostPolicy.refusal(host === 'localhost' ? '127.0.0.1' : host);
     if (refused) throw badRequest(refused);
     const tech = req.encapsulation === 'rtp' ? 'UnicastRTP' : 'AudioSocket';
+    const ext = { encapsulation: req.encapsulation as 'rtp' | 'audiosocket', host: host === 'localhost' ? '127.0.0.1' : host, port, format: codec.name, localPort: null, data: req.data ?? '' };
     const ch = this.calls.createInternal({
       id: req.channelId,
       tech,
@@ -162,7 +185,7 @@ export class ExternalMedia {
       args: splitAppArgs(req.data),
       variables: req.variables,
       setup: (c) => {
-        c.d.external = { encapsulation: req.encapsulation as 'rtp' | 'audiosocket', host: host === 'localhost' ? '127.0.0.1' : host, port, format: codec.name, localPort: null, data: req.data ?? '' };
+        c.d.external = ext;
       },
     });
     // Asterisk dials external media as an originate into the app, which subscribes the app to the
@@ -248,7 +271,8 @@ export class ExternalMedia {
   }
 
   /** The channel's inbound audio: the next frame received, or silence. */
-  read(ch: Channel, _tick: number, out: Int16Array): void {
+  read(ch: Channel, tick: number, out: Int16Array): void {
+    if (this.websocket.read(ch, tick, out)) return;
     const f = this.streams.get(ch)?.queue.shift();
     if (f) out.set(f);
   }
@@ -272,6 +296,7 @@ export class ExternalMedia {
   }
 
   closeAll(): void {
+    this.websocket.closeAll();
     for (const ch of [...this.streams.keys()]) this.close(ch);
   }
 }
