@@ -67,7 +67,13 @@ test('bad input: no destination, no sender, headers that are not strings', async
   const noFrom = await send({ to: 'pjsip:alice' });
   assert.is(noFrom.status, 400);
   assert.equal(noFrom.body, { message: 'Required parameter \'from\' not provided' });
-  for (const variables of [{ 'X-Num': 42 }, { 'X-Obj': { value: 'v' } }, ['X-A'], 'X-A']) {
+  const emptyTo = await send({ to: '', from: 'sip:pbx@example.com' });
+  assert.is(emptyTo.status, 400);
+  assert.equal(emptyTo.body, { message: 'To must be specified' });
+  const emptyFrom = await send({ to: 'pjsip:alice', from: '' });
+  assert.is(emptyFrom.status, 400);
+  assert.equal(emptyFrom.body, { message: 'From must be specified' });
+  for (const variables of [{ 'X-Num': 42 }, { 'X-Obj': { value: 'v' } }, ['X-A'], 'X-A', null]) {
     const r = await send({ to: 'pjsip:alice', from: 'sip:pbx@example.com' }, { variables });
     assert.is(r.status, 400, JSON.stringify(variables));
     assert.equal(r.body, { message: 'Only string values in the \'variables\' object allowed' });

@@ -65,13 +65,17 @@ test('404 Endpoint not found: unknown or offline endpoints, other technologies',
   }
 });
 
-test('400: no destination, no sender, no refer_to, a to_self that is not a boolean, headers that are not strings', async () => {
+test('400: no (or an empty) destination, sender or refer_to, a to_self that is not a boolean, headers that are not strings', async () => {
   const cases: Array<[Record<string, string>, unknown, string]> = [
     [{ from: 'sip:pbx@example.com', refer_to: 'pjsip:bob' }, undefined, 'To must be specified'],
     [{ to: 'pjsip:alice', refer_to: 'pjsip:bob' }, undefined, 'Required parameter \'from\' not provided'],
     [{ to: 'pjsip:alice', from: 'sip:pbx@example.com' }, undefined, 'Required parameter \'refer_to\' not provided'],
     [{ to: 'pjsip:alice', from: 'sip:pbx@example.com', refer_to: 'pjsip:bob', to_self: 'maybe' }, undefined, 'Parameter \'to_self\' must be true or false'],
     [{ to: 'pjsip:alice', from: 'sip:pbx@example.com', refer_to: 'pjsip:bob' }, { variables: { display_name: 5 } }, 'Only string values in the \'variables\' object allowed'],
+    [{ to: 'pjsip:alice', from: 'sip:pbx@example.com', refer_to: 'pjsip:bob' }, { variables: null }, 'Only string values in the \'variables\' object allowed'],
+    [{ to: '', from: 'sip:pbx@example.com', refer_to: 'pjsip:bob' }, undefined, 'To must be specified'],
+    [{ to: 'pjsip:alice', from: '', refer_to: 'pjsip:bob' }, undefined, 'From must be specified'],
+    [{ to: 'pjsip:alice', from: 'sip:pbx@example.com', refer_to: '' }, undefined, 'Refer-To must be specified'],
   ];
   for (const [query, json, message] of cases) {
     const r = await ctx.t.http('POST', '/ari/endpoints/refer', { query, ...(json !== undefined ? { json } : {}) });

@@ -21,9 +21,9 @@ const URI_USER = /^\s*(?:"[^"]*"\s*)?<?sips?:([^@;>?]+)@/i;
 
 /** The `variables` container of a request: an object of string values (Asterisk refuses anything else). */
 export function headersOf(variables: unknown): Headers {
-  if (variables === undefined || variables === null) return {};
+  if (variables === undefined) return {};
   const bad = () => badRequest('Only string values in the \'variables\' object allowed');
-  if (typeof variables !== 'object' || Array.isArray(variables)) throw bad();
+  if (variables === null || typeof variables !== 'object' || Array.isArray(variables)) throw bad();
   for (const value of Object.values(variables)) if (typeof value !== 'string') throw bad();
   return { ...(variables as Headers) };
 }
@@ -48,14 +48,16 @@ export class EndpointMessages {
   /** sendMessage and sendMessageToEndpoint (with `to` built as `pjsip:<resource>`). */
   sendMessage(to: string, from: string, body: string | undefined, variables: unknown): void {
     const headers = headersOf(variables);
-    const e = this.destination(to);
+    const e = this.destination(to, from);
     this.keep(e, 'message', { from, to, body: body ?? '', variables: headers, received: ariTimestamp(this.eng.clock.now()) });
   }
 
   /** refer and referToEndpoint. */
   refer(to: string, from: string, referTo: string, toSelf: boolean, variables: unknown): void {
     const headers = headersOf(variables);
-    const e = this.destination(to);
+    // Asterisk checks only the destination; an empty sender or target is refused here too.
+    if (to && !referTo) throw badRequest('Refer-To must be specified');
+    const e = this.destination(to, from);
     this.keep(e, 'refer', { from, to, refer_to: referTo, to_self: toSelf, variables: headers, received: ariTimestamp(this.eng.clock.now()) });
   }
 
@@ -90,7 +92,9 @@ export class EndpointMessages {
     this.eng.emit('TextMessageReceived', { message, endpoint: this.registrations.model(e) }, recipients);
   }
 
-  private destination(to: string): EndpointFixture {
+  private destination(to: string, from: string): EndpointFixture {
+    if (!to) throw badRequest('To must be specified');
+    if (!from) throw badRequest('From must be specified');
     const missing = () => notFound('Endpoint not found');
     const colon = to.indexOf(':');
     if (colon < 0 || to.slice(0, colon) !== MESSAGE_TECH) throw missing();
