@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { restartableServer } from '../_helpers/child.js';
 import { connectEvents, type AriEvent, type EventLog } from '../_helpers/events.js';
 import { useServer } from '../_helpers/suite.js';
 
@@ -191,6 +192,39 @@ test('a socket that subscribes to everything later hears the next change, and a 
     await expectEvents(late, 'offline', 0, ['ESC:online', 'PSC:Reachable', 'CSC:NonQualified/0', 'CSC:Unknown/0', 'ESC:offline', 'PSC:Unreachable', 'CSC:Removed/0']);
   } finally {
     await late.close();
+  }
+});
+
+test('after a kill and restart: contacts, their status and what the far end received are back; one that expired meanwhile is gone', async () => {
+  const servers = restartableServer('registration-restart', { SIM_TIME_SCALE: '10' });
+  const reg = (query: Record<string, string | number | boolean>) => server.http('POST', '/sim/endpoints/PJSIP/offline/contacts', { query });
+  let server = await servers.start();
+  try {
+    assert.is((await reg({ uri: 'sip:offline@192.0.2.80', qualify: true })).status, 204);
+    assert.is((await reg({ uri: 'sip:offline@192.0.2.81', expires: 1 })).status, 204);
+    assert.is((await reg({ uri: 'sip:offline@192.0.2.82' })).status, 204);
+    assert.is((await server.http('POST', '/sim/endpoints/PJSIP/offline/contacts/qualify', { query: { uri: 'sip:offline@192.0.2.80', reachable: false } })).status, 204);
+    assert.is((await server.http('PUT', '/ari/endpoints/sendMessage', { query: { to: 'pjsip:offline', from: 'sip:pbx@example.com', body: 'kept' } })).status, 202);
+    await servers.kill();
+
+    // The expired contact's timer is due at start, so it is gone before the first request is served.
+    server = await servers.start();
+    const log = await connectEvents(server.url, 'reg-restart');
+    assert.is((await server.http('POST', '/ari/applications/reg-restart/subscription', { query: { eventSource: 'endpoint:PJSIP/offline' } })).status, 200);
+    const after = (await server.http('GET', '/sim/endpoints/PJSIP/offline')).body;
+    assert.equal(after.contacts.map((c: { uri: string; contact_status: string; qualified: boolean }) => `${c.uri} ${c.contact_status} ${c.qualified}`), [
+      'sip:offline@192.0.2.80 Unreachable true', 'sip:offline@192.0.2.82 Unknown false',
+    ]);
+    assert.is(after.endpoint.state, 'online');
+    assert.equal(after.messages.map((m: { body: string }) => m.body), ['kept']);
+    // The restored contacts still drive the endpoint's state.
+    assert.is((await server.http('DELETE', '/sim/endpoints/PJSIP/offline/contacts', { query: { uri: 'sip:offline@192.0.2.82' } })).status, 204);
+    await expectEvents(log, 'offline', 0, ['ESC:offline', 'PSC:Unreachable', 'CSC:Removed/0']);
+    assert.is((await server.http('GET', '/ari/endpoints/PJSIP/offline')).body.state, 'offline');
+    await log.close();
+    server.assertNoViolations();
+  } finally {
+    await servers.cleanup();
   }
 });
 
