@@ -147,7 +147,7 @@ export interface ErrorResponse {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-export type SuccessCode = 200 | 201 | 204;
+export type SuccessCode = 200 | 201 | 202 | 204;
 
 export interface Operation<
   P extends Params = Params,

@@ -45,10 +45,10 @@ export const ASTERISK_22_OPERATIONS: readonly AsteriskOperation[] = [
     ['GET', '/asterisk/variable', 'getGlobalVar'], ['POST', '/asterisk/variable', 'setGlobalVar'],
   ]),
   ...resource('endpoints', [
-    ['GET', '/endpoints', 'list'], ['PUT', '/endpoints/sendMessage', 'sendMessage', PLANNED], ['POST', '/endpoints/refer', 'refer', PLANNED],
+    ['GET', '/endpoints', 'list'], ['PUT', '/endpoints/sendMessage', 'sendMessage'], ['POST', '/endpoints/refer', 'refer'],
     ['GET', '/endpoints/{tech}', 'listByTech'], ['GET', '/endpoints/{tech}/{resource}', 'get'],
-    ['PUT', '/endpoints/{tech}/{resource}/sendMessage', 'sendMessageToEndpoint', PLANNED],
-    ['POST', '/endpoints/{tech}/{resource}/refer', 'referToEndpoint', PLANNED],
+    ['PUT', '/endpoints/{tech}/{resource}/sendMessage', 'sendMessageToEndpoint'],
+    ['POST', '/endpoints/{tech}/{resource}/refer', 'referToEndpoint'],
   ]),
   ...resource('channels', [
     ['GET', '/channels', 'list'], ['POST', '/channels', 'originate'], ['POST', '/channels/create', 'create'],

@@ -4,7 +4,7 @@ import { Application } from './models/application.js';
 import { AsteriskInfo, AsteriskPing, BuildInfo, ConfigInfo, SetId, StatusInfo, SystemInfo, Variable } from './models/asterisk.js';
 import { CallerID, Channel, Dialed, DialplanCEP, RTPstat } from './models/channel.js';
 import { DeviceState } from './models/device-state.js';
-import { Endpoint } from './models/endpoint.js';
+import { Endpoint, TextMessage } from './models/endpoint.js';
 import { Mailbox } from './models/mailbox.js';
 import { Bridge } from './models/bridge.js';
 import { FormatLangPair, LiveRecording, Playback, Sound, StoredRecording } from './models/media.js';
@@ -41,8 +41,12 @@ export const ARI_RESOURCES: readonly AriResource[] = [
   },
   {
     name: 'endpoints', description: 'The simulated far ends calls can reach',
-    paths: { '/endpoints': 'Every endpoint', '/endpoints/{tech}': 'Endpoints of one technology', '/endpoints/{tech}/{resource}': 'One endpoint' },
-    operations: endpointOperations, models: [Endpoint],
+    paths: {
+      '/endpoints': 'Every endpoint', '/endpoints/{tech}': 'Endpoints of one technology', '/endpoints/{tech}/{resource}': 'One endpoint',
+      '/endpoints/sendMessage': 'Text messages to a far end', '/endpoints/refer': 'REFERs to a far end',
+      '/endpoints/{tech}/{resource}/sendMessage': 'Text messages to one endpoint', '/endpoints/{tech}/{resource}/refer': 'REFERs to one endpoint',
+    },
+    operations: endpointOperations, models: [Endpoint, TextMessage],
   },
   {
     name: 'channels', description: 'Calls in progress and what can be done with them',

@@ -1,3 +1,5 @@
 export * from './models.js';
 export * from './operations.js';
 export { SIM_RESOURCE } from './resource.js';
+export * from './endpoint-models.js';
+export * from './endpoint-operations.js';

@@ -3,6 +3,7 @@ import { body, defineOperation, path, query, rawBody, type Params } from '../ope
 import { Channel } from '../ari/models/channel.js';
 import { CallRecord, SimChannel } from './models.js';
 import { HANGUP_REASONS } from '../ari/hangup-reasons.js';
+import { simEndpointOperations } from './endpoint-operations.js';
 
 const channelId = path.string({ description: 'Id or name of a live channel.' });
 const e404 = { code: 404, reason: 'Channel not found' };
@@ -120,4 +121,5 @@ export const history = defineOperation({
 
 export const simOperations = [
   placeCall, getSimChannel, farAnswer, farHangup, farDtmf, farHold, farUnhold, farTalkStart, farTalkStop, setFarAudio, uploadFarAudio, history,
+  ...simEndpointOperations,
 ] as const;

@@ -2,6 +2,8 @@ import type { AriResource } from '../ari/resources.js';
 import { CallerID, Channel, DialplanCEP } from '../ari/models/channel.js';
 import { CallRecord, FarEnd, FarEndDtmf, SimChannel } from './models.js';
 import { simOperations } from './operations.js';
+import { FarEndMessage, FarEndRefer, SimContact, SimEndpoint } from './endpoint-models.js';
+import { Endpoint } from '../ari/models/endpoint.js';
 
 /** The simulation API, documented at /sim/api-docs.json in the same Swagger 1.1 form as ARI's declarations. */
 export const SIM_RESOURCE: AriResource = {
@@ -12,7 +14,9 @@ export const SIM_RESOURCE: AriResource = {
     '/channels/{channelId}/answer': 'Far-end answer', '/channels/{channelId}/hangup': 'Far-end hangup',
     '/channels/{channelId}/dtmf': 'Far-end DTMF', '/channels/{channelId}/hold': 'Far-end hold',
     '/channels/{channelId}/talk': 'Far-end talking', '/channels/{channelId}/audio': 'What the far end sends', '/history': 'Ended channels',
+    '/endpoints/{tech}/{resource}': 'An endpoint, seen from its far end', '/endpoints/{tech}/{resource}/contacts': 'Registrations',
+    '/endpoints/{tech}/{resource}/contacts/qualify': 'Qualify outcomes', '/endpoints/{tech}/{resource}/messages': 'Text messages from the far end',
   },
   operations: simOperations,
-  models: [CallerID, DialplanCEP, Channel, FarEndDtmf, FarEnd, SimChannel, CallRecord],
+  models: [CallerID, DialplanCEP, Channel, FarEndDtmf, FarEnd, SimChannel, CallRecord, Endpoint, SimContact, FarEndMessage, FarEndRefer, SimEndpoint],
 };

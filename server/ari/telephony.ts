@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { AriLimits } from '../config.js';
 import type { ChannelRepo } from '../db/repos/channel-repo.js';
 import type { DeviceStateRepo } from '../db/repos/device-state-repo.js';
+import type { EndpointRepo } from '../db/repos/endpoint-repo.js';
 import type { MailboxRepo } from '../db/repos/mailbox-repo.js';
 import type { BridgeRepo, RecordingRepo } from '../db/repos/recording-repo.js';
 import { MediaClock } from './media/media-clock.js';
@@ -14,6 +15,7 @@ import { Calls } from './engine/calls.js';
 import { ChannelFactory } from './engine/channel-factory.js';
 import { Control } from './engine/control.js';
 import { DeviceStates } from './engine/device-states.js';
+import { EndpointMessages } from './engine/endpoint-messages.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 import { ExternalMedia } from './engine/external-media.js';
 import { FarEnd } from './engine/far-end.js';
@@ -21,6 +23,7 @@ import { Mailboxes } from './engine/mailboxes.js';
 import { Pbx } from './engine/pbx.js';
 import { Playbacks } from './engine/playbacks.js';
 import { Recordings } from './engine/recordings.js';
+import { Registrations } from './engine/registrations.js';
 import { Snoops } from './engine/snoops.js';
 import { UserEvents } from './engine/user-events.js';
 import { Variables } from './engine/variables.js';
@@ -48,6 +51,8 @@ export interface Telephony {
   mailboxes: Mailboxes;
   userEvents: UserEvents;
   broadcasts: Broadcasts;
+  registrations: Registrations;
+  endpointMessages: EndpointMessages;
   /** Stops media (recordings are completed and kept) and the engine. */
   stop(): void;
 }
@@ -58,6 +63,7 @@ export interface TelephonyOptions extends EngineOptions {
   bridgeRepo: BridgeRepo;
   deviceStateRepo: DeviceStateRepo;
   mailboxRepo: MailboxRepo;
+  endpointRepo: EndpointRepo;
   dataDir: string;
   /** Address external media sockets bind to. */
   bindHost: string;
@@ -75,14 +81,16 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const engine: Engine = new Engine(opts, { readForSnapshot: (ch, name) => vars.readForSnapshot(ch, name) });
   const restored = engine.restore(opts.repo.live());
   if (restored) opts.log.info({ channels: restored }, 'restored live channels');
-  // Device states count the restored channels from the start.
-  const devices = new DeviceStates(engine, opts.deviceStateRepo, opts.meta);
+  // Registrations make endpoints online or offline; device states follow them, and count the restored channels from the start.
+  const registrations: Registrations = new Registrations(engine, opts.endpointRepo, (e) => devices.endpointChanged(e.key));
+  const reachability = registrations.state.bind(registrations);
+  const devices = new DeviceStates(engine, opts.deviceStateRepo, opts.meta, reachability);
   const mailboxes = new Mailboxes(opts.mailboxRepo);
   const vars: Variables = new Variables(engine, opts.limits.maxChannelVariables);
   const calls: Calls = new Calls(engine, vars, {
     start: (ch, context, exten, priority) => pbx.start(ch, context, exten, priority),
     startSoon: (ch, context, exten, priority) => pbx.startSoon(ch, context, exten, priority),
-  }, new ChannelFactory(engine, vars), { dial: (ch) => websocketMedia.dial(ch) });
+  }, new ChannelFactory(engine, vars), { dial: (ch) => websocketMedia.dial(ch) }, reachability);
   const broadcasts: Broadcasts = new Broadcasts(engine, { claimed: (ch, app, args) => pbx.claimed(ch, app, args) });
   const pbx: Pbx = new Pbx(engine, vars, calls, broadcasts);
   const control: Control = new Control(engine, calls, pbx, vars, (ch) => bridges.depart(ch), opts.limits.maxChannelVariables);
@@ -122,7 +130,8 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   });
   const bridges: Bridges = new Bridges(engine, router, opts.bridgeRepo, playbacks, (uri) => recordings.endTarget(uri));
   const snoops: Snoops = new Snoops(engine, calls);
-  const userEvents = new UserEvents(engine, bridges);
+  const userEvents = new UserEvents(engine, bridges, (e) => registrations.model(e));
+  const endpointMessages = new EndpointMessages(engine, registrations, opts.endpointRepo);
   const hostPolicy = createExternalHostPolicy(opts.externalMediaNetworks);
   const ws = opts.mediaWebsocket;
   const websocketMedia: WebSocketMedia = new WebSocketMedia(engine, calls, router, clock, createMediaConnector(ws.clients, { hosts: hostPolicy, allowLoopback: ws.allowLoopback }), ws.controlFormat);
@@ -132,8 +141,9 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages,
     stop() {
+      registrations.stop();
       recordings.stopAll();
       external.closeAll();
       clock.stop();

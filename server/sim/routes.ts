@@ -4,10 +4,11 @@ import { notFound } from '../errors.js';
 import type { AriBinder } from '../ari/http/bind.js';
 import type { ChannelRepo } from '../db/repos/channel-repo.js';
 import type { Telephony } from '../ari/telephony.js';
+import { mountSimEndpoints } from './endpoint-routes.js';
 import { boundedHistory } from './history.js';
 
 /** The simulation API: the far end's side of calls. */
-export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd'>, repo: ChannelRepo, historyMaxBytes: number): void {
+export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd' | 'registrations' | 'endpointMessages'>, repo: ChannelRepo, historyMaxBytes: number): void {
   const { engine, farEnd } = t;
 
   b.mount(op.placeCall, (a) => engine.snapshot(farEnd.call(a)));
@@ -27,4 +28,5 @@ export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd'>, 
     if (!rows) throw notFound('Channel not found in history');
     return boundedHistory(rows, historyMaxBytes);
   });
+  mountSimEndpoints(b, t);
 }

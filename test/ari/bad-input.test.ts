@@ -98,6 +98,11 @@ function validValue(op: Operation, name: string): string {
     case 'newMessages': return '1';
     case 'application': return APP;
     case 'channelId': return FIX.channel;
+    case 'to': return 'pjsip:alice';
+    case 'from': return 'sip:bad-input@example.com';
+    case 'refer_to': return 'pjsip:bob';
+    case 'uri': return 'sip:alice@192.0.2.99';
+    case 'reachable': return 'true';
     default: throw new Error(`no valid value for required parameter ${name} of ${op.nickname}: add one`);
   }
 }

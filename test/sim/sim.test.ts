@@ -457,7 +457,9 @@ test('GET /sim/api-docs.json: a Swagger 1.1 declaration of every sim operation; 
   assert.equal(ops.sort(), [
     'DELETE /channels/{channelId}/hold unhold',
     'DELETE /channels/{channelId}/talk stopTalking',
+    'DELETE /endpoints/{tech}/{resource}/contacts unregister',
     'GET /channels/{channelId} getChannel',
+    'GET /endpoints/{tech}/{resource} getEndpoint',
     'GET /history history',
     'POST /calls placeCall',
     'POST /channels/{channelId}/answer answer',
@@ -466,6 +468,9 @@ test('GET /sim/api-docs.json: a Swagger 1.1 declaration of every sim operation; 
     'POST /channels/{channelId}/hangup hangup',
     'POST /channels/{channelId}/hold hold',
     'POST /channels/{channelId}/talk startTalking',
+    'POST /endpoints/{tech}/{resource}/contacts register',
+    'POST /endpoints/{tech}/{resource}/contacts/qualify qualify',
+    'POST /endpoints/{tech}/{resource}/messages sendMessage',
     'PUT /channels/{channelId}/audio uploadAudio',
   ]);
   const placeCall = doc.apis.find((a: { path: string }) => a.path === '/calls').operations[0];

@@ -3,12 +3,14 @@ import { ApplicationMoveFailed, ApplicationReplaced } from './application-events
 import { CallBroadcast, CallClaimed } from './broadcast-events.js';
 import * as ch from './channel-events.js';
 import { DeviceStateChanged } from './device-events.js';
+import * as ep from './endpoint-events.js';
 import * as media from './media-events.js';
 import { ChannelUserevent } from './user-events.js';
 import { RESTResponse } from './rest-events.js';
 
 export { Message, MissingParams, eventBaseFields } from './base.js';
 export type { EventDef } from './define-event.js';
+export { ENDPOINT_EVENT_MODELS } from './endpoint-events.js';
 export { REST_MESSAGE_MODELS, REST_REQUEST_CONTENT_TYPES, REST_REQUEST_METHODS, RESTQueryStringParameter, RESTRequest } from './rest-events.js';
 
 /**
@@ -23,6 +25,7 @@ export const EVENTS = [
   ch.ChannelTalkingStarted, ch.ChannelUnhold, ChannelUserevent, ch.ChannelVarset, DeviceStateChanged, ch.Dial, ch.StasisEnd, ch.StasisStart,
   media.ChannelEnteredBridge, media.ChannelLeftBridge, media.PlaybackContinuing, media.PlaybackFinished, media.PlaybackStarted,
   media.RecordingFailed, media.RecordingFinished, media.RecordingStarted, RESTResponse,
+  ep.ContactStatusChange, ep.EndpointStateChange, ep.PeerStatusChange, ep.TextMessageReceived,
 ] as const satisfies readonly EventDef[];
 
 export type EventType = (typeof EVENTS)[number]['type'];

@@ -1,4 +1,6 @@
+import type { EndpointState } from '../../../protocol/ari/models/endpoint.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
+import type { EndpointFixture } from '../fixtures.js';
 import { parseCallerId } from './callerid.js';
 import { splitAppArgs, type HangupRequest, type InboundRequest, type NewCallRequest, type OriginateRequest, type Target } from './call-requests.js';
 import { CAUSE, SOFTHANGUP_EXPLICIT, causeText, dialStatusForCause } from './causes.js';
@@ -26,6 +28,8 @@ export class Calls {
     private readonly make: ChannelFactory,
     /** Channels whose far end is a driver of ours (a media WebSocket) rather than an endpoint fixture. */
     private readonly driver: ChannelDriver,
+    /** Whether an endpoint can be reached now (its registrations); the fixture's state by default. */
+    private readonly endpointState: (f: EndpointFixture) => EndpointState = (f) => f.state,
   ) {
     eng.onTimer('dialStart', (ch, data) => this.startDial(ch, (data as { timeoutMs: number | null }).timeoutMs));
     eng.onTimer('stasisStart', (ch, data) => this.createdEnterStasis(ch, data as { app: string; args: string[]; varsets: string[] }));
@@ -194,7 +198,7 @@ export class Calls {
       // The driver answers (farAnswered) or fails (farRejected) the channel itself.
     } else {
       const f = this.eng.fixtures.endpoints.get(ch.d.endpoint.toLowerCase());
-      if (!f || f.state === 'offline') return this.farRejected(ch, CAUSE.SUBSCRIBER_ABSENT);
+      if (!f || this.endpointState(f) === 'offline') return this.farRejected(ch, CAUSE.SUBSCRIBER_ABSENT);
       if (f.ringAfterMs !== null) this.eng.schedule(ch, 'ring', f.ringAfterMs);
       if (f.answerAfterMs !== null) this.eng.schedule(ch, 'answer', f.answerAfterMs);
       if (f.rejectAfterMs !== null) this.eng.schedule(ch, 'reject', f.rejectAfterMs, f.rejectCause);

@@ -1,4 +1,5 @@
 import type { ChannelState } from '../../../protocol/ari/models/channel.js';
+import type { EndpointState } from '../../../protocol/ari/models/endpoint.js';
 import { WRITABLE_DEVICE_STATES, type DeviceStateName } from '../../../protocol/ari/models/device-state.js';
 import type { EndpointFixture } from '../fixtures.js';
 import type { Channel } from './channel.js';
@@ -52,7 +53,7 @@ const shareOf = (ch: Channel): Share => ({
  * The live channels of one of our endpoints, kept as counts so its state
  * is summed without walking every channel (an endpoint may carry
  * thousands under load). The state is computed as chan_pjsip does: with no
- * channels, what the fixture declares (online NOT_INUSE, offline
+ * channels, what its reachability says (online NOT_INUSE, offline
  * UNAVAILABLE, unknown UNKNOWN); otherwise the sum of its channels. With
  * `deviceStateBusyAt` set, exactly that many calls in use make it BUSY.
  */
@@ -61,7 +62,11 @@ export class EndpointTally {
   private readonly counts = new Map<DeviceStateName, number>();
   private inUse = 0;
 
-  constructor(private readonly fixture: EndpointFixture) {}
+  constructor(
+    private readonly fixture: EndpointFixture,
+    /** Whether the endpoint can be reached now (its registrations); the fixture's state by default. */
+    private readonly reachability: () => EndpointState = () => fixture.state,
+  ) {}
 
   /** Counts a channel as it is now (a live one), or takes it out (an ended one). */
   update(ch: Channel): void {
@@ -78,7 +83,8 @@ export class EndpointTally {
 
   get state(): DeviceStateName {
     const f = this.fixture;
-    const idle: DeviceStateName = f.state === 'offline' ? 'UNAVAILABLE' : f.state === 'online' ? 'NOT_INUSE' : 'UNKNOWN';
+    const reach = this.reachability();
+    const idle: DeviceStateName = reach === 'offline' ? 'UNAVAILABLE' : reach === 'online' ? 'NOT_INUSE' : 'UNKNOWN';
     if (!this.shares.size) return idle;
     // Asterisk compares with ==, not >=: more calls than the limit fall back to the sum.
     if (f.deviceStateBusyAt > 0 && this.inUse === f.deviceStateBusyAt) return 'BUSY';

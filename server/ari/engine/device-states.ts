@@ -1,8 +1,10 @@
 import type { DeviceStateName } from '../../../protocol/ari/models/device-state.js';
+import type { EndpointState } from '../../../protocol/ari/models/endpoint.js';
 import type { DeviceStateRepo } from '../../db/repos/device-state-repo.js';
 import type { MetaRepo } from '../../db/repos/meta-repo.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { StasisApp } from '../apps.js';
+import type { EndpointFixture } from '../fixtures.js';
 import type { Channel } from './channel.js';
 import { EndpointTally, parseWritableDeviceState } from './device-state-aggregate.js';
 import { DeviceSubscriptions } from './device-subscriptions.js';
@@ -38,6 +40,8 @@ export class DeviceStates {
     private readonly eng: DeviceStateEngine,
     private readonly repo: DeviceStateRepo,
     meta: MetaRepo,
+    /** Whether an endpoint can be reached now (its registrations); the fixture's state by default. */
+    endpointState: (f: EndpointFixture) => EndpointState = (f) => f.state,
   ) {
     for (const row of repo.all()) {
       const state = parseWritableDeviceState(row.state);
@@ -45,7 +49,7 @@ export class DeviceStates {
       this.stasis.set(row.name, state);
       this.announced.set(STASIS + row.name, state);
     }
-    for (const f of eng.fixtures.endpoints.values()) this.endpoints.set(f.key, new EndpointTally(f));
+    for (const f of eng.fixtures.endpoints.values()) this.endpoints.set(f.key, new EndpointTally(f, () => endpointState(f)));
     for (const ch of eng.all()) this.endpoints.get(ch.d.endpoint)?.update(ch);
     for (const [key, tally] of this.endpoints) this.announced.set(key, tally.state);
     this.subscriptions = new DeviceSubscriptions(eng.apps, meta, (w) => eng.deferWrite(w));
@@ -86,6 +90,12 @@ export class DeviceStates {
     this.eng.deferWrite(() => this.repo.remove(key));
     this.announced.delete(full);
     this.announce(full, 'UNKNOWN');
+  }
+
+  /** An endpoint went online or offline: with no calls its device state follows (NOT_INUSE, UNAVAILABLE). */
+  endpointChanged(key: string): void {
+    const tally = this.endpoints.get(key);
+    if (tally) this.announce(key, tally.state);
   }
 
   /** applications/subscribe with `deviceState:<name>`: any name is accepted, as in Asterisk. */

@@ -1,6 +1,7 @@
 import { badRequest, notFound, unprocessable } from '../../errors.js';
 import type { AriBridge, AriChannel, AriEndpoint } from './ari-models.js';
 import type { Bridges } from './bridges.js';
+import type { EndpointFixture } from '../fixtures.js';
 import type { Engine } from './engine.js';
 import { endpointModel } from './endpoint-model.js';
 
@@ -37,6 +38,8 @@ export class UserEvents {
   constructor(
     private readonly eng: Engine,
     private readonly bridges: Pick<Bridges, 'find' | 'json'>,
+    /** ARI's view of an endpoint with its current state (its registrations). */
+    private readonly endpoint: (e: EndpointFixture) => AriEndpoint = (e) => endpointModel(e, this.eng.all()),
   ) {}
 
   raise(application: string | undefined, eventName: string, sources: string[] | undefined, variables: unknown): void {
@@ -78,7 +81,7 @@ export class UserEvents {
         // tech/resource: one endpoint (a bare technology names none).
         const e = this.eng.fixtures.endpoints.get(id.toLowerCase());
         if (!e) throw missing();
-        found.endpoint = endpointModel(e, this.eng.all());
+        found.endpoint = this.endpoint(e);
         return;
       }
       default:

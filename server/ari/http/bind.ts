@@ -261,7 +261,8 @@ export function createAriBinder(app: Hono<any>, opts: BinderOptions) {
       }
       await opts.beforeRespond?.();
       opts.onAnswer?.(op.nickname, c);
-      if (op.success === 204) return check(op, where, new Response(null, { status: 204 }), undefined);
+      // A void answer has no body (204, and 202 for what is only accepted, as Asterisk sends them).
+      if (op.success === 204 || op.responseClass === 'void') return check(op, where, new Response(null, { status: op.success }), undefined);
       if (op.responseClass === 'binary') {
         const bin = result as BinaryBody;
         return check(op, where, new Response(bin.data, { status: op.success, headers: { 'content-type': bin.contentType } }), undefined);

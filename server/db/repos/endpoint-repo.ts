@@ -1,0 +1,49 @@
+import type { Db } from '../open.js';
+
+/** One registered contact as stored. */
+export interface ContactRow {
+  endpoint: string;
+  uri: string;
+  status: string;
+  qualified: number;
+  rtt_usec: number;
+  expires: number;
+  registered: number;
+}
+
+/** What a far end received outside calls. */
+export type InboxKind = 'message' | 'refer';
+
+/** How many items of each kind an endpoint's far end keeps (the oldest go first). */
+export const INBOX_KEEP = 100;
+
+/** SQL for endpoints' registered contacts and their far ends' inboxes. */
+export function createEndpointRepo(db: Db) {
+  const contacts = db.prepare('SELECT endpoint, uri, status, qualified, rtt_usec, expires, registered FROM endpoint_contacts ORDER BY registered, rowid');
+  const putContact = db.prepare(
+    `INSERT INTO endpoint_contacts (endpoint, uri, status, qualified, rtt_usec, expires, registered)
+     VALUES (@endpoint, @uri, @status, @qualified, @rtt_usec, @expires, @registered)
+     ON CONFLICT (endpoint, uri) DO UPDATE SET status = excluded.status, qualified = excluded.qualified,
+       rtt_usec = excluded.rtt_usec, expires = excluded.expires`,
+  );
+  const removeContact = db.prepare('DELETE FROM endpoint_contacts WHERE endpoint = ? AND uri = ?');
+  const addItem = db.prepare('INSERT INTO far_end_inbox (endpoint, kind, item) VALUES (?, ?, ?)');
+  const prune = db.prepare(
+    `DELETE FROM far_end_inbox WHERE endpoint = @endpoint AND kind = @kind AND id <= (
+       SELECT id FROM far_end_inbox WHERE endpoint = @endpoint AND kind = @kind ORDER BY id DESC LIMIT 1 OFFSET @keep)`,
+  );
+  const items = db.prepare('SELECT item FROM far_end_inbox WHERE endpoint = ? AND kind = ? ORDER BY id');
+  return {
+    contacts: () => contacts.all() as ContactRow[],
+    putContact: (row: ContactRow) => void putContact.run(row),
+    removeContact: (endpoint: string, uri: string) => void removeContact.run(endpoint, uri),
+    /** Keeps one received item, dropping the oldest beyond INBOX_KEEP. */
+    addItem: (endpoint: string, kind: InboxKind, item: object) => {
+      addItem.run(endpoint, kind, JSON.stringify(item));
+      prune.run({ endpoint, kind, keep: INBOX_KEEP });
+    },
+    items: (endpoint: string, kind: InboxKind) => (items.all(endpoint, kind) as { item: string }[]).map((r) => JSON.parse(r.item) as Record<string, unknown>),
+  };
+}
+
+export type EndpointRepo = ReturnType<typeof createEndpointRepo>;
