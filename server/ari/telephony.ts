@@ -8,6 +8,7 @@ import { MediaClock } from './media/media-clock.js';
 import { createExternalHostPolicy } from './media/external-host-policy.js';
 import { Codecs } from './media/codec.js';
 import { AudioRouter } from './engine/audio.js';
+import { BridgeMedia } from './engine/bridge-media.js';
 import { Bridges } from './engine/bridges.js';
 import { Calls } from './engine/calls.js';
 import { ChannelFactory } from './engine/channel-factory.js';
@@ -21,6 +22,7 @@ import { Pbx } from './engine/pbx.js';
 import { Playbacks } from './engine/playbacks.js';
 import { Recordings } from './engine/recordings.js';
 import { Snoops } from './engine/snoops.js';
+import { Transfers } from './engine/transfers.js';
 import { UserEvents } from './engine/user-events.js';
 import { Variables } from './engine/variables.js';
 
@@ -37,6 +39,8 @@ export interface Telephony {
   playbacks: Playbacks;
   recordings: Recordings;
   bridges: Bridges;
+  bridgeMedia: BridgeMedia;
+  transfers: Transfers;
   snoops: Snoops;
   external: ExternalMedia;
   devices: DeviceStates;
@@ -71,10 +75,11 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const devices = new DeviceStates(engine, opts.deviceStateRepo, opts.meta);
   const mailboxes = new Mailboxes(opts.mailboxRepo);
   const vars: Variables = new Variables(engine, opts.limits.maxChannelVariables);
+  const factory = new ChannelFactory(engine, vars);
   const calls: Calls = new Calls(engine, vars, {
     start: (ch, context, exten, priority) => pbx.start(ch, context, exten, priority),
     startSoon: (ch, context, exten, priority) => pbx.startSoon(ch, context, exten, priority),
-  }, new ChannelFactory(engine, vars));
+  }, factory);
   const pbx: Pbx = new Pbx(engine, vars, calls);
   const control: Control = new Control(engine, calls, pbx, vars, (ch) => bridges.depart(ch), opts.limits.maxChannelVariables);
   const clock = new MediaClock(opts.clock);
@@ -112,6 +117,8 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
     return b ? bridges.recipients(b) : engine.apps.subscribedToAll;
   });
   const bridges: Bridges = new Bridges(engine, router, opts.bridgeRepo, playbacks, (uri) => recordings.endTarget(uri));
+  const bridgeMedia = new BridgeMedia(bridges, playbacks, recordings, codecs);
+  const transfers = new Transfers(engine, calls, factory, pbx, bridges);
   const snoops: Snoops = new Snoops(engine, calls);
   const userEvents = new UserEvents(engine, bridges);
   const external: ExternalMedia = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost, createExternalHostPolicy(opts.externalMediaNetworks));
@@ -120,7 +127,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external, devices, mailboxes, userEvents,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeMedia, transfers, snoops, external, devices, mailboxes, userEvents,
     stop() {
       recordings.stopAll();
       external.closeAll();

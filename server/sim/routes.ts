@@ -7,8 +7,8 @@ import type { Telephony } from '../ari/telephony.js';
 import { boundedHistory } from './history.js';
 
 /** The simulation API: the far end's side of calls. */
-export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd'>, repo: ChannelRepo, historyMaxBytes: number): void {
-  const { engine, farEnd } = t;
+export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd' | 'transfers'>, repo: ChannelRepo, historyMaxBytes: number): void {
+  const { engine, farEnd, transfers } = t;
 
   b.mount(op.placeCall, (a) => engine.snapshot(farEnd.call(a)));
   b.mount(op.getSimChannel, (a) => farEnd.view(a.channelId));
@@ -19,6 +19,7 @@ export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd'>, 
   b.mount(op.farUnhold, (a) => farEnd.hold(a.channelId, false));
   b.mount(op.farTalkStart, (a) => farEnd.talk(a.channelId, true));
   b.mount(op.farTalkStop, (a) => farEnd.talk(a.channelId, false));
+  b.mount(op.farBlindTransfer, (a) => transfers.blind(a.channelId, a.exten, a.context));
   b.mount(op.setFarAudio, (a) => farEnd.setAudio(a.channelId, a.source, a));
   b.mount(op.uploadFarAudio, (a) => farEnd.uploadAudio(a.channelId, a.audio, a.loop));
   b.mount(op.history, (a) => {
