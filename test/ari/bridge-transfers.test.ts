@@ -25,7 +25,7 @@ test('far-end blind transfer out of a bridge: BridgeBlindTransfer, the Local cha
 
   const xfer = await ctx.ev.waitFor((e) => e.type === 'BridgeBlindTransfer');
   assert.is(xfer.application, 'app1');
-  assert.is(xfer.channel.id, a);
+  assert.is(xfer.channel!.id, a);
   assert.is(xfer.transferee.id, b);
   assert.is(xfer.exten, '1000');
   assert.is(xfer.context, 'default');
@@ -60,7 +60,7 @@ test('far-end blind transfer out of a bridge: BridgeBlindTransfer, the Local cha
   // The other half runs the target: 1000 answers and enters trunkline with its extension; the Local channel is then Up, without Dial events.
   const two = await ctx.tl.waitFor((e) => e.type === 'StasisStart' && e.channel?.name === local.name.replace(/;1$/, ';2'));
   assert.equal(two.args, ['1000']);
-  await ctx.ev.waitFor((e) => e.type === 'ChannelStateChange' && e.channel?.id === local.id && e.channel.state === 'Up');
+  await ctx.ev.waitFor((e) => e.type === 'ChannelStateChange' && e.channel?.id === local.id && e.channel!.state === 'Up');
   assert.not.ok(ctx.ev.events.some((e) => e.type === 'Dial' && e.peer?.id === local.id));
   assert.equal((await ctx.t.http('GET', '/ari/bridges/bx-br')).body.channels, [b, local.id]);
   // The watcher sees the Local pair being created.

@@ -7,7 +7,7 @@ const bridgeId = path.string({ description: 'Id of the bridge.' });
 const e404 = { code: 404, reason: 'Bridge not found' };
 const e409 = { code: 409, reason: 'Never answered here: every bridge belongs to the applications (Asterisk uses 409 for bridges outside them).' };
 // Asterisk answers 500 for a type list it cannot build a bridge from; bad input is a 400 here.
-const typeError = { code: 400, reason: 'The type list names neither mixing nor holding, or both.' };
+const typeError = { code: 400, reason: 'The type list names neither mixing nor holding, or both; or a mistyped parameter.' };
 const createParams = {
   type: query.string({ description: 'Comma-separated attributes: mixing (the default; members hear each other) or holding (members hear only what the bridge plays, and announcers are heard by everyone), plus any of dtmf_events and proxy_media (accepted: media never bypasses us, so DTMF always reaches the applications), video_sfu (video_mode sfu, always softmix), video_single (video_mode single) and sdp_label (accepted, no effect). Other words are ignored; a list with neither mixing nor holding, or with both, is refused.' }),
   name: query.string({ description: 'Free-form name, shown in the name field.' }),
