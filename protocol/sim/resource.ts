@@ -12,7 +12,7 @@ export const SIM_RESOURCE: AriResource = {
     '/channels/{channelId}/answer': 'Far-end answer', '/channels/{channelId}/hangup': 'Far-end hangup',
     '/channels/{channelId}/dtmf': 'Far-end DTMF', '/channels/{channelId}/hold': 'Far-end hold',
     '/channels/{channelId}/talk': 'Far-end talking', '/channels/{channelId}/audio': 'What the far end sends',
-    '/channels/{channelId}/transfer': 'Far-end blind transfer (REFER)', '/history': 'Ended channels',
+    '/channels/{channelId}/transfer': 'Far-end blind transfer (REFER)', '/channels/{channelId}/attendedTransfer': 'Far-end attended transfer (REFER with Replaces)', '/history': 'Ended channels',
   },
   operations: simOperations,
   models: [CallerID, DialplanCEP, Channel, FarEndDtmf, FarEnd, SimChannel, CallRecord],

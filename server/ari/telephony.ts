@@ -118,7 +118,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   });
   const bridges: Bridges = new Bridges(engine, router, opts.bridgeRepo, playbacks, (uri) => recordings.endTarget(uri));
   const bridgeMedia = new BridgeMedia(bridges, playbacks, recordings, codecs);
-  const transfers = new Transfers(engine, calls, factory, pbx, bridges);
+  const transfers = new Transfers(engine, calls, factory, pbx, bridges, vars);
   const snoops: Snoops = new Snoops(engine, calls);
   const userEvents = new UserEvents(engine, bridges);
   const external: ExternalMedia = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost, createExternalHostPolicy(opts.externalMediaNetworks));

@@ -20,6 +20,7 @@ export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd' | 
   b.mount(op.farTalkStart, (a) => farEnd.talk(a.channelId, true));
   b.mount(op.farTalkStop, (a) => farEnd.talk(a.channelId, false));
   b.mount(op.farBlindTransfer, (a) => transfers.blind(a.channelId, a.exten, a.context));
+  b.mount(op.farAttendedTransfer, (a) => transfers.attended(a.channelId, a.target));
   b.mount(op.setFarAudio, (a) => farEnd.setAudio(a.channelId, a.source, a));
   b.mount(op.uploadFarAudio, (a) => farEnd.uploadAudio(a.channelId, a.audio, a.loop));
   b.mount(op.history, (a) => {

@@ -99,6 +99,7 @@ function validValue(op: Operation, name: string): string {
     case 'application': return APP;
     // A well-formed extension that does not exist: a request that got through would be refused, not transfer the fixture channel.
     case 'exten': return 'bad-no-such-exten';
+    case 'target': return 'bad-no-such-channel';
     default: throw new Error(`no valid value for required parameter ${name} of ${op.nickname}: add one`);
   }
 }

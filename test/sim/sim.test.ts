@@ -461,6 +461,7 @@ test('GET /sim/api-docs.json: a Swagger 1.1 declaration of every sim operation; 
     'GET /history history',
     'POST /calls placeCall',
     'POST /channels/{channelId}/answer answer',
+    'POST /channels/{channelId}/attendedTransfer attendedTransfer',
     'POST /channels/{channelId}/audio setAudio',
     'POST /channels/{channelId}/dtmf pressDtmf',
     'POST /channels/{channelId}/hangup hangup',

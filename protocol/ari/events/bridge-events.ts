@@ -18,3 +18,25 @@ export const BridgeBlindTransfer = defineEvent('BridgeBlindTransfer', 'A member 
   is_external: f.boolean('True when the far end asked for it (a REFER); false for a transfer made inside the server.'),
   bridge: optional(f.ref(Bridge, 'The bridge the transferer was in, as it was when the transfer began.')),
 });
+
+const channelField = (description: string) => optional(f.ref(Channel, description));
+const bridgeField = (description: string) => optional(f.ref(Bridge, description));
+
+export const BridgeAttendedTransfer = defineEvent('BridgeAttendedTransfer', 'A phone with two calls joined them (a SIP REFER with Replaces). Between two bridges of the applications this links them: a Local channel pair takes the two transferer channels\' places.', {
+  transferer_first_leg: f.ref(Channel, 'The transferer\'s call to the party being transferred.'),
+  transferer_second_leg: f.ref(Channel, 'The transferer\'s call to the transfer target.'),
+  result: f.oneOf(['Fail', 'Invalid', 'Not Permitted', 'Success'] as const, 'How the transfer went: Success, or why it did not happen.'),
+  is_external: f.boolean('True when the far end asked for it (a REFER).'),
+  transferee: channelField('The party transferred, when the first call\'s bridge held exactly one other member.'),
+  transfer_target: channelField('The target, when the second call\'s bridge held exactly one other member.'),
+  transferer_first_leg_bridge: bridgeField('The first call\'s bridge, as it was when the transfer began.'),
+  transferer_second_leg_bridge: bridgeField('The second call\'s bridge, as it was when the transfer began.'),
+  destination_type: f.oneOf(['bridge', 'application', 'link', 'threeway', 'fail'] as const, 'How the calls were joined: link (a Local pair between the two bridges, what application bridges give), or fail.'),
+  destination_bridge: optional(f.string('The surviving bridge when the bridges were merged (never here: application bridges do not merge).')),
+  destination_application: optional(f.string('The application the transferee reached (when only one call was bridged; not simulated).')),
+  destination_link_first_leg: channelField('The Local channel that took the first call\'s place.'),
+  destination_link_second_leg: channelField('The Local channel that took the second call\'s place.'),
+  destination_threeway_channel: channelField('The surviving transferer channel in a three-way call (not produced here).'),
+  destination_threeway_bridge: bridgeField('The bridge of a three-way call (not produced here).'),
+  replace_channel: channelField('The Local channel that replaced a transferer running an application (not produced here).'),
+});
