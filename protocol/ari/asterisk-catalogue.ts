@@ -68,7 +68,7 @@ export const ASTERISK_22_OPERATIONS: readonly AsteriskOperation[] = [
   ...resource('bridges', [
     ['GET', '/bridges', 'list'], ['POST', '/bridges', 'create'], ['POST', BR, 'createWithId'], ['GET', BR, 'get'], ['DELETE', BR, 'destroy'],
     ['POST', `${BR}/addChannel`, 'addChannel'], ['POST', `${BR}/removeChannel`, 'removeChannel'],
-    ['POST', `${BR}/videoSource/{channelId}`, 'setVideoSource', PLANNED], ['DELETE', `${BR}/videoSource`, 'clearVideoSource', PLANNED],
+    ['POST', `${BR}/videoSource/{channelId}`, 'setVideoSource'], ['DELETE', `${BR}/videoSource`, 'clearVideoSource'],
     ['POST', `${BR}/moh`, 'startMoh'], ['DELETE', `${BR}/moh`, 'stopMoh'],
     ['POST', `${BR}/play`, 'play'], ['POST', `${BR}/play/{playbackId}`, 'playWithId'], ['POST', `${BR}/record`, 'record'],
   ]),

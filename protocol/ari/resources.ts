@@ -74,6 +74,7 @@ export const ARI_RESOURCES: readonly AriResource[] = [
       '/bridges/{bridgeId}/removeChannel': 'Removing members', '/bridges/{bridgeId}/moh': 'Music on hold for the members',
       '/bridges/{bridgeId}/play': 'Playbacks for the members', '/bridges/{bridgeId}/play/{playbackId}': 'A playback for the members, with its id',
       '/bridges/{bridgeId}/record': 'Recording the mix',
+      '/bridges/{bridgeId}/videoSource/{channelId}': 'Choosing the video source', '/bridges/{bridgeId}/videoSource': 'The chosen video source',
     },
     operations: bridgeOperations, models: [Bridge],
   },

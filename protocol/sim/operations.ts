@@ -81,6 +81,32 @@ export const farUnhold = toggle('DELETE', 'hold', 'unhold', 'The far end takes u
 export const farTalkStart = toggle('POST', 'talk', 'startTalking', 'The far end starts talking (ChannelTalkingStarted when TALK_DETECT is set).');
 export const farTalkStop = toggle('DELETE', 'talk', 'stopTalking', 'The far end stops talking (ChannelTalkingFinished when TALK_DETECT is set).');
 
+export const farBlindTransfer = defineOperation({
+  resource: 'sim', method: 'POST', path: '/channels/{channelId}/transfer', nickname: 'blindTransfer',
+  summary: 'The far end transfers the call blind (a SIP REFER): in a bridge, a Local channel to the target takes its place (BridgeBlindTransfer) and the far end then hangs up.',
+  notes: 'Outside a bridge the attempt is reported as BridgeBlindTransfer with result Invalid and nothing moves.',
+  params: {
+    channelId,
+    exten: query.string({ description: 'Extension the call is sent to.', required: true }),
+    context: query.string({ description: 'Dialplan context; by default the channel\'s TRANSFER_CONTEXT variable, else its endpoint\'s context.' }),
+  },
+  responseClass: 'void', response: null, success: 204,
+  errors: [{ code: 400, reason: 'No extension, or no such extension in the context.' }, e404, { code: 409, reason: 'Channel is not answered.' }],
+});
+
+const attendedErrors = [
+  { code: 400, reason: 'No target, or the same call twice.' }, e404,
+  { code: 409, reason: 'A call is not answered, or only one of the two is bridged.' },
+];
+const target = query.string({ description: 'Id or name of the far end\'s other call, to the transfer target.', required: true });
+
+export const farAttendedTransfer = defineOperation({
+  resource: 'sim', method: 'POST', path: '/channels/{channelId}/attendedTransfer', nickname: 'attendedTransfer', params: { channelId, target },
+  summary: 'The far end joins two of its calls (a SIP REFER with Replaces): channelId is its call to the party transferred, target its call to the transfer target. Two bridged calls are linked by a Local pair (BridgeAttendedTransfer, destination_type link) and the far end hangs up both.',
+  notes: 'Two unbridged calls give BridgeAttendedTransfer with result Invalid; one bridged and one unbridged call is not simulated (409).',
+  responseClass: 'void', response: null, success: 204, errors: attendedErrors,
+});
+
 export const setFarAudio = defineOperation({
   resource: 'sim', method: 'POST', path: '/channels/{channelId}/audio', nickname: 'setAudio',
   summary: 'What the far end sends from now on: silence, a tone, or a sound from the catalogue.',
@@ -120,6 +146,6 @@ export const history = defineOperation({
 });
 
 export const simOperations = [
-  placeCall, getSimChannel, farAnswer, farHangup, farDtmf, farHold, farUnhold, farTalkStart, farTalkStop, setFarAudio, uploadFarAudio, history,
+  placeCall, getSimChannel, farAnswer, farHangup, farDtmf, farHold, farUnhold, farTalkStart, farTalkStop, farBlindTransfer, farAttendedTransfer, setFarAudio, uploadFarAudio, history,
   ...simEndpointOperations,
 ] as const;

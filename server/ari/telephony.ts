@@ -9,6 +9,7 @@ import { MediaClock } from './media/media-clock.js';
 import { createExternalHostPolicy } from './media/external-host-policy.js';
 import { Codecs } from './media/codec.js';
 import { AudioRouter } from './engine/audio.js';
+import { BridgeMedia } from './engine/bridge-media.js';
 import { Bridges } from './engine/bridges.js';
 import { Broadcasts } from './engine/broadcasts.js';
 import { Calls } from './engine/calls.js';
@@ -25,6 +26,7 @@ import { Playbacks } from './engine/playbacks.js';
 import { Recordings } from './engine/recordings.js';
 import { Registrations } from './engine/registrations.js';
 import { Snoops } from './engine/snoops.js';
+import { Transfers } from './engine/transfers.js';
 import { UserEvents } from './engine/user-events.js';
 import { Variables } from './engine/variables.js';
 import { WebSocketMedia } from './engine/websocket-media.js';
@@ -44,6 +46,8 @@ export interface Telephony {
   playbacks: Playbacks;
   recordings: Recordings;
   bridges: Bridges;
+  bridgeMedia: BridgeMedia;
+  transfers: Transfers;
   snoops: Snoops;
   external: ExternalMedia;
   websocketMedia: WebSocketMedia;
@@ -87,10 +91,11 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const devices = new DeviceStates(engine, opts.deviceStateRepo, opts.meta, reachability);
   const mailboxes = new Mailboxes(opts.mailboxRepo);
   const vars: Variables = new Variables(engine, opts.limits.maxChannelVariables);
+  const factory = new ChannelFactory(engine, vars);
   const calls: Calls = new Calls(engine, vars, {
     start: (ch, context, exten, priority) => pbx.start(ch, context, exten, priority),
     startSoon: (ch, context, exten, priority) => pbx.startSoon(ch, context, exten, priority),
-  }, new ChannelFactory(engine, vars), { dial: (ch) => websocketMedia.dial(ch) }, reachability);
+  }, factory, { dial: (ch) => websocketMedia.dial(ch) }, reachability);
   const broadcasts: Broadcasts = new Broadcasts(engine, { claimed: (ch, app, args) => pbx.claimed(ch, app, args) });
   const pbx: Pbx = new Pbx(engine, vars, calls, broadcasts);
   const control: Control = new Control(engine, calls, pbx, vars, (ch) => bridges.depart(ch), opts.limits.maxChannelVariables);
@@ -129,6 +134,8 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
     return b ? bridges.recipients(b) : engine.apps.subscribedToAll;
   });
   const bridges: Bridges = new Bridges(engine, router, opts.bridgeRepo, playbacks, (uri) => recordings.endTarget(uri));
+  const bridgeMedia = new BridgeMedia(bridges, playbacks, recordings, codecs);
+  const transfers = new Transfers(engine, calls, factory, pbx, bridges, vars);
   const snoops: Snoops = new Snoops(engine, calls);
   const userEvents = new UserEvents(engine, bridges, (e) => registrations.model(e));
   const endpointMessages = new EndpointMessages(engine, registrations, opts.endpointRepo);
@@ -141,7 +148,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeMedia, transfers, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages,
     stop() {
       registrations.stop();
       recordings.stopAll();

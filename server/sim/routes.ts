@@ -8,8 +8,8 @@ import { mountSimEndpoints } from './endpoint-routes.js';
 import { boundedHistory } from './history.js';
 
 /** The simulation API: the far end's side of calls. */
-export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd' | 'registrations' | 'endpointMessages'>, repo: ChannelRepo, historyMaxBytes: number): void {
-  const { engine, farEnd } = t;
+export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd' | 'transfers' | 'registrations' | 'endpointMessages'>, repo: ChannelRepo, historyMaxBytes: number): void {
+  const { engine, farEnd, transfers } = t;
 
   b.mount(op.placeCall, (a) => engine.snapshot(farEnd.call(a)));
   b.mount(op.getSimChannel, (a) => farEnd.view(a.channelId));
@@ -20,6 +20,8 @@ export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd' | 
   b.mount(op.farUnhold, (a) => farEnd.hold(a.channelId, false));
   b.mount(op.farTalkStart, (a) => farEnd.talk(a.channelId, true));
   b.mount(op.farTalkStop, (a) => farEnd.talk(a.channelId, false));
+  b.mount(op.farBlindTransfer, (a) => transfers.blind(a.channelId, a.exten, a.context));
+  b.mount(op.farAttendedTransfer, (a) => transfers.attended(a.channelId, a.target));
   b.mount(op.setFarAudio, (a) => farEnd.setAudio(a.channelId, a.source, a));
   b.mount(op.uploadFarAudio, (a) => farEnd.uploadAudio(a.channelId, a.audio, a.loop));
   b.mount(op.history, (a) => {

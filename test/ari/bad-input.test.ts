@@ -103,6 +103,9 @@ function validValue(op: Operation, name: string): string {
     case 'refer_to': return 'pjsip:bob';
     case 'uri': return 'sip:alice@192.0.2.99';
     case 'reachable': return 'true';
+    // A well-formed extension that does not exist: a request that got through would be refused, not transfer the fixture channel.
+    case 'exten': return 'bad-no-such-exten';
+    case 'target': return 'bad-no-such-channel';
     default: throw new Error(`no valid value for required parameter ${name} of ${op.nickname}: add one`);
   }
 }
@@ -377,7 +380,9 @@ function pathCases(): Case[] {
         out.push({ op, kind: `unknown ${name}`, path: pathOf(op, { [name]: 'no-such-object' }) + qs(requiredQuery(op)), expect: op.method === 'GET' ? 200 : 409 });
         continue;
       }
-      out.push({ op, kind: `nonexistent ${name}`, path: pathOf(op, { [name]: 'no-such-object' }) + qs(requiredQuery(op)), expect: 404 });
+      // setVideoSource looks its channel up as addChannel does: an unknown one is Asterisk's 400 "Channel not found".
+      const missing = op.resource === 'bridges' && op.nickname === 'setVideoSource' && name === 'channelId' ? 400 : 404;
+      out.push({ op, kind: `nonexistent ${name}`, path: pathOf(op, { [name]: 'no-such-object' }) + qs(requiredQuery(op)), expect: missing });
       // The same id with a required parameter missing: 400 or 404 (Asterisk checks some parameters first).
       const required = queryParams(op).find(([, p]) => p.required);
       if (required) out.push({ op, kind: `nonexistent ${name}, no ${required[0]}`, path: pathOf(op, { [name]: 'no-such-object' }) + qs(requiredQuery(op, required[0])), expect: (s) => s === 400 || s === 404 });

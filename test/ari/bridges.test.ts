@@ -89,7 +89,8 @@ test('POST /ari/bridges: default mixing, type=holding, name, bridgeId; createWit
   const before = Date.now();
   const plain = await createBridge({});
   assert.match(plain.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-  assert.equal(Object.keys(plain).sort(), ['bridge_class', 'bridge_type', 'channels', 'creationtime', 'creator', 'id', 'name', 'technology']);
+  assert.equal(Object.keys(plain), ['id', 'technology', 'bridge_type', 'bridge_class', 'creator', 'name', 'channels', 'video_mode', 'creationtime']);
+  assert.is(plain.video_mode, 'talker');
   assert.is(plain.technology, 'simple_bridge');
   assert.is(plain.bridge_type, 'mixing');
   assert.is(plain.bridge_class, 'stasis');

@@ -463,6 +463,7 @@ test('GET /sim/api-docs.json: a Swagger 1.1 declaration of every sim operation; 
     'GET /history history',
     'POST /calls placeCall',
     'POST /channels/{channelId}/answer answer',
+    'POST /channels/{channelId}/attendedTransfer attendedTransfer',
     'POST /channels/{channelId}/audio setAudio',
     'POST /channels/{channelId}/dtmf pressDtmf',
     'POST /channels/{channelId}/hangup hangup',
@@ -471,6 +472,7 @@ test('GET /sim/api-docs.json: a Swagger 1.1 declaration of every sim operation; 
     'POST /endpoints/{tech}/{resource}/contacts register',
     'POST /endpoints/{tech}/{resource}/contacts/qualify qualify',
     'POST /endpoints/{tech}/{resource}/messages sendMessage',
+    'POST /channels/{channelId}/transfer blindTransfer',
     'PUT /channels/{channelId}/audio uploadAudio',
   ]);
   const placeCall = doc.apis.find((a: { path: string }) => a.path === '/calls').operations[0];

@@ -7,6 +7,7 @@ import * as ep from './endpoint-events.js';
 import * as media from './media-events.js';
 import { ChannelUserevent } from './user-events.js';
 import { RESTResponse } from './rest-events.js';
+import { BridgeAttendedTransfer, BridgeBlindTransfer, BridgeVideoSourceChanged } from './bridge-events.js';
 
 export { Message, MissingParams, eventBaseFields } from './base.js';
 export type { EventDef } from './define-event.js';
@@ -19,7 +20,7 @@ export { REST_MESSAGE_MODELS, REST_REQUEST_CONTENT_TYPES, REST_REQUEST_METHODS, 
  * event missing here would break clients: the emitter only accepts these.
  */
 export const EVENTS = [
-  ApplicationMoveFailed, ApplicationReplaced, media.BridgeCreated, media.BridgeDestroyed, CallBroadcast, CallClaimed,
+  ApplicationMoveFailed, ApplicationReplaced, BridgeAttendedTransfer, BridgeBlindTransfer, media.BridgeCreated, media.BridgeDestroyed, BridgeVideoSourceChanged, CallBroadcast, CallClaimed,
   ch.ChannelCallerId, ch.ChannelConnectedLine, ch.ChannelCreated, ch.ChannelDestroyed, ch.ChannelDialplan,
   ch.ChannelDtmfReceived, ch.ChannelHangupRequest, ch.ChannelHold, ch.ChannelStateChange, ch.ChannelTalkingFinished,
   ch.ChannelTalkingStarted, ch.ChannelUnhold, ChannelUserevent, ch.ChannelVarset, DeviceStateChanged, ch.Dial, ch.StasisEnd, ch.StasisStart,

@@ -11,8 +11,8 @@ import type { Engine } from './engine.js';
 export interface AudioProviders {
   /** Writes the current playback on a target (`channel:<id>` / `bridge:<id>`) into `out`; false when nothing plays. */
   playback(target: string, tick: number, out: Int16Array): boolean;
-  /** Members of the channel's bridge (when it is in one) and what the bridge itself plays. */
-  bridge(ch: Channel): { members: Channel[]; holding: boolean; render: (tick: number, out: Int16Array) => void } | undefined;
+  /** Who the channel hears in its bridge (when it is in one: the other members, or a holding bridge's announcers) and what the bridge itself plays. */
+  bridge(ch: Channel): { members: Channel[]; render: (tick: number, out: Int16Array) => void } | undefined;
   /** Snoop channels spying on / whispering to a channel. */
   whisperers(ch: Channel): Channel[];
   /** Audio received from an external media stream, for its channel. */
@@ -176,7 +176,7 @@ export class AudioRouter {
       } else if (ch.d.bridge) {
         const b = this.providers.bridge(ch);
         if (b) {
-          if (!b.holding) for (const m of b.members) if (m !== ch) mixInto(out, this.inbound(m, tick, depth + 1));
+          for (const m of b.members) mixInto(out, this.inbound(m, tick, depth + 1));
           const extra = new Int16Array(FRAME_SAMPLES);
           b.render(tick, extra);
           mixInto(out, extra);

@@ -10,6 +10,7 @@ import { CommandQueue } from './command-queue.js';
 import type { Engine } from './engine.js';
 import type { Playbacks } from './playbacks.js';
 import type { AriBridge } from './ari-models.js';
+import { parseBridgeType, type VideoMode } from './bridge-types.js';
 
 interface BridgeData {
   id: string;
@@ -17,6 +18,10 @@ interface BridgeData {
   /** Type attributes as given (mixing, holding, dtmf_events, …). */
   types: string[];
   holding: boolean;
+  /** Absent in bridges stored before video modes were kept: talker. */
+  videoMode?: VideoMode;
+  /** The member chosen with setVideoSource (single mode only). */
+  videoSource?: string | null;
   created: number;
   channels: string[];
   moh: string | null;
@@ -37,8 +42,6 @@ export interface AddOptions {
   absorbDTMF: boolean;
 }
 
-const TYPES = ['mixing', 'holding', 'dtmf_events', 'proxy_media', 'video_sfu', 'video_single', 'sdp_label'];
-
 /**
  * Stasis bridges: members hear each other (mixing) or only what the bridge
  * plays (holding). An app is subscribed to a bridge while one of its
@@ -57,9 +60,11 @@ export class Bridges {
     private readonly endRecordings: (targetUri: string) => void,
   ) {
     eng.onHangup((ch) => this.depart(ch));
+    eng.onDtmf((ch, digit) => this.passDtmf(ch, digit));
     for (const row of repo.all()) {
       const b = new Bridge(JSON.parse(row.data) as BridgeData);
       b.d.channels = b.d.channels.filter((id) => this.eng.find(id)?.d.bridge === b.d.id);
+      if (b.d.videoSource && !b.d.channels.includes(b.d.videoSource)) b.d.videoSource = null;
       for (const id of b.d.channels) {
         const app = this.eng.find(id)!.d.stasis?.app;
         if (app) this.addSub(b, app);
@@ -81,17 +86,26 @@ export class Bridges {
 
   /** The bridge as an ARI Bridge. */
   json(b: Bridge): AriBridge {
-    const mixing = !b.d.holding;
+    const mode = b.d.videoMode ?? 'talker';
+    // An SFU bridge needs the multi-party mixer whatever its size.
+    const technology = b.d.holding ? 'holding_bridge' : b.d.channels.length > 2 || mode === 'sfu' ? 'softmix' : 'simple_bridge';
     return {
       id: b.d.id,
-      technology: b.d.holding ? 'holding_bridge' : b.d.channels.length > 2 ? 'softmix' : 'simple_bridge',
-      bridge_type: mixing ? 'mixing' : 'holding',
+      technology,
+      bridge_type: b.d.holding ? 'holding' : 'mixing',
       bridge_class: 'stasis',
       creator: 'Stasis',
       name: b.d.name,
       channels: [...b.d.channels],
+      video_mode: mode,
+      ...(b.d.videoSource ? { video_source_id: b.d.videoSource } : {}),
       creationtime: ariTimestamp(b.d.created),
     };
+  }
+
+  /** The bridge a channel is in. */
+  bridgeOf(ch: Channel): Bridge | undefined {
+    return ch.d.bridge ? this.byId.get(ch.d.bridge) : undefined;
   }
 
   all(): Bridge[] {
@@ -128,10 +142,8 @@ export class Bridges {
   create(id: string | undefined, type: string | undefined, name: string | undefined): Bridge {
     const bid = id || randomUUID();
     if (this.byId.has(bid)) throw conflict(`Bridge with id '${bid}' already exists`);
-    const types = (type || 'mixing').split(',').map((t) => t.trim()).filter((t) => TYPES.includes(t));
-    const holding = types.includes('holding');
-    if (holding && types.includes('mixing')) throw badRequest('A bridge cannot be both mixing and holding');
-    const b = new Bridge({ id: bid, name: name ?? '', types, holding, created: this.eng.clock.now(), channels: [], moh: null, options: {} });
+    const { types, holding, videoMode } = parseBridgeType(type);
+    const b = new Bridge({ id: bid, name: name ?? '', types, holding, videoMode, videoSource: null, created: this.eng.clock.now(), channels: [], moh: null, options: {} });
     this.byId.set(bid, b);
     this.save(b);
     this.eng.emit('BridgeCreated', { bridge: this.json(b) }, this.recipients(b));
@@ -194,6 +206,8 @@ export class Bridges {
     ch.d.bridge = null;
     this.save(b);
     this.eng.touch(ch);
+    // A source that leaves is dropped; the bridge's new state is announced before the leave, as Asterisk publishes them.
+    if (b.d.videoSource === ch.id) this.changeVideoSource(b, b.d.videoMode ?? 'single', null);
     this.eng.emit('ChannelLeftBridge', { bridge: this.json(b), channel: this.eng.snapshot(ch) }, this.eventTo(b, ch));
     const app = ch.d.stasis?.app;
     if (app) this.dropSub(b, app);
@@ -210,6 +224,52 @@ export class Bridges {
     this.byId.delete(id);
     this.repo.remove(id);
     this.eng.emit('BridgeDestroyed', { bridge: this.json(b) }, this.recipients(b));
+  }
+
+  /** setVideoSource: the member becomes the single video source (Asterisk checks the bridge, then the channel, then membership). */
+  setVideoSource(bridgeId: string, channelId: string): void {
+    const b = this.get(bridgeId);
+    const [ch] = this.members([channelId]);
+    if (ch!.d.bridge !== b.d.id) throw unprocessable('Channel not in this bridge');
+    this.changeVideoSource(b, 'single', ch!.id);
+  }
+
+  /** clearVideoSource: back to following the talker, without a chosen source. */
+  clearVideoSource(bridgeId: string): void {
+    const b = this.get(bridgeId);
+    this.changeVideoSource(b, 'talker', null);
+  }
+
+  /** Sets the video mode and source; BridgeVideoSourceChanged only when the source itself changed, as Asterisk compares. */
+  private changeVideoSource(b: Bridge, mode: VideoMode, source: string | null): void {
+    const old = b.d.videoSource ?? null;
+    b.d.videoMode = mode;
+    b.d.videoSource = source;
+    this.save(b);
+    if (old === source) return;
+    this.eng.emit('BridgeVideoSourceChanged', { bridge: this.json(b), ...(old ? { old_video_source_id: old } : {}) }, this.recipients(b));
+  }
+
+  /**
+   * Puts `incoming` in `outgoing`'s place (a transfer's Local channel):
+   * the old member leaves first, then the new one enters, as Asterisk's swap.
+   */
+  swap(b: Bridge, incoming: Channel, outgoing: Channel): void {
+    const opts = b.d.options[outgoing.id];
+    this.depart(outgoing);
+    this.join(b, incoming, { role: opts?.role, mute: false, absorbDTMF: false });
+  }
+
+  /** A digit a member received goes on to the other members' far ends (mixing bridges), unless the member absorbs DTMF. */
+  private passDtmf(ch: Channel, digit: string): void {
+    const b = this.bridgeOf(ch);
+    if (!b || b.d.holding || b.d.options[ch.id]?.absorbDTMF) return;
+    for (const id of b.d.channels) {
+      const other = id === ch.id ? undefined : this.eng.find(id);
+      if (!other) continue;
+      other.d.far.dtmf.push({ digit, duration_ms: 100, offset_ms: Math.round(this.eng.clock.simSince(other.d.created)) });
+      this.eng.touch(other);
+    }
   }
 
   startMoh(id: string, mohClass: string | undefined): void {
@@ -242,10 +302,8 @@ export class Bridges {
   /** The bridge's mix at a tick (for bridge recordings): every unmuted member's inbound plus what the bridge plays. */
   mix(b: Bridge, tick: number): Int16Array {
     const out = new Int16Array(FRAME_SAMPLES);
-    for (const id of b.d.channels) {
-      const ch = this.eng.find(id);
-      if (ch && !b.d.options[id]?.mute) mixInto(out, this.router.inbound(ch, tick));
-    }
+    // A holding bridge carries only its announcers (and what it plays), as its participants hear it.
+    for (const ch of this.voices(b)) mixInto(out, this.router.inbound(ch, tick));
     const own = new Int16Array(FRAME_SAMPLES);
     this.render(b, tick, own);
     mixInto(out, own);
@@ -256,7 +314,21 @@ export class Bridges {
   of(ch: Channel) {
     const b = ch.d.bridge ? this.byId.get(ch.d.bridge) : undefined;
     if (!b) return undefined;
-    const members = b.d.channels.filter((id) => !b.d.options[id]?.mute).map((id) => this.eng.find(id)).filter((c): c is Channel => !!c);
-    return { members, holding: b.d.holding, render: (tick: number, out: Int16Array) => this.render(b, tick, out) };
+    const render = (tick: number, out: Int16Array) => this.render(b, tick, out);
+    // In a holding bridge an announcer hears nothing; participants hear the announcers and what the bridge plays.
+    if (b.d.holding && this.isAnnouncer(b, ch.id)) return { members: [], render: () => {} };
+    return { members: this.voices(b).filter((m) => m !== ch), render };
+  }
+
+  private isAnnouncer(b: Bridge, id: string): boolean {
+    return b.d.options[id]?.role === 'announcer';
+  }
+
+  /** Members whose audio the bridge carries: every unmuted member, or in a holding bridge its unmuted announcers. */
+  private voices(b: Bridge): Channel[] {
+    return b.d.channels
+      .filter((id) => !b.d.options[id]?.mute && (!b.d.holding || this.isAnnouncer(b, id)))
+      .map((id) => this.eng.find(id))
+      .filter((c): c is Channel => !!c);
   }
 }

@@ -171,6 +171,7 @@ export class Calls {
 
   private dialEvent(ch: Channel, dialstatus: string): void {
     const d = ch.d.dialing;
+    if (d?.quiet) return;
     const caller = d?.caller ? this.eng.find(d.caller) : undefined;
     const peer = this.eng.snapshot(ch);
     const dialstring = d?.dialstring ?? '';

@@ -115,7 +115,8 @@ export interface ChannelData {
   /** Created by channels/create and not dialed yet. */
   dialable: boolean;
   /** Set while we dial the far end. */
-  dialing: { dialstring: string; caller: string | null; after: AfterAnswer } | null;
+  /** `quiet`: a call placed without Dial() (a transfer's Local channel), so no Dial events. */
+  dialing: { dialstring: string; caller: string | null; after: AfterAnswer; quiet?: boolean } | null;
   /** The dialplan is executing on this channel (not in Stasis, not waiting on a peer). */
   pbx: boolean;
   /** Local channel pairing: the other half's id, and which half this is. */

@@ -1,11 +1,13 @@
 import * as op from '../../../protocol/ari/operations/bridges.js';
 import type { AriBinder } from '../http/bind.js';
 import type { Bridge } from '../engine/bridges.js';
+import type { Playback } from '../engine/playbacks.js';
 import type { Telephony } from '../telephony.js';
 
-export function mountBridges(b: AriBinder, t: Pick<Telephony, 'bridges' | 'playbacks' | 'recordings'>): void {
-  const { bridges, playbacks, recordings } = t;
+export function mountBridges(b: AriBinder, t: Pick<Telephony, 'bridges' | 'bridgeMedia'>): void {
+  const { bridges, bridgeMedia } = t;
   const json = (br: Bridge) => bridges.json(br);
+  const playback = (pb: Playback) => ({ body: pb.json(), location: `/playbacks/${encodeURIComponent(pb.id)}` });
 
   b.mount(op.listBridges, () => bridges.all().map(json));
   b.mount(op.createBridge, (a) => json(bridges.create(a.bridgeId, a.type, a.name)));
@@ -14,20 +16,14 @@ export function mountBridges(b: AriBinder, t: Pick<Telephony, 'bridges' | 'playb
   b.mount(op.destroyBridge, (a) => bridges.destroy(a.bridgeId));
   b.mount(op.addChannel, (a) => bridges.addChannels(a.bridgeId, a.channel, { role: a.role, mute: a.mute, absorbDTMF: a.absorbDTMF }));
   b.mount(op.removeChannel, (a) => bridges.removeChannels(a.bridgeId, a.channel));
+  b.mount(op.setVideoSource, (a) => bridges.setVideoSource(a.bridgeId, a.channelId));
+  b.mount(op.clearVideoSource, (a) => bridges.clearVideoSource(a.bridgeId));
   b.mount(op.startBridgeMoh, (a) => bridges.startMoh(a.bridgeId, a.mohClass));
   b.mount(op.stopBridgeMoh, (a) => bridges.stopMoh(a.bridgeId));
-
-  const play = (a: { bridgeId: string; media: string[]; lang?: string | undefined; offsetms: number; skipms: number; playbackId?: string | undefined }) => {
-    const br = bridges.get(a.bridgeId);
-    const pb = playbacks.play(`bridge:${br.d.id}`, a, 'en');
-    return { body: pb.json(), location: `/playbacks/${encodeURIComponent(pb.id)}` };
-  };
-  b.mount(op.playOnBridge, play);
-  b.mount(op.playOnBridgeWithId, play);
-
+  b.mount(op.playOnBridge, (a) => playback(bridgeMedia.play(a.bridgeId, a)));
+  b.mount(op.playOnBridgeWithId, (a) => playback(bridgeMedia.play(a.bridgeId, a)));
   b.mount(op.recordBridge, (a) => {
-    const br = bridges.get(a.bridgeId);
-    const rec = recordings.record({ targetUri: `bridge:${br.d.id}`, frame: (tick) => bridges.mix(br, tick) }, a);
+    const rec = bridgeMedia.record(a.bridgeId, a);
     return { body: rec.json(), location: `/recordings/live/${encodeURIComponent(rec.name)}` };
   });
 }
