@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { AriLimits } from '../config.js';
+import type { AsteriskConfigRepo } from '../db/repos/asterisk-config-repo.js';
 import type { ChannelRepo } from '../db/repos/channel-repo.js';
 import type { DeviceStateRepo } from '../db/repos/device-state-repo.js';
 import type { MailboxRepo } from '../db/repos/mailbox-repo.js';
@@ -13,10 +14,13 @@ import { Calls } from './engine/calls.js';
 import { ChannelFactory } from './engine/channel-factory.js';
 import { Control } from './engine/control.js';
 import { DeviceStates } from './engine/device-states.js';
+import { DynamicConfig } from './engine/dynamic-config.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 import { ExternalMedia } from './engine/external-media.js';
 import { FarEnd } from './engine/far-end.js';
+import { LogChannels } from './engine/log-channels.js';
 import { Mailboxes } from './engine/mailboxes.js';
+import { Modules } from './engine/modules.js';
 import { Pbx } from './engine/pbx.js';
 import { Playbacks } from './engine/playbacks.js';
 import { Recordings } from './engine/recordings.js';
@@ -42,6 +46,9 @@ export interface Telephony {
   devices: DeviceStates;
   mailboxes: Mailboxes;
   userEvents: UserEvents;
+  modules: Modules;
+  logChannels: LogChannels;
+  dynamicConfig: DynamicConfig;
   /** Stops media (recordings are completed and kept) and the engine. */
   stop(): void;
 }
@@ -52,6 +59,7 @@ export interface TelephonyOptions extends EngineOptions {
   bridgeRepo: BridgeRepo;
   deviceStateRepo: DeviceStateRepo;
   mailboxRepo: MailboxRepo;
+  asteriskConfigRepo: AsteriskConfigRepo;
   dataDir: string;
   /** Address external media sockets bind to. */
   bindHost: string;
@@ -67,6 +75,10 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const engine: Engine = new Engine(opts, { readForSnapshot: (ch, name) => vars.readForSnapshot(ch, name) });
   const restored = engine.restore(opts.repo.live());
   if (restored) opts.log.info({ channels: restored }, 'restored live channels');
+  const modules = new Modules(engine, opts.asteriskConfigRepo);
+  const logChannels = new LogChannels(opts.asteriskConfigRepo);
+  // Endpoints made through ARI join the endpoint directory before anything counts its endpoints.
+  const dynamicConfig = new DynamicConfig(opts.fixtures, opts.asteriskConfigRepo, modules);
   // Device states count the restored channels from the start.
   const devices = new DeviceStates(engine, opts.deviceStateRepo, opts.meta);
   const mailboxes = new Mailboxes(opts.mailboxRepo);
@@ -120,7 +132,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external, devices, mailboxes, userEvents,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external, devices, mailboxes, userEvents, modules, logChannels, dynamicConfig,
     stop() {
       recordings.stopAll();
       external.closeAll();
