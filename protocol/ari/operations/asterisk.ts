@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { body, defineOperation, path, query } from '../../operation.js';
+import { body, defineOperation, path, query, type ErrorResponse, type Params } from '../../operation.js';
 import { AsteriskInfo, AsteriskPing, ConfigTuple, LogChannel, Module, Variable } from '../models/asterisk.js';
 
 export const getInfo = defineOperation({
@@ -37,12 +37,16 @@ export const setGlobalVar = defineOperation({
 });
 
 const moduleName = path.string({ description: 'The module, by its file name as listed (app_dial.so).' });
+const notLoaded = { code: 404, reason: 'No loaded module has that name.' };
 
-export const listModules = defineOperation({
-  resource: 'asterisk', method: 'GET', path: '/asterisk/modules', nickname: 'listModules', since: ['13.5.0'],
-  summary: 'Every module of the server\'s fixed catalogue, by name, loaded or not, with its use count.', params: {},
-  responseClass: 'List[Module]', response: v.array(Module.schema), success: 200, errors: [],
-});
+/** A whole collection: no parameters, a list of the model. */
+const listOf = <M extends { id: string; schema: v.GenericSchema }>(path: string, nickname: string, since: string, summary: string, model: M) =>
+  defineOperation({
+    resource: 'asterisk', method: 'GET', path, nickname, since: [since], summary, params: {},
+    responseClass: `List[${model.id}]`, response: v.array(model.schema), success: 200, errors: [],
+  });
+
+export const listModules = listOf('/asterisk/modules', 'listModules', '13.5.0', 'Every module of the server\'s fixed catalogue, by name, loaded or not, with its use count.', Module);
 
 export const getModule = defineOperation({
   resource: 'asterisk', method: 'GET', path: '/asterisk/modules/{moduleName}', nickname: 'getModule', since: ['13.5.0'],
@@ -50,48 +54,35 @@ export const getModule = defineOperation({
   params: { moduleName },
   responseClass: 'Module', response: Module.schema, success: 200,
   errors: [
-    { code: 404, reason: 'No loaded module has that name.' },
+    notLoaded,
     { code: 409, reason: 'The module is loaded but was asked for by another spelling of its name.' },
   ],
 });
 
-export const loadModule = defineOperation({
-  resource: 'asterisk', method: 'POST', path: '/asterisk/modules/{moduleName}', nickname: 'loadModule', since: ['13.5.0'],
-  summary: 'Loads a module of the catalogue again after an unload (kept across restarts).',
-  params: { moduleName },
-  responseClass: 'void', response: null, success: 204,
-  errors: [{ code: 409, reason: 'Already loaded, not in the catalogue, or a module it needs is not loaded.' }],
-});
+/** An operation answering 204 and nothing else on success. */
+const action = <const P extends Params>(method: 'POST' | 'DELETE' | 'PUT', path: string, nickname: string, since: string, summary: string, params: P, errors: ErrorResponse[]) =>
+  defineOperation({ resource: 'asterisk', method, path, nickname, since: [since], summary, params, responseClass: 'void', response: null, success: 204, errors });
+/** Load, unload and reload share their path and their one parameter. */
+const moduleAction = (method: 'POST' | 'DELETE' | 'PUT', nickname: string, summary: string, errors: ErrorResponse[]) =>
+  action(method, '/asterisk/modules/{moduleName}', nickname, '13.5.0', summary, { moduleName }, errors);
 
-export const unloadModule = defineOperation({
-  resource: 'asterisk', method: 'DELETE', path: '/asterisk/modules/{moduleName}', nickname: 'unloadModule', since: ['13.5.0'],
-  summary: 'Unloads a module nothing uses: it is listed as Not Running (kept across restarts). See the README for what that changes.',
-  params: { moduleName },
-  responseClass: 'void', response: null, success: 204,
-  errors: [
-    { code: 404, reason: 'No loaded module has that name.' },
-    { code: 409, reason: 'The module is in use, or serves this API and stays loaded.' },
-  ],
-});
+export const loadModule = moduleAction('POST', 'loadModule', 'Loads a module of the catalogue again after an unload (kept across restarts).', [
+  { code: 409, reason: 'Already loaded, not in the catalogue, or a module it needs is not loaded.' },
+]);
 
-export const reloadModule = defineOperation({
-  resource: 'asterisk', method: 'PUT', path: '/asterisk/modules/{moduleName}', nickname: 'reloadModule', since: ['13.5.0'],
-  summary: 'Reloads a loaded module that supports it; the server\'s last reload time (asterisk/info) moves to now.',
-  params: { moduleName },
-  responseClass: 'void', response: null, success: 204,
-  errors: [
-    { code: 404, reason: 'No loaded module has that name.' },
-    { code: 409, reason: 'The module has nothing to reload.' },
-  ],
-});
+export const unloadModule = moduleAction('DELETE', 'unloadModule', 'Unloads a module nothing uses: it is listed as Not Running (kept across restarts). See the README for what that changes.', [
+  notLoaded,
+  { code: 409, reason: 'The module is in use, or serves this API and stays loaded.' },
+]);
+
+export const reloadModule = moduleAction('PUT', 'reloadModule', 'Reloads a loaded module that supports it; the server\'s last reload time (asterisk/info) moves to now.', [
+  notLoaded,
+  { code: 409, reason: 'The module has nothing to reload.' },
+]);
 
 const logChannelName = path.string({ description: 'The log channel: console, syslog.<facility>, or a file name (relative to the log directory, or a full path).' });
 
-export const listLogChannels = defineOperation({
-  resource: 'asterisk', method: 'GET', path: '/asterisk/logging', nickname: 'listLogChannels', since: ['13.6.0'],
-  summary: 'Every log channel, the ones added at run time first (newest first), then the configured ones.', params: {},
-  responseClass: 'List[LogChannel]', response: v.array(LogChannel.schema), success: 200, errors: [],
-});
+export const listLogChannels = listOf('/asterisk/logging', 'listLogChannels', '13.6.0', 'Every log channel, the ones added at run time first (newest first), then the configured ones.', LogChannel);
 
 export const addLog = defineOperation({
   resource: 'asterisk', method: 'POST', path: '/asterisk/logging/{logChannelName}', nickname: 'addLog', since: ['13.6.0'],
@@ -107,21 +98,13 @@ export const addLog = defineOperation({
   ],
 });
 
-export const deleteLog = defineOperation({
-  resource: 'asterisk', method: 'DELETE', path: '/asterisk/logging/{logChannelName}', nickname: 'deleteLog', since: ['13.6.0'],
-  summary: 'Removes a log channel added at run time; configured ones stay.',
-  params: { logChannelName },
-  responseClass: 'void', response: null, success: 204,
-  errors: [{ code: 404, reason: 'No log channel added at run time has that name.' }],
-});
+export const deleteLog = action('DELETE', '/asterisk/logging/{logChannelName}', 'deleteLog', '13.6.0', 'Removes a log channel added at run time; configured ones stay.', { logChannelName }, [
+  { code: 404, reason: 'No log channel added at run time has that name.' },
+]);
 
-export const rotateLog = defineOperation({
-  resource: 'asterisk', method: 'PUT', path: '/asterisk/logging/{logChannelName}/rotate', nickname: 'rotateLog', since: ['13.6.0'],
-  summary: 'Rotates a file log channel (console and syslog channels have no file to rotate).',
-  params: { logChannelName },
-  responseClass: 'void', response: null, success: 204,
-  errors: [{ code: 404, reason: 'No file log channel has that name.' }],
-});
+export const rotateLog = action('PUT', '/asterisk/logging/{logChannelName}/rotate', 'rotateLog', '13.6.0', 'Rotates a file log channel (console and syslog channels have no file to rotate).', { logChannelName }, [
+  { code: 404, reason: 'No file log channel has that name.' },
+]);
 
 const configParams = {
   configClass: path.string({ description: 'The configuration class: res_pjsip.' }),

@@ -20,8 +20,9 @@ const ari = (name: string, what: string, needs: readonly string[] = []): Catalog
 /**
  * The modules this server reports, in name order: the Asterisk modules whose
  * features the simulation provides. It is fixed; loading a name outside it
- * is declined. What unloading one changes is said in the README (the module
- * list, res_pjsip's configuration class, chan_pjsip's new calls).
+ * is declined. Unloading one changes what the list reports and, for
+ * res_pjsip.so, hides its configuration class; the features themselves stay
+ * on (calls to PJSIP endpoints still work with chan_pjsip.so unloaded).
  */
 export const MODULE_CATALOGUE: readonly CatalogueModule[] = [
   { name: 'app_dial.so', description: 'Dial(): calls endpoints from the dialplan', support: 'core' },
