@@ -4,6 +4,7 @@ import { callInApp, eventSequence, hangupAndWait, originateInApp } from '../_hel
 import { restartableServer } from '../_helpers/child.js';
 import { connectEvents } from '../_helpers/events.js';
 import { useServer } from '../_helpers/suite.js';
+import { pollUntil } from '../_helpers/wait.js';
 
 // ARI's asterisk/config/dynamic for res_pjsip: endpoint objects made here are endpoints of the
 // simulation (listed, callable, answering as their sim_* attributes say), changes reach new calls,
@@ -193,14 +194,27 @@ test('restart: endpoint, aor and auth objects survive SIGKILL; the endpoint answ
     assert.is((await server.http('PUT', at('res_pjsip', 'endpoint', 'hal'), fields({ callerid: '<1021>' }))).status, 200);
     assert.is((await server.http('DELETE', at('res_pjsip', 'endpoint', 'hal'))).status, 204);
     const gina = (await server.http('GET', at('res_pjsip', 'endpoint', 'gina'))).body;
+    // A call to it is live at the kill.
+    const first = await connectEvents(server.url, 'cfg-restart');
+    try {
+      assert.is((await server.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/Gina', app: 'cfg-restart', channelId: 'gina-live' } })).status, 200);
+      await first.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'gina-live');
+    } finally {
+      await first.close();
+    }
     await servers.kill();
     server = await servers.start();
+    // Restored with its endpoint, which counts it.
+    assert.equal((await server.http('GET', '/ari/endpoints/PJSIP/gina')).body.channel_ids, ['gina-live']);
+    assert.equal((await server.http('GET', '/ari/deviceStates/PJSIP%2Fgina')).body, { name: 'PJSIP/gina', state: 'INUSE' });
+    assert.is((await server.http('DELETE', '/ari/channels/gina-live')).status, 204);
     assert.equal((await server.http('GET', at('res_pjsip', 'endpoint', 'gina'))).body, gina);
     assert.ok(gina.some((t: { attribute: string; value: string }) => t.attribute === 'language' && t.value === 'fr'));
     assert.is((await server.http('GET', at('res_pjsip', 'aor', 'gina'))).body.find((t: { attribute: string }) => t.attribute === 'max_contacts').value, '2');
     assert.is((await server.http('GET', at('res_pjsip', 'auth', 'gina'))).body.find((t: { attribute: string }) => t.attribute === 'username').value, 'gina');
     assert.is((await server.http('GET', at('res_pjsip', 'endpoint', 'hal'))).status, 404);
     // The endpoint keeps the case it was made with.
+    await pollUntil(async () => (await server.http('GET', '/ari/endpoints/PJSIP/gina')).body.channel_ids.length === 0);
     assert.equal((await server.http('GET', '/ari/endpoints/PJSIP/gina')).body, { technology: 'PJSIP', resource: 'Gina', state: 'online', channel_ids: [] });
     const ev = await connectEvents(server.url, 'cfg-restart');
     try {

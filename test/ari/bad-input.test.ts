@@ -260,6 +260,10 @@ async function snapshot(t: TestServer) {
   const history = (await get('/sim/history?limit=1000')).map((h: any) => h.id);
   const deviceStates = await get('/ari/deviceStates');
   const mailboxes = await get('/ari/mailboxes');
+  // The asterisk resource's state: modules, log channels, and the endpoints config/dynamic could add.
+  const modules = await get('/ari/asterisk/modules');
+  const logChannels = await get('/ari/asterisk/logging');
+  const endpoints = (await get('/ari/endpoints')).map((e: any) => `${e.technology}/${e.resource}`).sort();
   return {
     channels,
     bridges,
@@ -273,6 +277,9 @@ async function snapshot(t: TestServer) {
     history,
     deviceStates,
     mailboxes,
+    modules,
+    logChannels,
+    endpoints,
     dbChannels: (t.server.db.prepare('SELECT count(*) AS n FROM channels').get() as { n: number }).n,
     dbRecordings: (t.server.db.prepare('SELECT count(*) AS n FROM recordings').get() as { n: number }).n,
     files: filesUnder(join(t.dataDir, 'recordings')),

@@ -144,6 +144,6 @@ export const deleteObject = defineOperation({
 });
 
 export const asteriskOperations = [
-  getObject, updateObject, deleteObject, getInfo, listModules, getModule, loadModule, unloadModule, reloadModule,
-  listLogChannels, addLog, deleteLog, rotateLog, ping, getGlobalVar, setGlobalVar,
+  getObject, updateObject, deleteObject, getInfo, ping, listModules, getModule, loadModule, unloadModule, reloadModule,
+  listLogChannels, addLog, deleteLog, rotateLog, getGlobalVar, setGlobalVar,
 ] as const;
