@@ -179,6 +179,11 @@ test('delete an endpoint with a live call: 204; the call goes on; new calls to i
   const destroyed = await hangupAndWait(ctx.t, ctx.ev, call.id);
   assert.is(destroyed.cause, 16);
   assert.equal((await ctx.t.http('GET', '/ari/deviceStates/PJSIP%2Fdave')).body, { name: 'PJSIP/dave', state: 'INVALID' });
+  // Made again, it starts from the defaults plus what is given now.
+  const again2 = await put('endpoint', 'dave', { sim_state: 'offline' });
+  assert.equal(again2.body, tuples({ ...ENDPOINT_DEFAULTS, sim_state: 'offline' }));
+  assert.equal((await ctx.t.http('GET', '/ari/endpoints/PJSIP/dave')).body, { technology: 'PJSIP', resource: 'dave', state: 'offline', channel_ids: [] });
+  assert.equal((await ctx.t.http('GET', '/ari/deviceStates/PJSIP%2Fdave')).body, { name: 'PJSIP/dave', state: 'UNAVAILABLE' });
 });
 
 test('restart: endpoint, aor and auth objects survive SIGKILL; the endpoint answers calls; a deleted one stays deleted', async () => {

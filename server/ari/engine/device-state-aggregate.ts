@@ -61,7 +61,7 @@ export class EndpointTally {
   private readonly counts = new Map<DeviceStateName, number>();
   private inUse = 0;
 
-  constructor(readonly fixture: EndpointFixture) {}
+  constructor(private readonly fixture: EndpointFixture) {}
 
   /** Counts a channel as it is now (a live one), or takes it out (an ended one). */
   update(ch: Channel): void {

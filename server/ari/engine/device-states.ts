@@ -130,12 +130,13 @@ export class DeviceStates {
 
   /**
    * The tally of an endpoint: endpoints made at run time (asterisk/config/dynamic) get theirs
-   * when first counted; a deleted one keeps counting its live channels.
+   * when first counted; a deleted one keeps counting its live channels (and, made again, keeps
+   * its entry object, so the tally sees its new attributes).
    */
   private tallyOf(key: string): EndpointTally | undefined {
     const f = this.eng.fixtures.endpoints.get(key.toLowerCase());
     let tally = this.endpoints.get(key);
-    if (f && tally?.fixture !== f) this.endpoints.set(key, (tally = new EndpointTally(f)));
+    if (!tally && f) this.endpoints.set(key, (tally = new EndpointTally(f)));
     return tally;
   }
 

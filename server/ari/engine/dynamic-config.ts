@@ -35,6 +35,8 @@ interface StoredObject {
 export class DynamicConfig {
   /** Objects made here, by `<type>/<id in lower case>`. */
   private readonly objects = new Map<string, StoredObject>();
+  /** Directory entries of deleted endpoints: one made again reuses its entry, which others may still hold. */
+  private readonly retired = new Map<string, EndpointFixture>();
 
   constructor(
     private readonly fixtures: Pick<Fixtures, 'endpoints' | 'dialplan'>,
@@ -83,7 +85,11 @@ export class DynamicConfig {
     const stored = this.objects.get(key(objectType, id));
     if (!stored) throw forbidden(`Could not delete object with id '${id}'`);
     this.objects.delete(key(objectType, id));
-    if (objectType === 'endpoint') this.fixtures.endpoints.delete(`pjsip/${id.toLowerCase()}`);
+    if (objectType === 'endpoint') {
+      const dirKey = `pjsip/${id.toLowerCase()}`;
+      this.retired.set(dirKey, this.fixtures.endpoints.get(dirKey)!);
+      this.fixtures.endpoints.delete(dirKey);
+    }
     this.repo.removeConfigObject(PJSIP, objectType, stored.id);
   }
 
@@ -105,8 +111,10 @@ export class DynamicConfig {
     const made: EndpointFixture = endpointFromFields('PJSIP', id, endpointFields(values));
     const dirKey = `pjsip/${id.toLowerCase()}`;
     const current = this.fixtures.endpoints.get(dirKey);
-    if (current) Object.assign(current, made, { resource: current.resource, key: current.key });
-    else this.fixtures.endpoints.set(dirKey, made);
+    if (current) return void Object.assign(current, made, { resource: current.resource, key: current.key });
+    const entry = this.retired.get(dirKey);
+    this.retired.delete(dirKey);
+    this.fixtures.endpoints.set(dirKey, entry ? Object.assign(entry, made) : made);
   }
 }
 
