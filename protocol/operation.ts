@@ -101,7 +101,10 @@ export const body = {
     allowMultiple: false,
     handlerValidates: false,
   }),
-  /** A `variables` container whose value the handler receives as plain JSON (undefined when absent). */
+  /**
+   * A container read from the body's key of the parameter's own name (`variables` for a user
+   * event, `fields` for a configuration object), handed to the handler as plain JSON (undefined when absent).
+   */
   fields: (description: string): ParamDef<unknown> => ({
     in: 'body',
     dataType: 'containers',

@@ -17,6 +17,7 @@ import { createChannelRepo } from './db/repos/channel-repo.js';
 import { createBridgeRepo, createRecordingRepo } from './db/repos/recording-repo.js';
 import { createDeviceStateRepo } from './db/repos/device-state-repo.js';
 import { createEndpointRepo } from './db/repos/endpoint-repo.js';
+import { createAsteriskConfigRepo } from './db/repos/asterisk-config-repo.js';
 import { createMailboxRepo } from './db/repos/mailbox-repo.js';
 import { createMetaRepo } from './db/repos/meta-repo.js';
 import { createAriAuth, PRESET_ARI_USER } from './ari/http/auth.js';
@@ -164,6 +165,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       deviceStateRepo: createDeviceStateRepo(db),
       mailboxRepo: createMailboxRepo(db),
       endpointRepo: createEndpointRepo(db),
+      asteriskConfigRepo: createAsteriskConfigRepo(db),
       dataDir: config.dataDir,
       bindHost: config.host,
       externalMediaNetworks: config.externalMediaNetworks,

@@ -36,12 +36,12 @@ const APP = '/applications/{applicationName}';
 
 export const ASTERISK_22_OPERATIONS: readonly AsteriskOperation[] = [
   ...resource('asterisk', [
-    ['GET', CONFIG, 'getObject', PLANNED], ['PUT', CONFIG, 'updateObject', PLANNED], ['DELETE', CONFIG, 'deleteObject', PLANNED],
+    ['GET', CONFIG, 'getObject'], ['PUT', CONFIG, 'updateObject'], ['DELETE', CONFIG, 'deleteObject'],
     ['GET', '/asterisk/info', 'getInfo'], ['GET', '/asterisk/ping', 'ping'],
-    ['GET', '/asterisk/modules', 'listModules', PLANNED], ['GET', MODULE, 'getModule', PLANNED], ['POST', MODULE, 'loadModule', PLANNED],
-    ['DELETE', MODULE, 'unloadModule', PLANNED], ['PUT', MODULE, 'reloadModule', PLANNED],
-    ['GET', '/asterisk/logging', 'listLogChannels', PLANNED], ['POST', LOG, 'addLog', PLANNED], ['DELETE', LOG, 'deleteLog', PLANNED],
-    ['PUT', `${LOG}/rotate`, 'rotateLog', PLANNED],
+    ['GET', '/asterisk/modules', 'listModules'], ['GET', MODULE, 'getModule'], ['POST', MODULE, 'loadModule'],
+    ['DELETE', MODULE, 'unloadModule'], ['PUT', MODULE, 'reloadModule'],
+    ['GET', '/asterisk/logging', 'listLogChannels'], ['POST', LOG, 'addLog'], ['DELETE', LOG, 'deleteLog'],
+    ['PUT', `${LOG}/rotate`, 'rotateLog'],
     ['GET', '/asterisk/variable', 'getGlobalVar'], ['POST', '/asterisk/variable', 'setGlobalVar'],
   ]),
   ...resource('endpoints', [

@@ -1,7 +1,7 @@
 import type { Model } from '../model.js';
 import type { Operation } from '../operation.js';
 import { Application } from './models/application.js';
-import { AsteriskInfo, AsteriskPing, BuildInfo, ConfigInfo, SetId, StatusInfo, SystemInfo, Variable } from './models/asterisk.js';
+import { AsteriskInfo, AsteriskPing, BuildInfo, ConfigInfo, ConfigTuple, LogChannel, Module, SetId, StatusInfo, SystemInfo, Variable } from './models/asterisk.js';
 import { CallerID, Channel, Dialed, DialplanCEP, RTPstat } from './models/channel.js';
 import { DeviceState } from './models/device-state.js';
 import { Endpoint, TextMessage } from './models/endpoint.js';
@@ -34,10 +34,15 @@ export interface AriResource {
 /** In the order Asterisk lists its api-docs. Resources without served operations are left out of the listing. */
 export const ARI_RESOURCES: readonly AriResource[] = [
   {
-    name: 'asterisk', description: 'The server itself: information, ping, global variables',
-    paths: { '/asterisk/info': 'What the server reports about itself', '/asterisk/ping': 'Liveness check', '/asterisk/variable': 'Variables shared by all channels' },
+    name: 'asterisk', description: 'The server itself: information, modules, log channels, configuration objects, ping, global variables',
+    paths: {
+      '/asterisk/info': 'What the server reports about itself', '/asterisk/ping': 'Liveness check', '/asterisk/variable': 'Variables shared by all channels',
+      '/asterisk/config/dynamic/{configClass}/{objectType}/{id}': 'Configuration objects made at run time', '/asterisk/modules': 'The module catalogue',
+      '/asterisk/modules/{moduleName}': 'One module: load, unload, reload', '/asterisk/logging': 'Log channels',
+      '/asterisk/logging/{logChannelName}': 'Adding and removing a log channel', '/asterisk/logging/{logChannelName}/rotate': 'Rotating a log file',
+    },
     operations: asteriskOperations,
-    models: [BuildInfo, SystemInfo, SetId, ConfigInfo, StatusInfo, AsteriskInfo, AsteriskPing, Variable],
+    models: [BuildInfo, SystemInfo, SetId, ConfigInfo, StatusInfo, AsteriskInfo, AsteriskPing, Module, LogChannel, Variable, ConfigTuple],
   },
   {
     name: 'endpoints', description: 'The simulated far ends calls can reach',

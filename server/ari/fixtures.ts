@@ -36,6 +36,17 @@ const EndpointSchema = v.strictObject({
 });
 export type EndpointFixture = v.InferOutput<typeof EndpointSchema> & { tech: string; resource: string; key: string };
 
+/**
+ * An endpoint built from the same fields as an endpoints.json entry (absent ones take their
+ * defaults): how configuration objects made at run time become endpoints of the simulation.
+ * Throws a FixtureError naming the first bad field.
+ */
+export function endpointFromFields(tech: string, resource: string, fields: Record<string, unknown>): EndpointFixture {
+  const r = v.safeParse(EndpointSchema, fields);
+  if (!r.success) throw new FixtureError(r.issues[0]!.path?.map((p) => String(p.key)).join('.') ?? 'endpoint');
+  return { ...r.output, tech, resource, key: `${tech}/${resource}` };
+}
+
 const EndpointsFile = v.object({
   endpoints: v.record(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]+\/[^/@;]+$/, 'endpoint keys look like TECH/resource')), EndpointSchema),
 });

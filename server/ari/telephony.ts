@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { AriLimits } from '../config.js';
+import type { AsteriskConfigRepo } from '../db/repos/asterisk-config-repo.js';
 import type { ChannelRepo } from '../db/repos/channel-repo.js';
 import type { DeviceStateRepo } from '../db/repos/device-state-repo.js';
 import type { EndpointRepo } from '../db/repos/endpoint-repo.js';
@@ -17,10 +18,13 @@ import { ChannelFactory } from './engine/channel-factory.js';
 import { Control } from './engine/control.js';
 import { DeviceStates } from './engine/device-states.js';
 import { EndpointMessages } from './engine/endpoint-messages.js';
+import { DynamicConfig } from './engine/dynamic-config.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 import { ExternalMedia } from './engine/external-media.js';
 import { FarEnd } from './engine/far-end.js';
+import { LogChannels } from './engine/log-channels.js';
 import { Mailboxes } from './engine/mailboxes.js';
+import { Modules } from './engine/modules.js';
 import { Pbx } from './engine/pbx.js';
 import { Playbacks } from './engine/playbacks.js';
 import { Recordings } from './engine/recordings.js';
@@ -57,6 +61,9 @@ export interface Telephony {
   broadcasts: Broadcasts;
   registrations: Registrations;
   endpointMessages: EndpointMessages;
+  modules: Modules;
+  logChannels: LogChannels;
+  dynamicConfig: DynamicConfig;
   /** Stops media (recordings are completed and kept) and the engine. */
   stop(): void;
 }
@@ -68,6 +75,7 @@ export interface TelephonyOptions extends EngineOptions {
   deviceStateRepo: DeviceStateRepo;
   mailboxRepo: MailboxRepo;
   endpointRepo: EndpointRepo;
+  asteriskConfigRepo: AsteriskConfigRepo;
   dataDir: string;
   /** Address external media sockets bind to. */
   bindHost: string;
@@ -85,6 +93,10 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const engine: Engine = new Engine(opts, { readForSnapshot: (ch, name) => vars.readForSnapshot(ch, name) });
   const restored = engine.restore(opts.repo.live());
   if (restored) opts.log.info({ channels: restored }, 'restored live channels');
+  const modules = new Modules(engine, opts.asteriskConfigRepo);
+  const logChannels = new LogChannels(opts.asteriskConfigRepo);
+  // Endpoints made through ARI join the endpoint directory before anything counts its endpoints.
+  const dynamicConfig = new DynamicConfig(opts.fixtures, opts.asteriskConfigRepo, modules);
   // Registrations make endpoints online or offline; device states follow them, and count the restored channels from the start.
   const registrations: Registrations = new Registrations(engine, opts.endpointRepo, (e) => devices.endpointChanged(e.key));
   const reachability = registrations.state.bind(registrations);
@@ -148,7 +160,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeMedia, transfers, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeMedia, transfers, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages, modules, logChannels, dynamicConfig,
     stop() {
       registrations.stop();
       recordings.stopAll();

@@ -48,8 +48,12 @@ const FIX = { channel: 'bad-ch', channel2: 'bad-ch2', bridge: 'bad-br', playback
 let fresh = 0;
 const freshId = (p: string) => `${p}-${++fresh}`;
 
-/** A path parameter that names the object the request creates (`POST …/{id}` answering a model, or `PUT …/{name}`). */
-const createsId = (op: Operation, name: string) => op.path.endsWith(`{${name}}`) && ((op.method === 'POST' && op.responseClass !== 'void') || op.method === 'PUT');
+/**
+ * A path parameter that names the object the request creates (`POST …/{id}` answering a model or
+ * declaring no 404, such as adding a log channel or loading a module, or `PUT …/{name}`).
+ */
+const createsId = (op: Operation, name: string) =>
+  op.path.endsWith(`{${name}}`) && ((op.method === 'POST' && (op.responseClass !== 'void' || !op.errors.some((e) => e.code === 404))) || op.method === 'PUT');
 /**
  * Device names are not looked up (as in Asterisk): any name has a state (GET answers 200, INVALID
  * for a name nothing provides), and only `Stasis:` names can be written (409 for the others).
@@ -73,6 +77,11 @@ function realPathValue(op: Operation, name: string): string {
     case 'applicationName': return APP;
     case 'mailboxName': return FIX.mailbox;
     case 'eventName': return 'bad-user-event';
+    case 'moduleName': return 'app_voicemail.so';
+    case 'logChannelName': return 'messages.log';
+    case 'configClass': return 'res_pjsip';
+    case 'objectType': return 'endpoint';
+    case 'id': return 'alice';
     default: throw new Error(`no fixture for path parameter ${name} of ${op.nickname}: add one`);
   }
 }
@@ -106,6 +115,7 @@ function validValue(op: Operation, name: string): string {
     // A well-formed extension that does not exist: a request that got through would be refused, not transfer the fixture channel.
     case 'exten': return 'bad-no-such-exten';
     case 'target': return 'bad-no-such-channel';
+    case 'configuration': return 'notice,warning';
     default: throw new Error(`no valid value for required parameter ${name} of ${op.nickname}: add one`);
   }
 }
@@ -259,6 +269,10 @@ async function snapshot(t: TestServer) {
   const history = (await get('/sim/history?limit=1000')).map((h: any) => h.id);
   const deviceStates = await get('/ari/deviceStates');
   const mailboxes = await get('/ari/mailboxes');
+  // The asterisk resource's state: modules, log channels, and the endpoints config/dynamic could add.
+  const modules = await get('/ari/asterisk/modules');
+  const logChannels = await get('/ari/asterisk/logging');
+  const endpoints = (await get('/ari/endpoints')).map((e: any) => `${e.technology}/${e.resource}`).sort();
   return {
     channels,
     bridges,
@@ -272,6 +286,9 @@ async function snapshot(t: TestServer) {
     history,
     deviceStates,
     mailboxes,
+    modules,
+    logChannels,
+    endpoints,
     dbChannels: (t.server.db.prepare('SELECT count(*) AS n FROM channels').get() as { n: number }).n,
     dbRecordings: (t.server.db.prepare('SELECT count(*) AS n FROM recordings').get() as { n: number }).n,
     files: filesUnder(join(t.dataDir, 'recordings')),
@@ -410,8 +427,10 @@ function bodyCases(): Case[] {
         out.push({ op, kind: `non-object JSON ${body}`, path, headers: json, body, expect: 400 });
       }
       const bad = hasVariables(op) ? ['A=1', ['A'], 5, true, { A: 1 }, { A: null }, { A: { value: 1 } }, { A: { value: 'v', report_events: 'yes' } }, { A: ['x'] }] : ['A=1', ['A'], 5, true, null];
+      // A JSON container sits under its own name (a user event's `variables`, a configuration object's `fields`).
+      const key = entries(op).find(([, p]) => p.in === 'body' && p.jsonContainer)?.[0] ?? 'variables';
       for (const variables of bad) {
-        out.push({ op, kind: `variables ${JSON.stringify(variables)}`, path, headers: json, body: JSON.stringify({ variables }), expect: 400 });
+        out.push({ op, kind: `${key} ${JSON.stringify(variables)}`, path, headers: json, body: JSON.stringify({ [key]: variables }), expect: 400 });
       }
     }
   }

@@ -32,7 +32,7 @@ export class DeviceStates {
   private readonly stasis = new Map<string, DeviceStateName>();
   /** The state last announced for each device (what Asterisk keeps in its device state cache). */
   private readonly announced = new Map<string, DeviceStateName>();
-  /** Live channels of each endpoint of the fixtures, by its key (PJSIP/alice), counted again at every commit. */
+  /** Live channels of each endpoint, by its key (PJSIP/alice), counted again at every commit. */
   private readonly endpoints = new Map<string, EndpointTally>();
   private readonly subscriptions: DeviceSubscriptions;
 
@@ -41,7 +41,7 @@ export class DeviceStates {
     private readonly repo: DeviceStateRepo,
     meta: MetaRepo,
     /** Whether an endpoint can be reached now (its registrations); the fixture's state by default. */
-    endpointState: (f: EndpointFixture) => EndpointState = (f) => f.state,
+    private readonly endpointState: (f: EndpointFixture) => EndpointState = (f) => f.state,
   ) {
     for (const row of repo.all()) {
       const state = parseWritableDeviceState(row.state);
@@ -123,19 +123,31 @@ export class DeviceStates {
   private stateOf(name: string): DeviceStateName {
     if (isStasis(name)) return this.stasis.get(name.slice(STASIS.length)) ?? 'UNKNOWN';
     const f = name.includes('/') ? this.eng.fixtures.endpoints.get(name.toLowerCase()) : undefined;
-    return f ? this.endpoints.get(f.key)!.state : 'INVALID';
+    return f ? this.tallyOf(f.key)!.state : 'INVALID';
   }
 
   /** At each commit: the endpoints whose channels changed are summed again, and announced if their state moved. */
   private settle(changed: readonly Channel[]): void {
     let touched: Set<string> | undefined;
     for (const ch of changed) {
-      const tally = this.endpoints.get(ch.d.endpoint);
+      const tally = this.tallyOf(ch.d.endpoint);
       if (!tally) continue;
       tally.update(ch);
       (touched ??= new Set()).add(ch.d.endpoint);
     }
     if (touched) for (const key of touched) this.announce(key, this.endpoints.get(key)!.state);
+  }
+
+  /**
+   * The tally of an endpoint: endpoints made at run time (asterisk/config/dynamic) get theirs
+   * when first counted; a deleted one keeps counting its live channels (and, made again, keeps
+   * its entry object, so the tally sees its new attributes).
+   */
+  private tallyOf(key: string): EndpointTally | undefined {
+    const f = this.eng.fixtures.endpoints.get(key.toLowerCase());
+    let tally = this.endpoints.get(key);
+    if (!tally && f) this.endpoints.set(key, (tally = new EndpointTally(f, () => this.endpointState(f))));
+    return tally;
   }
 
   private announce(name: string, state: DeviceStateName): void {

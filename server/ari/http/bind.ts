@@ -194,7 +194,8 @@ async function bindArgs(c: Context, op: Operation, opts: BinderOptions): Promise
     if (p.in === 'body') {
       // A variables container is a JSON object; any other JSON body cannot carry one (nor parameters).
       if (json !== undefined && (json === null || typeof json !== 'object' || Array.isArray(json))) throw badRequest('The request body must be a JSON object');
-      const container = (json as { variables?: unknown } | undefined)?.variables;
+      // A JSON container sits under the body key of its own name; a variables container under `variables`.
+      const container = (json as Record<string, unknown> | undefined)?.[p.jsonContainer ? name : 'variables'];
       args[name] = p.jsonContainer ? container : bindVariables(container, opts.limits);
       continue;
     }

@@ -10,8 +10,8 @@ import type { Telephony } from '../telephony.js';
 /** The version we report: Asterisk-shaped (clients parse the major), naming what we really are. */
 export const SYSTEM_VERSION = '22.0.0-trunkline';
 
-export function mountAsterisk(b: AriBinder, t: Pick<Telephony, 'engine' | 'vars'>, maxChannels?: number): void {
-  const { engine, vars } = t;
+export function mountAsterisk(b: AriBinder, t: Pick<Telephony, 'engine' | 'vars' | 'modules' | 'logChannels' | 'dynamicConfig'>, maxChannels?: number): void {
+  const { engine, vars, modules, logChannels, dynamicConfig } = t;
   b.mount(op.getInfo, (a) => {
     const want = new Set(a.only ?? ['build', 'system', 'config', 'status']);
     let user = 'trunkline';
@@ -29,7 +29,7 @@ export function mountAsterisk(b: AriBinder, t: Pick<Telephony, 'engine' | 'vars'
           setid: { user, group: user },
         },
       } : {}),
-      ...(want.has('status') ? { status: { startup_time: ariTimestamp(engine.startedAt), last_reload_time: ariTimestamp(engine.startedAt) } } : {}),
+      ...(want.has('status') ? { status: { startup_time: ariTimestamp(engine.startedAt), last_reload_time: ariTimestamp(modules.lastReload) } } : {}),
     };
   });
   b.mount(op.ping, () => ({ asterisk_id: engine.entityId, ping: 'pong', timestamp: ariTimestamp(engine.clock.now()) }));
@@ -46,4 +46,16 @@ export function mountAsterisk(b: AriBinder, t: Pick<Telephony, 'engine' | 'vars'
     if (!a.variable) throw badRequest('Variable name is required');
     vars.setGlobal(a.variable, a.value);
   });
+  b.mount(op.listModules, () => modules.list());
+  b.mount(op.getModule, (a) => modules.get(a.moduleName));
+  b.mount(op.loadModule, (a) => modules.load(a.moduleName));
+  b.mount(op.unloadModule, (a) => modules.unload(a.moduleName));
+  b.mount(op.reloadModule, (a) => modules.reload(a.moduleName));
+  b.mount(op.listLogChannels, () => logChannels.list());
+  b.mount(op.addLog, (a) => logChannels.add(a.logChannelName, a.configuration));
+  b.mount(op.deleteLog, (a) => logChannels.remove(a.logChannelName));
+  b.mount(op.rotateLog, (a) => logChannels.rotate(a.logChannelName));
+  b.mount(op.getObject, (a) => dynamicConfig.get(a.configClass, a.objectType, a.id));
+  b.mount(op.updateObject, (a) => dynamicConfig.update(a.configClass, a.objectType, a.id, a.fields));
+  b.mount(op.deleteObject, (a) => dynamicConfig.remove(a.configClass, a.objectType, a.id));
 }
