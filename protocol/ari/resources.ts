@@ -1,7 +1,7 @@
 import type { Model } from '../model.js';
 import type { Operation } from '../operation.js';
 import { Application } from './models/application.js';
-import { AsteriskInfo, AsteriskPing, BuildInfo, ConfigInfo, SetId, StatusInfo, SystemInfo, Variable } from './models/asterisk.js';
+import { AsteriskInfo, AsteriskPing, BuildInfo, ConfigInfo, SetId, StatusInfo, SystemInfo, Variable, Variables } from './models/asterisk.js';
 import { CallerID, Channel, Dialed, DialplanCEP, RTPstat } from './models/channel.js';
 import { DeviceState } from './models/device-state.js';
 import { Endpoint } from './models/endpoint.js';
@@ -37,7 +37,7 @@ export const ARI_RESOURCES: readonly AriResource[] = [
     name: 'asterisk', description: 'The server itself: information, ping, global variables',
     paths: { '/asterisk/info': 'What the server reports about itself', '/asterisk/ping': 'Liveness check', '/asterisk/variable': 'Variables shared by all channels' },
     operations: asteriskOperations,
-    models: [BuildInfo, SystemInfo, SetId, ConfigInfo, StatusInfo, AsteriskInfo, AsteriskPing, Variable],
+    models: [BuildInfo, SystemInfo, SetId, ConfigInfo, StatusInfo, AsteriskInfo, AsteriskPing, Variable, Variables],
   },
   {
     name: 'endpoints', description: 'The simulated far ends calls can reach',
@@ -60,6 +60,8 @@ export const ARI_RESOURCES: readonly AriResource[] = [
       '/channels/{channelId}/snoop/{snoopId}': 'A snoop channel, with its id', '/channels/{channelId}/dial': 'Dialling a created channel',
       '/channels/{channelId}/rtp_statistics': 'RTP counters',
       '/channels/externalMedia': 'A channel streaming to and from an outside host',
+      '/channels/{channelId}/progress': 'Early media indication', '/channels/{channelId}/variables': 'Several variables at once',
+      '/channels/{channelId}/transfer_progress': 'How a transfer the far end asked for is going',
     },
     operations: channelOperations, models: [Dialed, DialplanCEP, CallerID, RTPstat, Channel],
   },

@@ -21,6 +21,7 @@ import { Pbx } from './engine/pbx.js';
 import { Playbacks } from './engine/playbacks.js';
 import { Recordings } from './engine/recordings.js';
 import { Snoops } from './engine/snoops.js';
+import { ToneDetectors } from './engine/tone-detect.js';
 import { UserEvents } from './engine/user-events.js';
 import { Variables } from './engine/variables.js';
 
@@ -70,7 +71,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   // Device states count the restored channels from the start.
   const devices = new DeviceStates(engine, opts.deviceStateRepo, opts.meta);
   const mailboxes = new Mailboxes(opts.mailboxRepo);
-  const vars: Variables = new Variables(engine, opts.limits.maxChannelVariables);
+  const vars: Variables = new Variables(engine, opts.limits.maxChannelVariables, (ch) => tones.sync(ch));
   const calls: Calls = new Calls(engine, vars, {
     start: (ch, context, exten, priority) => pbx.start(ch, context, exten, priority),
     startSoon: (ch, context, exten, priority) => pbx.startSoon(ch, context, exten, priority),
@@ -85,6 +86,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
     whisperers: (ch) => snoops.whisperers(ch),
     external: (ch, tick, out) => external.read(ch, tick, out),
   });
+  const tones: ToneDetectors = new ToneDetectors(engine, router, clock);
   const farEnd: FarEnd = new FarEnd(engine, calls, control, router, join(opts.dataDir, 'sim-audio'), opts.limits.simAudioMaxSeconds);
   const target = (t: string) => {
     const i = t.indexOf(':');
