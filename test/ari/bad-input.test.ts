@@ -97,6 +97,8 @@ function validValue(op: Operation, name: string): string {
     case 'oldMessages': return '0';
     case 'newMessages': return '1';
     case 'application': return APP;
+    case 'variables': return 'BADVAR';
+    case 'states': return 'channel_progress';
     default: throw new Error(`no valid value for required parameter ${name} of ${op.nickname}: add one`);
   }
 }
