@@ -2,9 +2,7 @@ import { body, defineOperation, path, query } from '../../operation.js';
 import { Variables } from '../models/asterisk.js';
 
 // Channel operations that Asterisk 20 to 23 added: early media, transfer progress, and
-// reading or writing several variables in one request. Only transfer_progress says since when
-// (the release that brought ARI transfer handling); the others keep the default, as we could not
-// confirm the release that added them.
+// reading or writing several variables in one request (releases from Asterisk's change logs).
 
 const channel = path.string({ description: 'Id or name of a live channel.' });
 const missing = { code: 404, reason: 'Channel not found' };
@@ -15,7 +13,7 @@ const badState = { code: 412, reason: 'Channel in invalid state' };
 export const TRANSFER_STATES = ['channel_progress', 'channel_answered', 'channel_unavailable', 'channel_declined'] as const;
 
 export const progress = defineOperation({
-  resource: 'channels', method: 'POST', path: '/channels/{channelId}/progress', nickname: 'progress',
+  resource: 'channels', method: 'POST', path: '/channels/{channelId}/progress', nickname: 'progress', since: ['20.16.0', '22.6.0'],
   summary: 'Tells the far end that early media is coming (a 183 Session Progress for a SIP far end) without answering.',
   notes: 'No event follows on this channel. On the dialplan half of a Local pair, the half that placed the call reports Dial PROGRESS.',
   params: { channelId: channel },
@@ -35,7 +33,7 @@ export const transferProgress = defineOperation({
 });
 
 export const getChannelVars = defineOperation({
-  resource: 'channels', method: 'GET', path: '/channels/{channelId}/variables', nickname: 'getChannelVars',
+  resource: 'channels', method: 'GET', path: '/channels/{channelId}/variables', nickname: 'getChannelVars', since: ['20.20.0', '22.10.0', '23.4.0'],
   summary: 'Reads several variables of the channel (or dialplan functions such as CALLERID(num)) in one request.',
   notes: 'Names that are not set on the channel are left out of the answer.',
   params: {
@@ -47,7 +45,7 @@ export const getChannelVars = defineOperation({
 });
 
 export const setChannelVars = defineOperation({
-  resource: 'channels', method: 'POST', path: '/channels/{channelId}/variables', nickname: 'setChannelVars',
+  resource: 'channels', method: 'POST', path: '/channels/{channelId}/variables', nickname: 'setChannelVars', since: ['20.20.0', '22.10.0', '23.4.0'],
   summary: 'Sets several variables of the channel (or writes functions) in one request, in the order given; each raises the event a single setChannelVar would.',
   params: {
     channelId: channel,
