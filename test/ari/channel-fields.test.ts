@@ -24,7 +24,7 @@ test('tenantid: absent until CHANNEL(tenantid) is written, then in every snapsho
   assert.equal(await readVar(id, 'CHANNEL(tenantid)'), { value: 'acme' });
   assert.is(ctx.ev.of(id).length, before);
   const destroyed = await hangupAndWait(ctx.t, ctx.ev, id);
-  assert.is(destroyed.channel.tenantid, 'acme');
+  assert.is(destroyed.channel!.tenantid, 'acme');
 });
 
 test('tenantid set in the variables of an originate shows in the answer itself', async () => {
@@ -35,7 +35,7 @@ test('tenantid set in the variables of an originate shows in the answer itself',
   assert.is(r.status, 200, r.text);
   assert.is(r.body.tenantid, 'globex');
   const start = await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'tenant-2');
-  assert.is(start.channel.tenantid, 'globex');
+  assert.is(start.channel!.tenantid, 'globex');
   await hangupAndWait(ctx.t, ctx.ev, 'tenant-2');
 });
 
@@ -47,7 +47,7 @@ test('caller_rdnis: the redirecting number of an inbound call, read through REDI
   assert.is(r.status, 200, r.text);
   assert.is(r.body.caller_rdnis, '5551234');
   const start = await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'rdnis-1');
-  assert.is(start.channel.caller_rdnis, '5551234');
+  assert.is(start.channel!.caller_rdnis, '5551234');
   assert.equal(await readVar('rdnis-1', 'REDIRECTING(from-num)'), { value: '5551234' });
   assert.equal(await readVar('rdnis-1', 'REDIRECTING(count)'), { value: '1' });
   assert.equal(await readVar('rdnis-1', 'REDIRECTING(to-num)'), { value: '' });

@@ -53,8 +53,8 @@ test('setChannelVars writes in order with each one\'s event; getChannelVars read
   const after = ctx.ev.of(id).slice(before);
   assert.equal(after.map((e) => (e.type === 'ChannelVarset' ? `${e.variable}=${e.value}` : e.type)), ['A=1', 'B=two', 'ChannelCallerId']);
   // B was reported: it rides along in channelvars from then on.
-  assert.equal(cid.channel.channelvars, { B: 'two' });
-  assert.is(cid.channel.caller.name, 'Zed');
+  assert.equal(cid.channel!.channelvars, { B: 'two' });
+  assert.is(cid.channel!.caller.name, 'Zed');
 
   const g = await getVars(id, 'A,B,CALLERID(name),NEVER_SET,CHANNEL(state)');
   assert.is(g.status, 200);

@@ -30,7 +30,7 @@ test('a 2600 Hz tone from the far end, heard for the minimum duration, raises Ch
   await farTone(id, '2600');
   const e = await detected(id);
   assert.is(e.application, 'app1');
-  assert.is(e.channel.state, 'Up');
+  assert.is(e.channel!.state, 'Up');
   assert.equal(Object.keys(e).sort(), ['application', 'asterisk_id', 'channel', 'timestamp', 'type']);
   assert.equal(await readVar(id, 'TONE_DETECT(rx)'), { value: '1' });
   assert.equal(await readVar(id, 'TONE_DETECT(tx)'), { value: '0' });
