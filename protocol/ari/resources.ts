@@ -9,6 +9,7 @@ import { Mailbox } from './models/mailbox.js';
 import { Bridge } from './models/bridge.js';
 import { FormatLangPair, LiveRecording, Playback, Sound, StoredRecording } from './models/media.js';
 import { bridgeOperations } from './operations/bridges.js';
+import { bridgeVariableOperations } from './operations/bridge-variables.js';
 import { playbackOperations } from './operations/playbacks.js';
 import { recordingOperations } from './operations/recordings.js';
 import { soundOperations } from './operations/sounds.js';
@@ -72,8 +73,9 @@ export const ARI_RESOURCES: readonly AriResource[] = [
       '/bridges/{bridgeId}/removeChannel': 'Removing members', '/bridges/{bridgeId}/moh': 'Music on hold for the members',
       '/bridges/{bridgeId}/play': 'Playbacks for the members', '/bridges/{bridgeId}/play/{playbackId}': 'A playback for the members, with its id',
       '/bridges/{bridgeId}/record': 'Recording the mix',
+      '/bridges/{bridgeId}/variable': 'Bridge variables', '/bridges/{bridgeId}/variables': 'Several bridge variables at once',
     },
-    operations: bridgeOperations, models: [Bridge],
+    operations: [...bridgeOperations, ...bridgeVariableOperations], models: [Bridge],
   },
   {
     name: 'recordings', description: 'Recordings in progress and recording files',

@@ -8,7 +8,8 @@ import { MediaClock } from './media/media-clock.js';
 import { createExternalHostPolicy } from './media/external-host-policy.js';
 import { Codecs } from './media/codec.js';
 import { AudioRouter } from './engine/audio.js';
-import { Bridges } from './engine/bridges.js';
+import { type Bridge, Bridges } from './engine/bridges.js';
+import { BridgeVariables } from './engine/bridge-variables.js';
 import { Calls } from './engine/calls.js';
 import { ChannelFactory } from './engine/channel-factory.js';
 import { Control } from './engine/control.js';
@@ -38,6 +39,7 @@ export interface Telephony {
   playbacks: Playbacks;
   recordings: Recordings;
   bridges: Bridges;
+  bridgeVars: BridgeVariables<Bridge>;
   snoops: Snoops;
   external: ExternalMedia;
   devices: DeviceStates;
@@ -114,6 +116,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
     return b ? bridges.recipients(b) : engine.apps.subscribedToAll;
   });
   const bridges: Bridges = new Bridges(engine, router, opts.bridgeRepo, playbacks, (uri) => recordings.endTarget(uri));
+  const bridgeVars = new BridgeVariables(bridges, opts.limits.maxChannelVariables);
   const snoops: Snoops = new Snoops(engine, calls);
   const userEvents = new UserEvents(engine, bridges);
   const external: ExternalMedia = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost, createExternalHostPolicy(opts.externalMediaNetworks));
@@ -122,7 +125,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, snoops, external, devices, mailboxes, userEvents,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeVars, snoops, external, devices, mailboxes, userEvents,
     stop() {
       recordings.stopAll();
       external.closeAll();

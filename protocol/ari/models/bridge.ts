@@ -11,4 +11,5 @@ export const Bridge = defineModel('Bridge', 'Channels joined together: in a mixi
   video_mode: optional(f.string('Never sent: there is no video here.')),
   video_source_id: optional(f.string('Never sent: there is no video here.')),
   creationtime: f.date('When the bridge was created.'),
+  bridgevars: optional(f.object('Bridge variables set with report_events, present once there is one.')),
 });
