@@ -21,16 +21,20 @@ async function ringingNotInApp(id: string): Promise<void> {
   await ctx.ev.waitFor((e) => e.type === 'Dial' && e.peer?.id === id && e.dialstatus === 'RINGING');
 }
 
-test('progress: unknown channel 404, not in an application 409, Down channel 412', async () => {
-  const r404 = await post('no-such-channel', 'progress');
+/** The guards every channel operation shares: 404 for an unknown channel, 409 for one ringing outside any application. */
+async function refusesUnknownAndNotInApp(op: string, query?: Record<string, string>): Promise<void> {
+  const r404 = await post('no-such-channel', op, query);
   assert.is(r404.status, 404);
   assert.equal(r404.body, { message: 'Channel not found' });
-
-  await ringingNotInApp('pr-ringing');
-  const r409 = await post('pr-ringing', 'progress');
+  await ringingNotInApp(`${op}-ringing`);
+  const r409 = await post(`${op}-ringing`, op, query);
   assert.is(r409.status, 409);
   assert.equal(r409.body, { message: 'Channel not in Stasis application' });
-  await hangupAndWait(ctx.t, ctx.ev, 'pr-ringing');
+  await hangupAndWait(ctx.t, ctx.ev, `${op}-ringing`);
+}
+
+test('progress: unknown channel 404, not in an application 409, Down channel 412', async () => {
+  await refusesUnknownAndNotInApp('progress');
 
   const { id } = await createInApp(ctx.t, ctx.ev, { app: 'app1', id: 'pr-down' });
   const r412 = await post(id, 'progress');
@@ -73,15 +77,7 @@ test('progress on the dialplan half of a Local pair: the half that placed the ca
 });
 
 test('transfer_progress: states missing or unknown is 400 after the channel guards; 404 and 409 as find_control', async () => {
-  const r404 = await post('no-such-channel', 'transfer_progress', { states: 'channel_answered' });
-  assert.is(r404.status, 404);
-  assert.equal(r404.body, { message: 'Channel not found' });
-
-  await ringingNotInApp('tp-ringing');
-  const r409 = await post('tp-ringing', 'transfer_progress', { states: 'channel_answered' });
-  assert.is(r409.status, 409);
-  assert.equal(r409.body, { message: 'Channel not in Stasis application' });
-  await hangupAndWait(ctx.t, ctx.ev, 'tp-ringing');
+  await refusesUnknownAndNotInApp('transfer_progress', { states: 'channel_answered' });
 
   const { id } = await createInApp(ctx.t, ctx.ev, { app: 'app1', id: 'tp-bad' });
   const missing = await post(id, 'transfer_progress');
