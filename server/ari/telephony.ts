@@ -88,7 +88,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
     whisperers: (ch) => snoops.whisperers(ch),
     external: (ch, tick, out) => external.read(ch, tick, out),
   });
-  const tones: ToneDetectors = new ToneDetectors(engine, router, clock);
+  const tones: ToneDetectors = new ToneDetectors(engine, router, clock, (ch, location) => control.asyncGoto(ch, location));
   const farEnd: FarEnd = new FarEnd(engine, calls, control, router, join(opts.dataDir, 'sim-audio'), opts.limits.simAudioMaxSeconds);
   const target = (t: string) => {
     const i = t.indexOf(':');

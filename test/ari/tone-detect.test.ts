@@ -1,7 +1,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { callInApp, eventSequence } from '../_helpers/ari.js';
+import { waitUntil } from '../_helpers/wait.js';
 import type { AriEvent } from '../_helpers/events.js';
+import { restartableServer } from '../_helpers/child.js';
+import { connectEvents } from '../_helpers/events.js';
 import { useServer } from '../_helpers/suite.js';
 
 const test = suite('tone-detect');
@@ -90,6 +93,49 @@ test('options n and e end detection after that many hits; x removes the detector
     assert.equal(r.body, { message: 'Failed to execute function' }, variable);
   }
   await hangup(id);
+});
+
+test('option g: a match sends a channel in an application to the dialplan location given (StasisEnd, then it runs there)', async () => {
+  const { id } = await callInApp(ctx.t, ctx.ev, { id: 'td-goto', app: 'app1' });
+  assert.is((await setVar(id, 'TONE_DETECT(2600,100,g(default,after-stasis,next))')).status, 204);
+  await farTone(id, '2600');
+  await ctx.ev.waitFor((e) => e.type === 'StasisEnd' && e.channel?.id === id);
+  assert.equal(eventSequence(ctx.ev, id).slice(-2), ['ChannelToneDetected', 'StasisEnd']);
+  // Label next of after-stasis sets AFTER=1 and then waits.
+  let snap: any;
+  await waitUntil(async () => {
+    snap = (await ctx.t.http('GET', `/ari/channels/${id}`)).body;
+    return snap.dialplan.app_name === 'Wait';
+  }, 'the channel waits in after-stasis');
+  assert.equal([snap.dialplan.context, snap.dialplan.exten, snap.dialplan.priority], ['default', 'after-stasis', 3]);
+  await ctx.t.http('DELETE', `/ari/channels/${id}`);
+});
+
+test('restart: a detector set before SIGKILL still listens afterwards', async () => {
+  const servers = restartableServer('tone-detect-restart');
+  try {
+    let server = await servers.start();
+    // The application is connected, or the channel would not stay in it.
+    const first = await connectEvents(server.url, 'td-restart');
+    const made = await server.http('POST', '/ari/channels/create', { query: { endpoint: 'PJSIP/alice', app: 'td-restart', channelId: 'td-kept' } });
+    assert.is(made.status, 200, made.text);
+    await first.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'td-kept');
+    assert.is((await server.http('POST', '/ari/channels/td-kept/variable', { query: { variable: 'TONE_DETECT(2600,100)', value: '' } })).status, 204);
+    await servers.kill();
+    await first.close();
+    server = await servers.start();
+    const ev = await connectEvents(server.url, 'td-restart');
+    try {
+      assert.is((await server.http('POST', '/sim/channels/td-kept/audio', { query: { source: 'tone', tone: '2600' } })).status, 204);
+      await ev.waitFor((e) => e.type === 'ChannelToneDetected' && e.channel?.id === 'td-kept');
+      assert.equal((await server.http('GET', '/ari/channels/td-kept/variable', { query: { variable: 'TONE_DETECT(rx)' } })).body, { value: '1' });
+      server.assertNoViolations();
+    } finally {
+      await ev.close();
+    }
+  } finally {
+    await servers.cleanup();
+  }
 });
 
 test.run();

@@ -86,8 +86,13 @@ export interface ToneDetectState {
   db: number;
   rx: boolean;
   tx: boolean;
-  /** Hits after which detection ends (option e with n). */
-  endAfter: number | null;
+  /** Hits that make one match (option n): the jump of g or h, and the end of detection with e. */
+  times: number;
+  /** Detection ends once a direction reaches `times` hits (option e). */
+  end: boolean;
+  /** Dialplan location (`[[context,]exten,]priority`) to jump to on a received (g) or sent (h) match. */
+  gotoRx: string | null;
+  gotoTx: string | null;
   hits: { rx: number; tx: number };
 }
 

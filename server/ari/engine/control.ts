@@ -280,6 +280,28 @@ export class Control {
     this.eng.enqueueCommand(ch, { kind: 'continue', context, exten, priority });
   }
 
+  /**
+   * An asynchronous goto (TONE_DETECT's g and h): `[[context,]exten,]priority`
+   * relative to where the channel is. A channel in an application leaves it
+   * as with continue; one running the dialplan drops what it was doing. A
+   * location that does not resolve is ignored, as Asterisk only logs it.
+   */
+  asyncGoto(ch: Channel, location: string): void {
+    const parts = location.split(',').map((x) => x.trim());
+    const [priorityOrLabel = '', exten = ch.d.dialplan.exten, context = ch.d.dialplan.context] = [...parts].reverse();
+    let priority: number;
+    try {
+      priority = this.calls.resolveLabel(context, exten, priorityOrLabel);
+    } catch {
+      return;
+    }
+    if (ch.inStasis) this.eng.enqueueCommand(ch, { kind: 'continue', context, exten, priority });
+    else if (ch.d.pbx) {
+      this.eng.cancel(ch, 'pbx');
+      this.pbx.start(ch, context, exten, priority);
+    }
+  }
+
   move(id: string, app: string, appArgs: string | undefined): void {
     // `app=` names no application: refused like a missing one (it would otherwise move the channel into "").
     if (!app) throw badRequest('Application name is required');

@@ -33,16 +33,16 @@ function parseOptions(s: string): Map<string, string> {
 /**
  * Reads `TONE_DETECT(freq[,duration_ms,options])` as written: the detector
  * it sets up, or null for option x (remove). Options we carry out: r and t
- * (direction), d (threshold in dB), n (hits) with e (end after them), x. The
- * others (call-progress matches a, b, c, p; squelch s; dialplan jumps g, h)
- * are refused rather than silently ignored.
+ * (direction), d (threshold in dB), n (hits) with e (end after them), g and
+ * h (dialplan jumps), x. The others (call-progress matches a, b, c, p;
+ * squelch s) are refused rather than silently ignored.
  */
 export function parseToneDetect(args: string[]): ToneDetectState | null {
   const [freqArg = '', durArg = '', optArg = ''] = args;
   const opts = parseOptions(optArg);
   if (opts.has('x')) return null;
   for (const o of opts.keys()) {
-    if (!'rtdne'.includes(o)) throw new ToneDetectError(`TONE_DETECT option '${o}' is not supported here`);
+    if (!'rtdnegh'.includes(o)) throw new ToneDetectError(`TONE_DETECT option '${o}' is not supported here`);
   }
   const freq = Number(freqArg);
   if (!freqArg || !Number.isFinite(freq) || freq <= 0 || freq >= RATE / 2) throw new ToneDetectError(`Invalid frequency '${freqArg}'`);
@@ -54,7 +54,13 @@ export function parseToneDetect(args: string[]): ToneDetectState | null {
   if (!Number.isInteger(times) || times < 1) throw new ToneDetectError(`Invalid number of hits '${opts.get('n')}'`);
   const rx = !opts.has('t') || opts.has('r');
   const tx = !opts.has('r') || opts.has('t');
-  return { freq, durationMs, db, rx, tx, endAfter: opts.has('e') ? times : null, hits: { rx: 0, tx: 0 } };
+  const jump = (o: string) => {
+    const spec = opts.get(o);
+    if (spec === undefined) return null;
+    if (!spec.trim()) throw new ToneDetectError(`Option '${o}' needs a dialplan location`);
+    return spec;
+  };
+  return { freq, durationMs, db, rx, tx, times, end: opts.has('e'), gotoRx: jump('g'), gotoTx: jump('h'), hits: { rx: 0, tx: 0 } };
 }
 
 /**
@@ -99,6 +105,8 @@ export class ToneDetectors {
     private readonly eng: Engine,
     private readonly router: AudioRouter,
     private readonly clock: MediaClock,
+    /** Sends the channel to a dialplan location (option g or h), as an asynchronous goto does. */
+    private readonly jump: (ch: Channel, location: string) => void,
   ) {
     eng.onHangup((ch) => this.stop(ch));
     // Detectors on channels restored after a restart listen again.
@@ -142,9 +150,12 @@ export class ToneDetectors {
       if (run.counted || run.ms < det.durationMs) continue;
       run.counted = true;
       det.hits[dir]++;
-      if (det.endAfter !== null && det.hits.rx + det.hits.tx >= det.endAfter) ch.d.toneDetect = null;
+      const matched = det.hits[dir] === det.times;
+      if (matched && det.end) ch.d.toneDetect = null;
       this.eng.touch(ch);
       this.eng.emitChannel(ch, 'ChannelToneDetected', {});
+      const location = dir === 'rx' ? det.gotoRx : det.gotoTx;
+      if (matched && location) this.jump(ch, location);
       if (!ch.d.toneDetect) return this.stop(ch);
     }
   }
