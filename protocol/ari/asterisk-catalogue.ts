@@ -16,9 +16,6 @@ export interface AsteriskOperation {
   notServed?: string;
 }
 
-/** Operations other parts of issue 13 are adding; the merge that adds one removes its reason. */
-const PLANNED = 'planned (issue 13)';
-
 type Row = [AsteriskOperation['method'], string, string, string?];
 
 function resource(name: string, rows: Row[]): AsteriskOperation[] {
@@ -55,15 +52,15 @@ export const ASTERISK_22_OPERATIONS: readonly AsteriskOperation[] = [
     ['GET', CH, 'get'], ['POST', CH, 'originateWithId'], ['DELETE', CH, 'hangup'],
     ['POST', `${CH}/continue`, 'continueInDialplan'], ['POST', `${CH}/move`, 'move'], ['POST', `${CH}/redirect`, 'redirect'],
     ['POST', `${CH}/answer`, 'answer'], ['POST', `${CH}/ring`, 'ring'], ['DELETE', `${CH}/ring`, 'ringStop'],
-    ['POST', `${CH}/progress`, 'progress', PLANNED], ['POST', `${CH}/dtmf`, 'sendDTMF'],
+    ['POST', `${CH}/progress`, 'progress'], ['POST', `${CH}/dtmf`, 'sendDTMF'],
     ['POST', `${CH}/mute`, 'mute'], ['DELETE', `${CH}/mute`, 'unmute'], ['POST', `${CH}/hold`, 'hold'], ['DELETE', `${CH}/hold`, 'unhold'],
     ['POST', `${CH}/moh`, 'startMoh'], ['DELETE', `${CH}/moh`, 'stopMoh'], ['POST', `${CH}/silence`, 'startSilence'], ['DELETE', `${CH}/silence`, 'stopSilence'],
     ['POST', `${CH}/play`, 'play'], ['POST', `${CH}/play/{playbackId}`, 'playWithId'], ['POST', `${CH}/record`, 'record'],
     ['GET', `${CH}/variable`, 'getChannelVar'], ['POST', `${CH}/variable`, 'setChannelVar'],
-    ['GET', `${CH}/variables`, 'getChannelVars', PLANNED], ['POST', `${CH}/variables`, 'setChannelVars', PLANNED],
+    ['GET', `${CH}/variables`, 'getChannelVars'], ['POST', `${CH}/variables`, 'setChannelVars'],
     ['POST', `${CH}/snoop`, 'snoopChannel'], ['POST', `${CH}/snoop/{snoopId}`, 'snoopChannelWithId'],
     ['POST', `${CH}/dial`, 'dial'], ['GET', `${CH}/rtp_statistics`, 'rtpstatistics'], ['POST', '/channels/externalMedia', 'externalMedia'],
-    ['POST', `${CH}/transfer_progress`, 'transfer_progress', PLANNED],
+    ['POST', `${CH}/transfer_progress`, 'transfer_progress'],
   ]),
   ...resource('bridges', [
     ['GET', '/bridges', 'list'], ['POST', '/bridges', 'create'], ['POST', BR, 'createWithId'], ['GET', BR, 'get'], ['DELETE', BR, 'destroy'],
@@ -71,6 +68,8 @@ export const ASTERISK_22_OPERATIONS: readonly AsteriskOperation[] = [
     ['POST', `${BR}/videoSource/{channelId}`, 'setVideoSource'], ['DELETE', `${BR}/videoSource`, 'clearVideoSource'],
     ['POST', `${BR}/moh`, 'startMoh'], ['DELETE', `${BR}/moh`, 'stopMoh'],
     ['POST', `${BR}/play`, 'play'], ['POST', `${BR}/play/{playbackId}`, 'playWithId'], ['POST', `${BR}/record`, 'record'],
+    ['GET', `${BR}/variable`, 'getBridgeVar'], ['POST', `${BR}/variable`, 'setBridgeVar'],
+    ['GET', `${BR}/variables`, 'getBridgeVars'], ['POST', `${BR}/variables`, 'setBridgeVars'],
   ]),
   ...resource('recordings', [
     ['GET', '/recordings/stored', 'listStored'], ['GET', STORED, 'getStored'], ['DELETE', STORED, 'deleteStored'],

@@ -1,7 +1,7 @@
 import type { Model } from '../model.js';
 import type { Operation } from '../operation.js';
 import { Application } from './models/application.js';
-import { AsteriskInfo, AsteriskPing, BuildInfo, ConfigInfo, ConfigTuple, LogChannel, Module, SetId, StatusInfo, SystemInfo, Variable } from './models/asterisk.js';
+import { AsteriskInfo, AsteriskPing, BuildInfo, ConfigInfo, ConfigTuple, LogChannel, Module, SetId, StatusInfo, SystemInfo, Variable, Variables } from './models/asterisk.js';
 import { CallerID, Channel, Dialed, DialplanCEP, RTPstat } from './models/channel.js';
 import { DeviceState } from './models/device-state.js';
 import { Endpoint, TextMessage } from './models/endpoint.js';
@@ -9,6 +9,7 @@ import { Mailbox } from './models/mailbox.js';
 import { Bridge } from './models/bridge.js';
 import { FormatLangPair, LiveRecording, Playback, Sound, StoredRecording } from './models/media.js';
 import { bridgeOperations } from './operations/bridges.js';
+import { bridgeVariableOperations } from './operations/bridge-variables.js';
 import { playbackOperations } from './operations/playbacks.js';
 import { recordingOperations } from './operations/recordings.js';
 import { soundOperations } from './operations/sounds.js';
@@ -42,7 +43,7 @@ export const ARI_RESOURCES: readonly AriResource[] = [
       '/asterisk/logging/{logChannelName}': 'Adding and removing a log channel', '/asterisk/logging/{logChannelName}/rotate': 'Rotating a log file',
     },
     operations: asteriskOperations,
-    models: [BuildInfo, SystemInfo, SetId, ConfigInfo, StatusInfo, AsteriskInfo, AsteriskPing, Module, LogChannel, Variable, ConfigTuple],
+    models: [BuildInfo, SystemInfo, SetId, ConfigInfo, StatusInfo, AsteriskInfo, AsteriskPing, Module, LogChannel, Variable, Variables, ConfigTuple],
   },
   {
     name: 'endpoints', description: 'The simulated far ends calls can reach',
@@ -69,6 +70,8 @@ export const ARI_RESOURCES: readonly AriResource[] = [
       '/channels/{channelId}/snoop/{snoopId}': 'A snoop channel, with its id', '/channels/{channelId}/dial': 'Dialling a created channel',
       '/channels/{channelId}/rtp_statistics': 'RTP counters',
       '/channels/externalMedia': 'A channel streaming to and from an outside host',
+      '/channels/{channelId}/progress': 'Early media indication', '/channels/{channelId}/variables': 'Several variables at once',
+      '/channels/{channelId}/transfer_progress': 'How a transfer the far end asked for is going',
     },
     operations: channelOperations, models: [Dialed, DialplanCEP, CallerID, RTPstat, Channel],
   },
@@ -80,8 +83,9 @@ export const ARI_RESOURCES: readonly AriResource[] = [
       '/bridges/{bridgeId}/play': 'Playbacks for the members', '/bridges/{bridgeId}/play/{playbackId}': 'A playback for the members, with its id',
       '/bridges/{bridgeId}/record': 'Recording the mix',
       '/bridges/{bridgeId}/videoSource/{channelId}': 'Choosing the video source', '/bridges/{bridgeId}/videoSource': 'The chosen video source',
+      '/bridges/{bridgeId}/variable': 'Bridge variables', '/bridges/{bridgeId}/variables': 'Several bridge variables at once',
     },
-    operations: bridgeOperations, models: [Bridge],
+    operations: [...bridgeOperations, ...bridgeVariableOperations], models: [Bridge],
   },
   {
     name: 'recordings', description: 'Recordings in progress and recording files',

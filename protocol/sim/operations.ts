@@ -18,6 +18,7 @@ export const placeCall = defineOperation({
     context: query.string({ description: 'Dialplan context; defaults to the endpoint\'s context.' }),
     callerId: query.string({ description: 'Caller ID presented, e.g. "Alice" <1001>; defaults to the endpoint\'s.' }),
     channelId: query.string({ description: 'Id for the new channel; generated when not given.' }),
+    redirectingFrom: query.string({ description: 'Number the call was redirected from before it reached us (a SIP Diversion): the channel shows it as caller_rdnis and REDIRECTING(from-num), with a redirecting count of 1.' }),
     variables: body.variables('{"variables": {"NAME": "value"}} set on the channel before the dialplan runs.'),
   },
   responseClass: 'Channel', response: Channel.schema, success: 200,

@@ -11,7 +11,8 @@ import { createExternalHostPolicy } from './media/external-host-policy.js';
 import { Codecs } from './media/codec.js';
 import { AudioRouter } from './engine/audio.js';
 import { BridgeMedia } from './engine/bridge-media.js';
-import { Bridges } from './engine/bridges.js';
+import { type Bridge, Bridges } from './engine/bridges.js';
+import { BridgeVariables } from './engine/bridge-variables.js';
 import { Broadcasts } from './engine/broadcasts.js';
 import { Calls } from './engine/calls.js';
 import { ChannelFactory } from './engine/channel-factory.js';
@@ -31,6 +32,7 @@ import { Recordings } from './engine/recordings.js';
 import { Registrations } from './engine/registrations.js';
 import { Snoops } from './engine/snoops.js';
 import { Transfers } from './engine/transfers.js';
+import { ToneDetectors } from './engine/tone-detect.js';
 import { UserEvents } from './engine/user-events.js';
 import { Variables } from './engine/variables.js';
 import { WebSocketMedia } from './engine/websocket-media.js';
@@ -52,6 +54,7 @@ export interface Telephony {
   bridges: Bridges;
   bridgeMedia: BridgeMedia;
   transfers: Transfers;
+  bridgeVars: BridgeVariables<Bridge>;
   snoops: Snoops;
   external: ExternalMedia;
   websocketMedia: WebSocketMedia;
@@ -102,7 +105,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const reachability = registrations.state.bind(registrations);
   const devices = new DeviceStates(engine, opts.deviceStateRepo, opts.meta, reachability);
   const mailboxes = new Mailboxes(opts.mailboxRepo);
-  const vars: Variables = new Variables(engine, opts.limits.maxChannelVariables);
+  const vars: Variables = new Variables(engine, opts.limits.maxChannelVariables, (ch) => tones.sync(ch));
   const factory = new ChannelFactory(engine, vars);
   const calls: Calls = new Calls(engine, vars, {
     start: (ch, context, exten, priority) => pbx.start(ch, context, exten, priority),
@@ -119,6 +122,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
     whisperers: (ch) => snoops.whisperers(ch),
     external: (ch, tick, out) => external.read(ch, tick, out),
   });
+  const tones: ToneDetectors = new ToneDetectors(engine, router, clock, (ch, location) => control.asyncGoto(ch, location));
   const farEnd: FarEnd = new FarEnd(engine, calls, control, router, join(opts.dataDir, 'sim-audio'), opts.limits.simAudioMaxSeconds);
   const target = (t: string) => {
     const i = t.indexOf(':');
@@ -148,6 +152,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const bridges: Bridges = new Bridges(engine, router, opts.bridgeRepo, playbacks, (uri) => recordings.endTarget(uri));
   const bridgeMedia = new BridgeMedia(bridges, playbacks, recordings, codecs);
   const transfers = new Transfers(engine, calls, factory, pbx, bridges, vars);
+  const bridgeVars = new BridgeVariables(bridges, opts.limits.maxChannelVariables);
   const snoops: Snoops = new Snoops(engine, calls);
   const userEvents = new UserEvents(engine, bridges, (e) => registrations.model(e));
   const endpointMessages = new EndpointMessages(engine, registrations, opts.endpointRepo);
@@ -160,7 +165,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeMedia, transfers, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages, modules, logChannels, dynamicConfig,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeMedia, transfers, bridgeVars, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages, modules, logChannels, dynamicConfig,
     stop() {
       registrations.stop();
       recordings.stopAll();

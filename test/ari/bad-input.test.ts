@@ -116,6 +116,8 @@ function validValue(op: Operation, name: string): string {
     case 'exten': return 'bad-no-such-exten';
     case 'target': return 'bad-no-such-channel';
     case 'configuration': return 'notice,warning';
+    case 'variables': return 'BADVAR';
+    case 'states': return 'channel_progress';
     default: throw new Error(`no valid value for required parameter ${name} of ${op.nickname}: add one`);
   }
 }

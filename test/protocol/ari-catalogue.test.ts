@@ -29,7 +29,7 @@ test('the catalogue lists each operation once, each nickname once per resource',
     nicknames.add(`${op.resource}.${op.nickname}`);
     assert.ok(op.notServed === undefined || op.notServed.trim().length > 0, `${k}: an empty reason`);
   }
-  assert.is(ASTERISK_22_OPERATIONS.length, 105, 'asterisk 16, endpoints 7, channels 35, bridges 14, recordings 12, sounds 2, playbacks 3, deviceStates 4, mailboxes 4, events 3, applications 5');
+  assert.is(ASTERISK_22_OPERATIONS.length, 109, 'asterisk 16, endpoints 7, channels 35, bridges 18, recordings 12, sounds 2, playbacks 3, deviceStates 4, mailboxes 4, events 3, applications 5');
 });
 
 test('every Asterisk 22 operation is either served (with Asterisk\'s nickname, in its resource) or says why not, never both', () => {

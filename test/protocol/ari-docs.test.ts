@@ -50,7 +50,7 @@ test('every operation has a nickname (unique in its resource), a summary, errors
   }
 });
 
-test('the channels resource declares exactly the spec\'s 31 operations, with Asterisk\'s success codes', () => {
+test('the channels resource declares exactly the spec\'s 31 operations and the 4 Asterisk 20-23 added, with Asterisk\'s success codes', () => {
   const channels = ARI_RESOURCES.find((r) => r.name === 'channels')!;
   const got = channels.operations.map((o) => `${o.nickname} ${o.method} ${o.path} ${o.success}`).sort();
   const spec = [
@@ -68,6 +68,9 @@ test('the channels resource declares exactly the spec\'s 31 operations, with Ast
     'snoopChannel POST /channels/{channelId}/snoop 200', 'snoopChannelWithId POST /channels/{channelId}/snoop/{snoopId} 200',
     'dial POST /channels/{channelId}/dial 204', 'rtpstatistics GET /channels/{channelId}/rtp_statistics 200',
     'externalMedia POST /channels/externalMedia 200',
+    // Issue 13: what Asterisk 20 to 23 added.
+    'progress POST /channels/{channelId}/progress 204', 'transfer_progress POST /channels/{channelId}/transfer_progress 204',
+    'getChannelVars GET /channels/{channelId}/variables 200', 'setChannelVars POST /channels/{channelId}/variables 204',
   ].sort();
   assert.equal(got, spec);
 });

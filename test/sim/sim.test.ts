@@ -143,6 +143,8 @@ test('GET /sim/channels/{id}: by id and by name, what the far end perceives; 404
     dtmf_received: [],
     holding: false,
     talking: false,
+    progress: false,
+    transfer_notify: [],
   });
   const byName = await ctx.t.http('GET', `/sim/channels/${encodeURIComponent(r.body.name)}`);
   assert.is(byName.status, 200);
@@ -478,7 +480,7 @@ test('GET /sim/api-docs.json: a Swagger 1.1 declaration of every sim operation; 
   const placeCall = doc.apis.find((a: { path: string }) => a.path === '/calls').operations[0];
   assert.equal(
     placeCall.parameters.map((p: { name: string; paramType: string }) => `${p.name}:${p.paramType}`).sort(),
-    ['callerId:query', 'channelId:query', 'context:query', 'endpoint:query', 'extension:query', 'variables:body'],
+    ['callerId:query', 'channelId:query', 'context:query', 'endpoint:query', 'extension:query', 'redirectingFrom:query', 'variables:body'],
   );
   for (const m of ['SimChannel', 'FarEnd', 'CallRecord']) assert.ok(doc.models[m], m);
 

@@ -14,14 +14,14 @@ export const ChannelCreated = defineEvent('ChannelCreated', 'A channel came into
 export const ChannelDestroyed = defineEvent('ChannelDestroyed', 'A channel is gone, with its hangup cause.', {
   cause: f.int('Q.850 cause number.'),
   cause_txt: f.string('The cause in words (Normal Clearing, User busy, …).'),
-  tech_cause: optional(f.int('Never sent: there is no technology-specific cause here.')),
+  tech_cause: optional(f.int('SIP status the far end refused the call with (486 for busy, 480, 404, …); only for a refused outgoing SIP call.')),
   channel,
 });
 export const ChannelStateChange = defineEvent('ChannelStateChange', 'The state of a channel changed (Ringing, Up, …).', { channel });
 export const ChannelHangupRequest = defineEvent('ChannelHangupRequest', 'The channel was asked to hang up: by ARI (soft, cause 32) or by its far end (with that cause).', {
   cause: optional(f.int('Q.850 cause of the far end, or 32 for a request made through ARI.')),
   soft: optional(f.boolean('True for a request made through ARI.')),
-  tech_cause: optional(f.int('Never sent: there is no technology-specific cause here.')),
+  tech_cause: optional(f.int('SIP status the far end refused the call with (486 for busy, 480, 404, …); only for a refused outgoing SIP call.')),
   channel,
 });
 export const ChannelDialplan = defineEvent('ChannelDialplan', 'A channel moved to another dialplan location, or started an application there.', {
@@ -60,6 +60,9 @@ export const ChannelTalkingStarted = defineEvent('ChannelTalkingStarted', 'With 
 export const ChannelTalkingFinished = defineEvent('ChannelTalkingFinished', 'With TALK_DETECT set on the channel, the far end stopped talking.', {
   channel: f.ref(Channel, 'The channel concerned.'),
   duration: f.int('How long the talking lasted, in simulated milliseconds.'),
+});
+export const ChannelToneDetected = defineEvent('ChannelToneDetected', 'With TONE_DETECT set on the channel, the tone it listens for was heard for at least the minimum duration.', {
+  channel: f.ref(Channel, 'The channel concerned.'),
 });
 export const Dial = defineEvent('Dial', 'Progress of a dial: first with an empty dialstatus, then as the far end rings, answers or fails.', {
   caller: optional(f.ref(Channel, 'Channel on whose behalf the dial runs (dial with caller); absent otherwise.')),

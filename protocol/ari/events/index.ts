@@ -23,7 +23,7 @@ export const EVENTS = [
   ApplicationMoveFailed, ApplicationReplaced, BridgeAttendedTransfer, BridgeBlindTransfer, media.BridgeCreated, media.BridgeDestroyed, BridgeVideoSourceChanged, CallBroadcast, CallClaimed,
   ch.ChannelCallerId, ch.ChannelConnectedLine, ch.ChannelCreated, ch.ChannelDestroyed, ch.ChannelDialplan,
   ch.ChannelDtmfReceived, ch.ChannelHangupRequest, ch.ChannelHold, ch.ChannelStateChange, ch.ChannelTalkingFinished,
-  ch.ChannelTalkingStarted, ch.ChannelUnhold, ChannelUserevent, ch.ChannelVarset, DeviceStateChanged, ch.Dial, ch.StasisEnd, ch.StasisStart,
+  ch.ChannelTalkingStarted, ch.ChannelToneDetected, ch.ChannelUnhold, ChannelUserevent, ch.ChannelVarset, DeviceStateChanged, ch.Dial, ch.StasisEnd, ch.StasisStart,
   media.ChannelEnteredBridge, media.ChannelLeftBridge, media.PlaybackContinuing, media.PlaybackFinished, media.PlaybackStarted,
   media.RecordingFailed, media.RecordingFinished, media.RecordingStarted, RESTResponse,
   ep.ContactStatusChange, ep.EndpointStateChange, ep.PeerStatusChange, ep.TextMessageReceived,

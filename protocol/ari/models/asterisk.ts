@@ -4,6 +4,10 @@ export const Variable = defineModel('Variable', 'A variable as read.', {
   value: f.string('The value read.'),
 });
 
+export const Variables = defineModel('Variables', 'Several variables as read, name to value.', {
+  variables: f.object('Each name asked for that is set, with its value.'),
+});
+
 export const BuildInfo = defineModel('BuildInfo', 'Host facts; we have no build of our own to describe, so these are the host values.', {
   os: f.string('Operating system name of the host.'),
   kernel: f.string('Kernel release of the host.'),

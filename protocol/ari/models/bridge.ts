@@ -14,4 +14,5 @@ export const Bridge = defineModel('Bridge', 'Channels joined together: in a mixi
   video_mode: optional(f.oneOf(VIDEO_MODES, 'Which member\'s video the bridge would show: talker (the default), single (one member chosen with videoSource, or video_single at creation) or sfu (video_sfu at creation). Always sent; no video flows here.')),
   video_source_id: optional(f.string('The member chosen as video source in single mode; absent when there is none.')),
   creationtime: f.date('When the bridge was created.'),
+  bridgevars: optional(f.object('Bridge variables set with report_events, present once there is one.')),
 });

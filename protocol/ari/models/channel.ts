@@ -33,6 +33,8 @@ export const Channel = defineModel('Channel', 'One leg of a call between this se
   creationtime: f.date('When the channel was created.'),
   language: f.string('Language of sounds played to it (the endpoint one, en by default).'),
   channelvars: optional(f.object('Variables set with report_events, present once there is one.')),
+  caller_rdnis: optional(f.string('Number the call was redirected from (REDIRECTING(from-num)): given by the far end of an inbound call, or written in the dialplan; absent when empty.')),
+  tenantid: optional(f.string('Tenant the channel belongs to (CHANNEL(tenantid)); absent when empty.')),
 });
 
 const rtpDouble = (d: string) => optional(f.double(d));

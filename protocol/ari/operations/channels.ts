@@ -4,6 +4,7 @@ import { Channel, RTPstat } from '../models/channel.js';
 import { Variable } from '../models/asterisk.js';
 import { LiveRecording, Playback } from '../models/media.js';
 import { HANGUP_REASONS } from '../hangup-reasons.js';
+import { getChannelVars, progress, setChannelVars, transferProgress } from './channel-additions.js';
 
 const channelId = path.string({ description: 'Id or name of a live channel.' });
 const variables = body.variables('JSON body. Its "variables" object lists variables to set on the new channel, name to value (a string, or {"value": "…", "report_events": true}); function names such as CALLERID(name) are written as functions. Any other top-level key stands for the query parameter of that name and wins over it. Example: {"endpoint": "PJSIP/alice", "variables": {"CALLERID(name)": "Alice"}}');
@@ -313,6 +314,7 @@ export const externalMedia = defineOperation({
 /** Every channels operation, in the order the docs list them. */
 export const channelOperations = [
   list, originate, create, get, originateWithId, hangup, continueInDialplan, move, redirect, answer, ring, ringStop,
-  sendDTMF, mute, unmute, hold, unhold, startMoh, stopMoh, startSilence, stopSilence, play, playWithId, record,
-  getChannelVar, setChannelVar, snoopChannel, snoopChannelWithId, dial, rtpstatistics, externalMedia,
+  progress, sendDTMF, mute, unmute, hold, unhold, startMoh, stopMoh, startSilence, stopSilence, play, playWithId, record,
+  getChannelVar, setChannelVar, getChannelVars, setChannelVars, snoopChannel, snoopChannelWithId, dial, rtpstatistics, externalMedia,
+  transferProgress,
 ] as const;

@@ -27,6 +27,9 @@ interface BridgeData {
   moh: string | null;
   /** Per-member options from addChannel. */
   options: Record<string, { role: string; mute: boolean; absorbDTMF: boolean }>;
+  /** Bridge variables (setBridgeVar), and the names reported in bridgevars. */
+  vars?: Record<string, string>;
+  reported?: string[];
 }
 
 export class Bridge {
@@ -80,7 +83,8 @@ export class Bridges {
     }
   }
 
-  private save(b: Bridge): void {
+  /** Writes the bridge's record (before the answer or event that announces a change). */
+  save(b: Bridge): void {
     this.repo.save(b.d.id, JSON.stringify(b.d));
   }
 
@@ -100,6 +104,7 @@ export class Bridges {
       video_mode: mode,
       ...(b.d.videoSource ? { video_source_id: b.d.videoSource } : {}),
       creationtime: ariTimestamp(b.d.created),
+      ...(b.d.reported?.length ? { bridgevars: Object.fromEntries(b.d.reported.map((n) => [n, b.d.vars?.[n] ?? ''])) } : {}),
     };
   }
 

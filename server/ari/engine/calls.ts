@@ -3,7 +3,7 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import type { EndpointFixture } from '../fixtures.js';
 import { parseCallerId } from './callerid.js';
 import { splitAppArgs, type HangupRequest, type InboundRequest, type NewCallRequest, type OriginateRequest, type Target } from './call-requests.js';
-import { CAUSE, SOFTHANGUP_EXPLICIT, causeText, dialStatusForCause } from './causes.js';
+import { CAUSE, SOFTHANGUP_EXPLICIT, causeText, dialStatusForCause, sipStatusForCause } from './causes.js';
 import type { EventProps } from './ari-models.js';
 import type { AfterAnswer, Channel } from './channel.js';
 import { EMPTY_PARTY, type ChannelFactory } from './channel-factory.js';
@@ -255,6 +255,8 @@ export class Calls {
     this.stopDialTimers(ch);
     this.dialEvent(ch, dialStatusForCause(cause));
     ch.d.dialing = null;
+    // A SIP far end refuses with a failure response, which the hangup events report as tech_cause.
+    if (ch.d.tech === 'PJSIP') ch.d.techCause = sipStatusForCause(cause);
     // A channel already in Stasis (create + dial) is hung up like any other; an originate simply fails.
     this.hangup(ch, ch.inStasis ? { by: 'far', cause } : { by: 'none', cause });
   }
@@ -364,8 +366,9 @@ export class Calls {
   hangup(ch: Channel, req: HangupRequest): void {
     if (ch.rt.hangingUp || ch.d.ended !== null) return;
     ch.rt.hangingUp = true;
+    const tech = ch.d.techCause ? { tech_cause: ch.d.techCause } : {};
     if (req.by === 'api') this.eng.emitChannel(ch, 'ChannelHangupRequest', { cause: SOFTHANGUP_EXPLICIT, soft: true });
-    else if (req.by === 'far') this.eng.emitChannel(ch, 'ChannelHangupRequest', { cause: req.cause });
+    else if (req.by === 'far') this.eng.emitChannel(ch, 'ChannelHangupRequest', { cause: req.cause, ...tech });
     ch.d.hangupCause = req.cause;
     this.eng.abortQueue(ch, () => notFound('Channel not found'));
     // Media stops before the channel leaves its app: PlaybackFinished, RecordingFinished, ChannelLeftBridge come before StasisEnd.
@@ -373,7 +376,7 @@ export class Calls {
     this.leaveStasis(ch);
     ch.rt.dtmfDone?.();
     ch.rt.dtmfDone = null;
-    this.eng.emitChannel(ch, 'ChannelDestroyed', { cause: req.cause, cause_txt: causeText(req.cause) });
+    this.eng.emitChannel(ch, 'ChannelDestroyed', { cause: req.cause, cause_txt: causeText(req.cause), ...tech });
     ch.d.ended = this.eng.clock.now();
     ch.d.dialing = null;
     ch.d.pbx = false;

@@ -77,3 +77,17 @@ export function dialStatusForCause(cause: number): string {
     default: return 'CHANUNAVAIL';
   }
 }
+
+/**
+ * The SIP final response a simulated SIP far end refuses a call with, for
+ * the cause it refuses with (the usual Q.850-to-SIP mapping); undefined for
+ * causes that are no refusal (normal clearing, answered elsewhere, …).
+ */
+const SIP_STATUS_FOR_CAUSE: Record<number, number> = {
+  1: 404, 2: 404, 3: 404, 17: 486, 18: 408, 19: 480, 20: 480, 21: 403, 22: 410, 27: 502, 28: 484,
+  29: 501, 34: 503, 38: 500, 41: 503, 42: 503, 44: 503, 58: 488, 65: 488, 88: 488, 102: 504,
+};
+
+export function sipStatusForCause(cause: number): number | undefined {
+  return SIP_STATUS_FOR_CAUSE[cause];
+}

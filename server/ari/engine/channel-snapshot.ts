@@ -30,6 +30,9 @@ export function channelSnapshot(ch: Channel, channelVars: string[], variables: C
     for (const n of names) vars[n] = variables.readForSnapshot(ch, n) ?? '';
     s.channelvars = vars;
   }
+  // Both are left out while empty, as Asterisk leaves them out.
+  if (d.redirecting?.from.number) s.caller_rdnis = d.redirecting.from.number;
+  if (d.tenantid) s.tenantid = d.tenantid;
   ch.rt.snapshot = s;
   return s;
 }

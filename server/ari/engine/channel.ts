@@ -66,7 +66,35 @@ export type QueuedCommand =
   | { kind: 'silence'; on: boolean }
   | { kind: 'dtmf'; steps: DtmfStep[] }
   | { kind: 'move'; app: string; args: string[] }
-  | { kind: 'continue'; context: string; exten: string; priority: number };
+  | { kind: 'continue'; context: string; exten: string; priority: number }
+  | { kind: 'progress' }
+  | { kind: 'transferProgress'; status: number };
+
+/** Redirecting information, as the REDIRECTING function reads and writes it. */
+export interface Redirecting {
+  from: Party;
+  to: Party;
+  count: number;
+  reason: string;
+}
+
+/** A TONE_DETECT detector: what it listens for and what it has heard (plain data, so it survives a restart). */
+export interface ToneDetectState {
+  freq: number;
+  durationMs: number;
+  /** Threshold in dB the tone must stand above the rest of the signal. */
+  db: number;
+  rx: boolean;
+  tx: boolean;
+  /** Hits that make one match (option n): the jump of g or h, and the end of detection with e. */
+  times: number;
+  /** Detection ends once a direction reaches `times` hits (option e). */
+  end: boolean;
+  /** Dialplan location (`[[context,]exten,]priority`) to jump to on a received (g) or sent (h) match. */
+  gotoRx: string | null;
+  gotoTx: string | null;
+  hits: { rx: number; tx: number };
+}
 
 /** A call StasisBroadcast() offers to applications, from the offer until it times out or the winner's Stasis session ends. */
 export interface BroadcastOffer {
@@ -125,7 +153,13 @@ export interface ChannelData {
   /** What we send the far end. */
   media: { hold: boolean; ringing: boolean; moh: string | null; silence: boolean; mutedIn: boolean; mutedOut: boolean };
   /** What the far end is doing and has perceived. */
-  far: { answered: boolean; holding: boolean; talking: boolean; talkSince: number | null; dtmf: FarDtmf[]; redirectedTo: string | null; audio: FarAudio };
+  far: {
+    answered: boolean; holding: boolean; talking: boolean; talkSince: number | null; dtmf: FarDtmf[]; redirectedTo: string | null; audio: FarAudio;
+    /** We indicated progress (early media) to it. */
+    progress?: boolean;
+    /** SIP status of each transfer progress report it was sent (ARI transfer_progress). */
+    transferNotify?: number[];
+  };
   /** The bridge this channel is in. */
   bridge: string | null;
   /** The live recording running on this channel. */
@@ -141,6 +175,14 @@ export interface ChannelData {
   queued: QueuedCommand[];
   /** Set while StasisBroadcast() offers the call (absent otherwise). */
   broadcast?: BroadcastOffer;
+  /** CHANNEL(tenantid); absent while never set. */
+  tenantid?: string;
+  /** REDIRECTING(): where the call was redirected from and to; absent while never set. */
+  redirecting?: Redirecting;
+  /** SIP status the far end refused the call with, reported as tech_cause. */
+  techCause?: number;
+  /** The TONE_DETECT detector on the channel, if any. */
+  toneDetect?: ToneDetectState | null;
   /** Cause set by a hangup request, reported in ChannelDestroyed. */
   hangupCause: number | null;
   ended: number | null;

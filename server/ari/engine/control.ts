@@ -4,7 +4,8 @@ import type { Calls } from './calls.js';
 import type { Channel, DtmfStep, QueuedCommand } from './channel.js';
 import type { Engine } from './engine.js';
 import type { Pbx } from './pbx.js';
-import { FunctionError, type Variables } from './variables.js';
+import type { Variables } from './variables.js';
+import { VariableAccess } from './variable-access.js';
 
 export interface DtmfTiming {
   before: number;
@@ -14,6 +15,9 @@ export interface DtmfTiming {
 }
 
 const DTMF_DIGIT = /^[0-9*#A-Da-d]$/;
+
+/** The SIP status of the NOTIFY each transfer_progress state sends: trying, success, unavailable, declined. */
+const TRANSFER_NOTIFY_STATUS: Record<string, number> = { channel_progress: 100, channel_answered: 200, channel_unavailable: 503, channel_declined: 603 };
 
 /** Validates a DTMF string (digits, plus `w`/`W` pauses of 500/1000 ms as Asterisk's DTMF streamer). */
 export function checkDtmf(dtmf: string, pauses: boolean): void {
@@ -27,16 +31,20 @@ export function checkDtmf(dtmf: string, pauses: boolean): void {
  * Asterisk orders them, then a command on the channel's control queue.
  */
 export class Control {
+  /** Reading and writing channel variables through ARI, behind this class's guards. */
+  readonly variables: VariableAccess;
+
   constructor(
     private readonly eng: Engine,
     private readonly calls: Calls,
     private readonly pbx: Pbx,
-    private readonly vars: Variables,
+    vars: Variables,
     /** Runs before a channel goes back to the dialplan (it leaves its bridge first, as Asterisk's continue departs it). */
     private readonly beforeContinue: (ch: Channel) => void,
     /** Most variables setChannelVar may leave on one channel (ARI_MAX_CHANNEL_VARIABLES); replacing one is always allowed. */
-    private readonly maxChannelVariables: number,
+    maxChannelVariables: number,
   ) {
+    this.variables = new VariableAccess(eng, vars, this, maxChannelVariables);
     eng.onTimer('dtmf', (ch, data) => this.dtmfStep(ch, data as DtmfStep[]));
     eng.onCommand((ch, cmd) => this.run(ch, cmd));
   }
@@ -76,6 +84,18 @@ export class Control {
         this.beforeContinue(ch);
         this.calls.leaveStasis(ch);
         this.pbx.continueAt(ch, cmd.context, cmd.exten, cmd.priority);
+        return;
+      case 'progress': {
+        ch.d.far.progress = true;
+        this.eng.touch(ch);
+        // The dialplan half of a Local pair passes it on: the half that placed the call sees Dial PROGRESS.
+        const peer = this.calls.peerOf(ch);
+        if (peer && ch.d.localHalf === 2) this.calls.farProgress(peer);
+        return;
+      }
+      case 'transferProgress':
+        (ch.d.far.transferNotify ??= []).push(cmd.status);
+        this.eng.touch(ch);
         return;
     }
   }
@@ -130,6 +150,24 @@ export class Control {
 
   ring(id: string, on: boolean): void {
     this.eng.enqueueCommand(this.ready(id), { kind: 'ring', on });
+  }
+
+  /** Early media indication (183) toward the far end; guarded like ring. */
+  progress(id: string): void {
+    this.eng.enqueueCommand(this.ready(id), { kind: 'progress' });
+  }
+
+  /**
+   * Reports a transfer's progress to the far end that asked for it: the
+   * SIP status its NOTIFY carries (our simulation's choice of codes, see
+   * TRANSFER_NOTIFY_STATUS). Only the 404/409 guards apply, not the state one.
+   */
+  transferProgress(id: string, states: string | undefined): void {
+    const ch = this.controlled(id);
+    if (!states) throw badRequest('states is required');
+    const status = Object.hasOwn(TRANSFER_NOTIFY_STATUS, states) ? TRANSFER_NOTIFY_STATUS[states] : undefined;
+    if (status === undefined) throw badRequest(`Invalid states value '${states}'`);
+    this.eng.enqueueCommand(ch, { kind: 'transferProgress', status });
   }
 
   /**
@@ -242,6 +280,28 @@ export class Control {
     this.eng.enqueueCommand(ch, { kind: 'continue', context, exten, priority });
   }
 
+  /**
+   * An asynchronous goto (TONE_DETECT's g and h): `[[context,]exten,]priority`
+   * relative to where the channel is. A channel in an application leaves it
+   * as with continue; one running the dialplan drops what it was doing. A
+   * location that does not resolve is ignored, as Asterisk only logs it.
+   */
+  asyncGoto(ch: Channel, location: string): void {
+    const parts = location.split(',').map((x) => x.trim());
+    const [priorityOrLabel = '', exten = ch.d.dialplan.exten, context = ch.d.dialplan.context] = [...parts].reverse();
+    let priority: number;
+    try {
+      priority = this.calls.resolveLabel(context, exten, priorityOrLabel);
+    } catch {
+      return;
+    }
+    if (ch.inStasis) this.eng.enqueueCommand(ch, { kind: 'continue', context, exten, priority });
+    else if (ch.d.pbx) {
+      this.eng.cancel(ch, 'pbx');
+      this.pbx.start(ch, context, exten, priority);
+    }
+  }
+
   move(id: string, app: string, appArgs: string | undefined): void {
     // `app=` names no application: refused like a missing one (it would otherwise move the channel into "").
     if (!app) throw badRequest('Application name is required');
@@ -280,41 +340,6 @@ export class Control {
         this.pbx.start(peer, target.context, target.exten, 1);
       } else {
         this.eng.schedule(ch, 'farHangup', 200, ch.d.state === 'Up' ? 16 : 23);
-      }
-    });
-  }
-
-  getVar(id: string, variable: string): string {
-    if (!variable) throw badRequest('Variable name is required');
-    // The spec guards this read like the other operations (409 outside an app); Asterisk does not,
-    // and says "Provided channel was not found" for an unknown one.
-    const found = this.eng.find(id);
-    if (!found) throw notFound('Provided channel was not found');
-    const ch = this.controlled(id);
-    let value: string | undefined;
-    try {
-      value = this.vars.read(ch, variable);
-    } catch (err) {
-      if (err instanceof FunctionError) throw notFound('Unable to read provided function');
-      throw err;
-    }
-    if (value === undefined) throw notFound('Provided variable was not found');
-    return value;
-  }
-
-  setVar(id: string, variable: string, value: string | undefined, reportEvents: boolean): Promise<void> {
-    if (!variable) throw badRequest('Variable name is required');
-    const ch = this.controlled(id);
-    return this.eng.enqueue(ch, () => {
-      const vars = ch.d.vars;
-      if (value !== undefined && !variable.endsWith(')') && !Object.hasOwn(vars, variable) && Object.keys(vars).length >= this.maxChannelVariables) {
-        throw badRequest(`The channel already holds ${this.maxChannelVariables} variables`);
-      }
-      try {
-        this.vars.write(ch, variable, value, reportEvents);
-      } catch (err) {
-        if (err instanceof FunctionError) throw badRequest('Failed to execute function');
-        throw err;
       }
     });
   }

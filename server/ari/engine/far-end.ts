@@ -13,6 +13,7 @@ import type { Channel } from './channel.js';
 import { checkDtmf, type Control } from './control.js';
 import type { Engine } from './engine.js';
 import type { SimChannelView } from './ari-models.js';
+import { emptyRedirecting } from './redirecting.js';
 
 type FarDtmfStep = { digit: string; duration: number; delay: number };
 
@@ -101,8 +102,14 @@ export class FarEnd {
     return ch;
   }
 
-  call(req: InboundRequest): Channel {
-    return this.calls.inbound(req);
+  /** An inbound call; a redirecting number is what the far end's INVITE says it was diverted from. */
+  call(req: InboundRequest & { redirectingFrom?: string | undefined }): Channel {
+    const ch = this.calls.inbound(req);
+    if (req.redirectingFrom) {
+      ch.d.redirecting = { ...emptyRedirecting(), from: { name: '', number: req.redirectingFrom }, count: 1 };
+      this.eng.touch(ch);
+    }
+    return ch;
   }
 
   /** The SimChannel view: the ARI snapshot plus the far end's perception. */
@@ -125,6 +132,8 @@ export class FarEnd {
         holding: far.holding,
         talking: far.talking,
         ...(far.redirectedTo ? { redirected_to: far.redirectedTo } : {}),
+        progress: far.progress ?? false,
+        transfer_notify: far.transferNotify ?? [],
       },
     };
   }

@@ -4,6 +4,8 @@ import { causeText } from './causes.js';
 import type { Channel } from './channel.js';
 import type { Engine } from './engine.js';
 import { evaluate } from './expression.js';
+import { emptyRedirecting, redirectingField } from './redirecting.js';
+import { parseToneDetect, ToneDetectError } from './tone-detect.js';
 
 /** A dialplan function that does not exist or cannot be used as asked. */
 export class FunctionError extends Error {}
@@ -45,6 +47,8 @@ export class Variables {
     private readonly eng: Engine,
     /** Most global variables a client may add (ARI_MAX_CHANNEL_VARIABLES); replacing or unsetting one always works. */
     private readonly maxGlobals: number,
+    /** Told when TONE_DETECT changes a channel's detector, so it starts or stops listening. */
+    private readonly toneDetectChanged: (ch: Channel) => void = () => {},
   ) {}
 
   /** Reads a variable or function for a snapshot's channelvars: a failing function reads as unset. */
@@ -122,8 +126,21 @@ export class Variables {
           case 'channeltype': return c.d.tech;
           case 'hangupsource': return '';
           case 'musicclass': return c.d.media.moh ?? '';
+          case 'tenantid': return c.d.tenantid ?? '';
           default: throw new FunctionError(`Unknown or unavailable item requested: '${a[0]}'`);
         }
+      }
+      case 'REDIRECTING': {
+        const field = redirectingField(need().d.redirecting ?? emptyRedirecting(), (a[0] ?? '').toLowerCase());
+        if (!field) throw new FunctionError(`Unknown redirecting data type '${a[0]}'`);
+        return field.get();
+      }
+      case 'TONE_DETECT': {
+        const det = need().d.toneDetect;
+        const dir = (a[0] ?? '').toLowerCase();
+        if (dir !== 'rx' && dir !== 'tx') throw new FunctionError('TONE_DETECT reads rx or tx');
+        if (!det) throw new FunctionError('No tone detector on this channel');
+        return String(det.hits[dir]);
       }
       case 'LANGUAGE': return need().d.language;
       case 'HANGUPCAUSE': {
@@ -210,6 +227,7 @@ export class Variables {
         if (item === 'language') ch.d.language = value;
         else if (item === 'accountcode') ch.d.accountcode = value;
         else if (item === 'musicclass') return;
+        else if (item === 'tenantid') ch.d.tenantid = value;
         else throw new FunctionError(`Unknown or unavailable item requested: '${a[0]}'`);
         this.eng.touch(ch);
         return;
@@ -229,6 +247,25 @@ export class Variables {
         return;
       case 'GLOBAL':
         this.setGlobal(a[0] ?? '', value);
+        return;
+      case 'REDIRECTING': {
+        const r = ch.d.redirecting ?? emptyRedirecting();
+        const field = redirectingField(r, item);
+        if (!field) throw new FunctionError(`Unknown redirecting data type '${a[0]}'`);
+        field.set(value);
+        ch.d.redirecting = r;
+        this.eng.touch(ch);
+        return;
+      }
+      case 'TONE_DETECT':
+        try {
+          ch.d.toneDetect = parseToneDetect(a);
+        } catch (err) {
+          if (err instanceof ToneDetectError) throw new FunctionError(err.message);
+          throw err;
+        }
+        this.eng.touch(ch);
+        this.toneDetectChanged(ch);
         return;
       default:
         throw new FunctionError(`Function ${name} not registered`);

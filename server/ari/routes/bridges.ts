@@ -1,11 +1,12 @@
 import * as op from '../../../protocol/ari/operations/bridges.js';
+import * as vop from '../../../protocol/ari/operations/bridge-variables.js';
 import type { AriBinder } from '../http/bind.js';
 import type { Bridge } from '../engine/bridges.js';
 import type { Playback } from '../engine/playbacks.js';
 import type { Telephony } from '../telephony.js';
 
-export function mountBridges(b: AriBinder, t: Pick<Telephony, 'bridges' | 'bridgeMedia'>): void {
-  const { bridges, bridgeMedia } = t;
+export function mountBridges(b: AriBinder, t: Pick<Telephony, 'bridges' | 'bridgeMedia' | 'bridgeVars'>): void {
+  const { bridges, bridgeMedia, bridgeVars } = t;
   const json = (br: Bridge) => bridges.json(br);
   const playback = (pb: Playback) => ({ body: pb.json(), location: `/playbacks/${encodeURIComponent(pb.id)}` });
 
@@ -20,6 +21,10 @@ export function mountBridges(b: AriBinder, t: Pick<Telephony, 'bridges' | 'bridg
   b.mount(op.clearVideoSource, (a) => bridges.clearVideoSource(a.bridgeId));
   b.mount(op.startBridgeMoh, (a) => bridges.startMoh(a.bridgeId, a.mohClass));
   b.mount(op.stopBridgeMoh, (a) => bridges.stopMoh(a.bridgeId));
+  b.mount(vop.getBridgeVar, (a) => ({ value: bridgeVars.get(a.bridgeId, a.variable) }));
+  b.mount(vop.setBridgeVar, (a) => bridgeVars.set(a.bridgeId, a.variable, a.value, a.report_events));
+  b.mount(vop.getBridgeVars, (a) => ({ variables: bridgeVars.getMany(a.bridgeId, a.variables) }));
+  b.mount(vop.setBridgeVars, (a) => bridgeVars.setMany(a.bridgeId, a.variables));
   b.mount(op.playOnBridge, (a) => playback(bridgeMedia.play(a.bridgeId, a)));
   b.mount(op.playOnBridgeWithId, (a) => playback(bridgeMedia.play(a.bridgeId, a)));
   b.mount(op.recordBridge, (a) => {

@@ -1,6 +1,7 @@
 import { conflict } from '../../errors.js';
 import { rtpStatistics } from '../engine/rtp-stats.js';
 import * as op from '../../../protocol/ari/operations/channels.js';
+import * as extra from '../../../protocol/ari/operations/channel-additions.js';
 import type { AriBinder } from '../http/bind.js';
 import type { Channel } from '../engine/channel.js';
 import type { Telephony } from '../telephony.js';
@@ -31,8 +32,12 @@ export function mountChannels(b: AriBinder, t: Pick<Telephony, 'engine' | 'calls
   b.mount(op.stopMoh, (a) => control.moh(a.channelId, undefined, false));
   b.mount(op.startSilence, (a) => control.silence(a.channelId, true));
   b.mount(op.stopSilence, (a) => control.silence(a.channelId, false));
-  b.mount(op.getChannelVar, (a) => ({ value: control.getVar(a.channelId, a.variable) }));
-  b.mount(op.setChannelVar, (a) => control.setVar(a.channelId, a.variable, a.value, a.report_events));
+  b.mount(op.getChannelVar, (a) => ({ value: control.variables.get(a.channelId, a.variable) }));
+  b.mount(op.setChannelVar, (a) => control.variables.set(a.channelId, a.variable, a.value, a.report_events));
+  b.mount(extra.getChannelVars, (a) => ({ variables: control.variables.getMany(a.channelId, a.variables) }));
+  b.mount(extra.setChannelVars, (a) => control.variables.setMany(a.channelId, a.variables));
+  b.mount(extra.progress, (a) => control.progress(a.channelId));
+  b.mount(extra.transferProgress, (a) => control.transferProgress(a.channelId, a.states));
   b.mount(op.dial, (a) => control.dial(a.channelId, a.caller, a.timeout));
 }
 
