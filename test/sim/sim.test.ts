@@ -471,10 +471,10 @@ test('GET /sim/api-docs.json: a Swagger 1.1 declaration of every sim operation; 
     'POST /channels/{channelId}/hangup hangup',
     'POST /channels/{channelId}/hold hold',
     'POST /channels/{channelId}/talk startTalking',
+    'POST /channels/{channelId}/transfer blindTransfer',
     'POST /endpoints/{tech}/{resource}/contacts register',
     'POST /endpoints/{tech}/{resource}/contacts/qualify qualify',
     'POST /endpoints/{tech}/{resource}/messages sendMessage',
-    'POST /channels/{channelId}/transfer blindTransfer',
     'PUT /channels/{channelId}/audio uploadAudio',
   ]);
   const placeCall = doc.apis.find((a: { path: string }) => a.path === '/calls').operations[0];
