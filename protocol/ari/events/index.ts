@@ -3,6 +3,7 @@ import { ApplicationMoveFailed, ApplicationReplaced } from './application-events
 import * as ch from './channel-events.js';
 import { DeviceStateChanged } from './device-events.js';
 import * as media from './media-events.js';
+import { ApplicationRegistered, ApplicationUnregistered } from './outbound-events.js';
 import { ChannelUserevent } from './user-events.js';
 import { RESTResponse } from './rest-events.js';
 
@@ -17,6 +18,7 @@ export { REST_MESSAGE_MODELS, REST_REQUEST_CONTENT_TYPES, REST_REQUEST_METHODS, 
  */
 export const EVENTS = [
   ApplicationMoveFailed, ApplicationReplaced, media.BridgeCreated, media.BridgeDestroyed,
+  ApplicationRegistered, ApplicationUnregistered,
   ch.ChannelCallerId, ch.ChannelConnectedLine, ch.ChannelCreated, ch.ChannelDestroyed, ch.ChannelDialplan,
   ch.ChannelDtmfReceived, ch.ChannelHangupRequest, ch.ChannelHold, ch.ChannelStateChange, ch.ChannelTalkingFinished,
   ch.ChannelTalkingStarted, ch.ChannelUnhold, ChannelUserevent, ch.ChannelVarset, DeviceStateChanged, ch.Dial, ch.StasisEnd, ch.StasisStart,

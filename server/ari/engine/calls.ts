@@ -312,10 +312,10 @@ export class Calls {
 
   // ---- Stasis -------------------------------------------------------------------------
 
-  /** Puts a channel in an app; false when the app has no WebSocket (Stasis fails at once, as Asterisk's). */
-  enterStasis(ch: Channel, app: string, args: string[]): boolean {
+  /** Puts a channel in an app; false when the app has no WebSocket (Stasis fails at once, as Asterisk's). `perCall`: the app's connection was opened for this channel. */
+  enterStasis(ch: Channel, app: string, args: string[], perCall = false): boolean {
     if (!this.eng.apps.isActive(app)) return false;
-    ch.d.stasis = { app, args };
+    ch.d.stasis = perCall ? { app, args, perCall } : { app, args };
     ch.d.lastApp = app;
     this.eng.subscribe(ch, app);
     this.eng.emitChannel(ch, 'StasisStart', { args }, [app]);
@@ -330,6 +330,8 @@ export class Calls {
     ch.d.stasis = null;
     this.eng.abortQueue(ch, () => conflict('Channel not in Stasis application'));
     this.eng.unsubscribe(ch, s.app);
+    // Stasis() returned: a connection opened for this call closes once StasisEnd has gone out on it.
+    if (s.perCall) void this.eng.commit().then(() => this.eng.apps.perCallDone(s.app));
   }
 
   /** ARI move: to an active app, StasisEnd then StasisStart; otherwise ApplicationMoveFailed and it stays. */

@@ -96,7 +96,8 @@ export interface ChannelData {
   vars: Record<string, string>;
   /** Variables shown in `channelvars` of every event (report_events). */
   reported: string[];
-  stasis: { app: string; args: string[] } | null;
+  /** The app the channel is in; `perCall` when a per-call outbound connection was opened for it. */
+  stasis: { app: string; args: string[]; perCall?: true } | null;
   lastApp: string | null;
   /** Per-application subscription counts (refcounted as Asterisk's). */
   subs: Record<string, number>;

@@ -124,6 +124,27 @@ export class Pbx implements DialplanStarter {
     return total;
   }
 
+  /**
+   * Stasis() for an app served by per-call connections: the channel waits
+   * while one opens for it, then enters `<app>:<channel name>` (the name
+   * Asterisk gives such an app); when every attempt fails, STASISSTATUS is
+   * FAILED and the dialplan goes on.
+   */
+  private perCallStasis(ch: Channel, app: string, args: string[]): Step {
+    const instance = `${app}:${ch.d.name}`;
+    const { priority } = ch.d.dialplan;
+    const waiting = () => ch.d.ended === null && ch.d.pbx && !ch.inStasis && ch.d.dialplan.priority === priority;
+    void this.eng.apps.perCallFor(app)!.open(app, instance).then((ok) => {
+      if (ok && waiting() && this.calls.enterStasis(ch, instance, args, true)) return;
+      // Opened for a channel that no longer waits for it (hung up meanwhile): closed again.
+      if (ok) this.eng.apps.perCallDone(instance);
+      if (!waiting()) return;
+      this.vars.write(ch, 'STASISSTATUS', 'FAILED');
+      this.run(ch, priority + 1);
+    });
+    return WAIT;
+  }
+
   /** Indicates busy/congestion: a Local first half sees its dial fail; a real far end hangs up shortly. */
   private refuse(ch: Channel, cause: number): Step {
     const peer = this.calls.peerOf(ch);
@@ -159,6 +180,7 @@ export class Pbx implements DialplanStarter {
       case 'Stasis': {
         const [app = '', ...appArgs] = args;
         if (this.calls.enterStasis(ch, app.trim(), appArgs)) return WAIT;
+        if (this.eng.apps.perCallFor(app.trim())) return this.perCallStasis(ch, app.trim(), appArgs);
         this.vars.write(ch, 'STASISSTATUS', 'FAILED');
         return NEXT;
       }

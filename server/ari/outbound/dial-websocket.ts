@@ -1,0 +1,69 @@
+import type { LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { WebSocket } from 'ws';
+import type { OutboundConnectionConfig } from './outbound-config.js';
+import { checkOutboundTarget, type Resolve } from './outbound-target.js';
+
+/** What every attempt shares: the address policy and the frame limit. */
+export interface DialOptions {
+  allowLocalNetworks: boolean;
+  /** Largest frame the application may send us (WS_MAX_PAYLOAD). */
+  maxPayload: number;
+  resolve?: Resolve;
+}
+
+/** One attempt's outcome: an open socket, or why not in our own words (no peer text, no credential). */
+export type DialResult = { ok: true; ws: WebSocket } | { ok: false; reason: string };
+
+/** A lookup that answers with the addresses the policy approved, and nothing else. */
+function pinnedLookup(addresses: string[]): LookupFunction {
+  const list: LookupAddress[] = addresses.map((address) => ({ address, family: isIP(address) }));
+  return (_host, options, callback) => {
+    if ((options as { all?: boolean }).all) (callback as unknown as (e: null, l: LookupAddress[]) => void)(null, list);
+    else callback(null, list[0]!.address, list[0]!.family);
+  };
+}
+
+/**
+ * One connection attempt to an application's WebSocket server: the address
+ * policy first, then the upgrade with the configured subprotocol and, when a
+ * username or password is set, Basic credentials. An attempt that has not
+ * opened within connection_timeout fails; a redirect is a failure (never
+ * followed), as is any answer other than 101.
+ */
+export function dialWebSocket(cfg: OutboundConnectionConfig, opts: DialOptions): Promise<DialResult> {
+  return checkOutboundTarget(cfg.uri, opts.allowLocalNetworks, opts.resolve).then((target) => {
+    if (!target.ok) return { ok: false, reason: target.reason === 'refused' ? 'refused by the outbound address policy' : 'could not resolve the host' };
+    const headers: Record<string, string> = {};
+    if (cfg.username || cfg.password) headers.authorization = `Basic ${Buffer.from(`${cfg.username}:${cfg.password}`).toString('base64')}`;
+    const options = {
+      headers,
+      handshakeTimeout: cfg.connectionTimeout,
+      perMessageDeflate: false,
+      maxPayload: opts.maxPayload,
+      followRedirects: false,
+      lookup: pinnedLookup(target.addresses),
+    } as WebSocket.ClientOptions;
+    return new Promise<DialResult>((resolve) => {
+      const ws = new WebSocket(cfg.uri, cfg.protocols, options);
+      let settled = false;
+      const settle = (r: DialResult) => {
+        if (settled) return;
+        settled = true;
+        ws.removeListener('open', onOpen);
+        resolve(r);
+      };
+      const onOpen = () => settle({ ok: true, ws });
+      ws.once('open', onOpen);
+      ws.once('unexpected-response', (req, res) => {
+        settle({ ok: false, reason: `upgrade answered with status ${res.statusCode ?? 0}` });
+        res.resume();
+        req.destroy();
+      });
+      ws.on('error', (err) => {
+        const code = (err as NodeJS.ErrnoException).code;
+        settle({ ok: false, reason: typeof code === 'string' && /^E[A-Z_]{2,30}$/.test(code) ? `connection failed (${code})` : /timed out/i.test(err.message) ? 'timed out' : 'connection failed' });
+      });
+    });
+  });
+}
