@@ -218,6 +218,61 @@ test('per_call_config: when every attempt fails, STASISSTATUS=FAILED and the dia
   assert.is(t.logs.filter((l) => l.includes('outbound websocket connection failed')).length, 2);
 });
 
+test('per_call_config: after a restart, a channel still in its per-call application gets a connection again and can be controlled over it', async () => {
+  const p = await peer();
+  const connections = { pc: { uri: p.url(), connection_type: 'per_call_config', apps: 'pcapp', local_ari_user: 'asterisk', reconnect_interval: 20 } };
+  const t = await server(connections);
+  await t.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/alice', extension: '1000', channelId: 'pc-restart' }, json: { variables: { STASIS_APP: 'pcapp' } } });
+  const before = await p.connection(0);
+  const instance = (await before.log.waitFor('StasisStart')).application;
+  const closed = socketClosed(before.ws);
+  started.splice(started.indexOf(t), 1);
+  t.assertNoViolations();
+  await t.close({ keepData: true });
+  assert.is((await closed).code, 1001);
+
+  const again = await startTestServer({ ARI_OUTBOUND_WEBSOCKETS: JSON.stringify(connections), ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS: 'true' }, t.dataDir);
+  started.push(again);
+  const after = await p.connection(1);
+  await after.log.waitFor('ApplicationRegistered');
+  assert.equal(appLabels(after.log), [`ApplicationRegistered:${instance}`]);
+  const closedAgain = socketClosed(after.ws);
+  const r = await rest(after, 'DELETE', 'channels/pc-restart');
+  assert.is(r.status_code, 204);
+  assert.equal((await closedAgain).code, 1000);
+  assert.equal(after.log.events.map(eventLabel), ['ApplicationRegistered', 'RESTResponse', 'ChannelHangupRequest', 'StasisEnd']);
+});
+
+test('subscribe_all: the connection also gets events of channels in no application of its own', async () => {
+  const p = await peer();
+  const t = await server({ all: persistent(p, { apps: 'oball', subscribe_all: true }) });
+  const c = await p.connection(0);
+  await c.log.waitFor('ApplicationRegistered');
+  const other = await connectEvents(t.url, 'elsewhere');
+  started.push(other);
+  await createInApp(t, other, { app: 'elsewhere', id: 'ob-all' });
+  await hangupAndWait(t, c.log, 'ob-all');
+  assert.equal(eventSequence(c.log, 'ob-all'), ['ChannelCreated', 'ChannelDialplan', 'ChannelHangupRequest', 'ChannelDestroyed']);
+});
+
+test('an inbound socket for the same app takes it over (the connection is told ApplicationReplaced); a reconnection takes it back', async () => {
+  const p = await peer();
+  const t = await server({ conn1: persistent(p, { apps: 'obtake' }) });
+  const first = await p.connection(0);
+  await first.log.waitFor('ApplicationRegistered');
+  const inbound = await connectEvents(t.url, 'obtake');
+  started.push(inbound);
+  await first.log.waitFor('ApplicationReplaced');
+  first.ws.close();
+  const second = await p.connection(1);
+  await second.log.waitFor('ApplicationRegistered');
+  await inbound.waitFor('ApplicationReplaced');
+  assert.equal(appLabels(first.log), ['ApplicationRegistered:obtake', 'ApplicationReplaced:obtake']);
+  await createInApp(t, second.log, { app: 'obtake', id: 'ob-back' });
+  await hangupAndWait(t, second.log, 'ob-back');
+  assert.equal(inbound.of('ob-back'), []);
+});
+
 test('address policy: loopback is refused unless ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS; nothing is sent there', async () => {
   const p = await peer();
   const t = await server(

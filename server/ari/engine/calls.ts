@@ -312,8 +312,8 @@ export class Calls {
 
   // ---- Stasis -------------------------------------------------------------------------
 
-  /** Puts a channel in an app; false when the app has no WebSocket (Stasis fails at once, as Asterisk's). `perCall`: the app's connection was opened for this channel. */
-  enterStasis(ch: Channel, app: string, args: string[], perCall = false): boolean {
+  /** Puts a channel in an app; false when the app has no WebSocket (Stasis fails at once, as Asterisk's). `perCall`: the configured app whose per-call connection was opened for this channel. */
+  enterStasis(ch: Channel, app: string, args: string[], perCall?: string): boolean {
     if (!this.eng.apps.isActive(app)) return false;
     ch.d.stasis = perCall ? { app, args, perCall } : { app, args };
     ch.d.lastApp = app;

@@ -96,8 +96,8 @@ export interface ChannelData {
   vars: Record<string, string>;
   /** Variables shown in `channelvars` of every event (report_events). */
   reported: string[];
-  /** The app the channel is in; `perCall` when a per-call outbound connection was opened for it. */
-  stasis: { app: string; args: string[]; perCall?: true } | null;
+  /** The app the channel is in; `perCall`: the configured app whose per-call outbound connection was opened for it (`app` is then `<perCall>:<channel name>`). */
+  stasis: { app: string; args: string[]; perCall?: string } | null;
   lastApp: string | null;
   /** Per-application subscription counts (refcounted as Asterisk's). */
   subs: Record<string, number>;

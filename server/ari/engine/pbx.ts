@@ -135,7 +135,7 @@ export class Pbx implements DialplanStarter {
     const { priority } = ch.d.dialplan;
     const waiting = () => ch.d.ended === null && ch.d.pbx && !ch.inStasis && ch.d.dialplan.priority === priority;
     void this.eng.apps.perCallFor(app)!.open(app, instance).then((ok) => {
-      if (ok && waiting() && this.calls.enterStasis(ch, instance, args, true)) return;
+      if (ok && waiting() && this.calls.enterStasis(ch, instance, args, app)) return;
       // Opened for a channel that no longer waits for it (hung up meanwhile): closed again.
       if (ok) this.eng.apps.perCallDone(instance);
       if (!waiting()) return;

@@ -78,6 +78,12 @@ export function createOutboundWebsockets(opts: OutboundWebsocketsOptions) {
     },
   };
   if (perCallConfig.size) engine.apps.servePerCall(perCallApps);
+  // Channels restored in a per-call application get their connection again (they wait for it as
+  // for any application after a restart); nothing of the call is replayed on it.
+  for (const ch of engine.all()) {
+    const s = ch.d.stasis;
+    if (s?.perCall && perCallConfig.has(s.perCall)) void perCallApps.open(s.perCall, s.app);
+  }
 
   return {
     /** Stops every session: persistent ones say ApplicationUnregistered first; all close with 1001. */
