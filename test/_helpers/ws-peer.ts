@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EventLog } from './events.js';
 import { WAIT_MS } from './wait.js';
@@ -26,16 +27,23 @@ export interface WsPeer {
 
 /**
  * Starts a peer. `answer` may refuse an upgrade by returning a raw HTTP
- * answer (status line, headers and body) to write instead of accepting it.
+ * answer (status line, headers and body) to write instead of accepting it,
+ * or `null` to leave it unanswered (the client gives up on its own).
  */
-export async function startWsPeer(answer?: (req: IncomingMessage) => string | undefined): Promise<WsPeer> {
+export async function startWsPeer(answer?: (req: IncomingMessage) => string | null | undefined): Promise<WsPeer> {
   const upgrades: IncomingMessage[] = [];
   const connections: PeerConnection[] = [];
   const waiters: Array<() => void> = [];
+  /** Upgrades left unanswered: their sockets are destroyed at close. */
+  const held: Socket[] = [];
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false, verifyClient: (info, cb) => {
     upgrades.push(info.req);
     const raw = answer?.(info.req);
     if (raw === undefined) return cb(true);
+    if (raw === null) {
+      held.push(info.req.socket);
+      return undefined;
+    }
     const socket = info.req.socket;
     socket.end(raw);
     return undefined;
@@ -65,6 +73,7 @@ export async function startWsPeer(answer?: (req: IncomingMessage) => string | un
     },
     close() {
       for (const c of connections) c.ws.terminate();
+      for (const s of held) s.destroy();
       return new Promise((resolve) => wss.close(() => resolve()));
     },
   };

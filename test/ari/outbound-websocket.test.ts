@@ -273,6 +273,18 @@ test('an inbound socket for the same app takes it over (the connection is told A
   assert.equal(inbound.of('ob-back'), []);
 });
 
+test('per_call_config: an upgrade left unanswered fails after connection_timeout; reconnect_attempts bounds the tries', async () => {
+  const p = await peer(() => null);
+  const t = await server({ pc: { uri: p.url(), connection_type: 'per_call_config', apps: 'pcapp', local_ari_user: 'asterisk', connection_timeout: 100, reconnect_attempts: 3, reconnect_interval: 10 } });
+  const all = await watch(t);
+  await t.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/alice', extension: '1000', channelId: 'pc-slow' }, json: { variables: { STASIS_APP: 'pcapp' } } });
+  const failed = await all.waitFor((e) => e.type === 'ChannelVarset' && e.variable === 'STASISSTATUS' && e.channel?.id === 'pc-slow');
+  assert.is(failed.value, 'FAILED');
+  assert.is(p.upgrades.length, 3);
+  assert.is(p.connections.length, 0);
+  assert.is(t.logs.filter((l) => l.includes('outbound websocket connection failed') && l.includes('"reason":"timed out"')).length, 3);
+});
+
 test('address policy: loopback is refused unless ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS; nothing is sent there', async () => {
   const p = await peer();
   const t = await server(

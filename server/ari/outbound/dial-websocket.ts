@@ -10,6 +10,8 @@ export interface DialOptions {
   /** Largest frame the application may send us (WS_MAX_PAYLOAD). */
   maxPayload: number;
   resolve?: Resolve;
+  /** Aborts an attempt under way (the session stopped). */
+  signal?: AbortSignal;
 }
 
 /** One attempt's outcome: an open socket, or why not in our own words (no peer text, no credential). */
@@ -44,6 +46,7 @@ export function dialWebSocket(cfg: OutboundConnectionConfig, opts: DialOptions):
       followRedirects: false,
       lookup: pinnedLookup(target.addresses),
     } as WebSocket.ClientOptions;
+    if (opts.signal?.aborted) return { ok: false, reason: 'stopped' };
     return new Promise<DialResult>((resolve) => {
       const ws = new WebSocket(cfg.uri, cfg.protocols, options);
       let settled = false;
@@ -51,8 +54,14 @@ export function dialWebSocket(cfg: OutboundConnectionConfig, opts: DialOptions):
         if (settled) return;
         settled = true;
         ws.removeListener('open', onOpen);
+        opts.signal?.removeEventListener('abort', abort);
         resolve(r);
       };
+      const abort = () => {
+        settle({ ok: false, reason: 'stopped' });
+        ws.terminate();
+      };
+      opts.signal?.addEventListener('abort', abort, { once: true });
       const onOpen = () => settle({ ok: true, ws });
       ws.once('open', onOpen);
       ws.once('unexpected-response', (req, res) => {

@@ -16,7 +16,7 @@ export interface SessionDeps {
   invoke: InvokeAsUser;
   /** The connection's local_ari_user: its REST requests run as this user. */
   user: AriUser;
-  dial: (cfg: OutboundConnectionConfig) => Promise<DialResult>;
+  dial: (cfg: OutboundConnectionConfig, signal: AbortSignal) => Promise<DialResult>;
   log: Logger;
   /** A connection with more than this many bytes unsent is dropped (and reconnected), as a slow inbound consumer is. */
   maxBufferedBytes: number;
@@ -59,6 +59,8 @@ export class OutboundSession {
   private ws: WebSocket | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** Aborts the attempt under way when the session stops. */
+  private readonly stopping = new AbortController();
   /** Failed attempts in a row. */
   private failures = 0;
 
@@ -93,6 +95,7 @@ export class OutboundSession {
   stop(code: 1000 | 1001, unregister = false): void {
     if (this.stopped) return;
     this.stopped = true;
+    this.stopping.abort();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (unregister) for (const app of this.apps) this.announce('ApplicationUnregistered', app);
@@ -109,7 +112,7 @@ export class OutboundSession {
 
   private attempt(attempts: number | undefined, done: (ok: boolean) => void): void {
     if (this.stopped) return done(false);
-    void this.deps.dial(this.cfg).then((r) => {
+    void this.deps.dial(this.cfg, this.stopping.signal).then((r) => {
       if (this.stopped) {
         if (r.ok) r.ws.terminate();
         return done(false);

@@ -34,7 +34,8 @@ export interface OutboundWebsocketsOptions {
  */
 export function createOutboundWebsockets(opts: OutboundWebsocketsOptions) {
   const { engine, log } = opts;
-  const dial = (cfg: OutboundConnectionConfig) => dialWebSocket(cfg, { allowLocalNetworks: opts.allowLocalNetworks, maxPayload: opts.maxPayload, ...(opts.resolve ? { resolve: opts.resolve } : {}) });
+  const dial = (cfg: OutboundConnectionConfig, signal: AbortSignal) =>
+    dialWebSocket(cfg, { allowLocalNetworks: opts.allowLocalNetworks, maxPayload: opts.maxPayload, signal, ...(opts.resolve ? { resolve: opts.resolve } : {}) });
   const deps = (cfg: OutboundConnectionConfig) => ({
     engine, invoke: opts.invoke, dial, log, maxBufferedBytes: opts.maxBufferedBytes,
     user: opts.users.find((u) => u.name === cfg.localAriUser)!,
@@ -44,6 +45,7 @@ export function createOutboundWebsockets(opts: OutboundWebsocketsOptions) {
   const perCallConfig = new Map<string, OutboundConnectionConfig>();
   /** Open per-call sessions by their `<app>:<channel name>` application. */
   const perCall = new Map<string, OutboundSession>();
+  let closed = false;
 
   for (const cfg of opts.connections) {
     if (cfg.connectionType === 'per_call_config') {
@@ -65,6 +67,8 @@ export function createOutboundWebsockets(opts: OutboundWebsocketsOptions) {
       const session = new OutboundSession(cfg, [instance], `${cfg.id}:${instance}`, deps(cfg));
       perCall.set(instance, session);
       const ok = await session.connect(cfg.reconnectAttempts);
+      // Stopping: the channel is left as stored, waiting, rather than failed by an attempt we cut short.
+      if (closed) return new Promise<boolean>(() => {});
       if (!ok) {
         session.stop(1000);
         if (perCall.get(instance) === session) perCall.delete(instance);
@@ -88,6 +92,7 @@ export function createOutboundWebsockets(opts: OutboundWebsocketsOptions) {
   return {
     /** Stops every session: persistent ones say ApplicationUnregistered first; all close with 1001. */
     close(): void {
+      closed = true;
       for (const s of persistent) s.stop(1001, true);
       for (const s of perCall.values()) s.stop(1001);
       perCall.clear();
