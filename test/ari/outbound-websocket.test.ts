@@ -205,6 +205,27 @@ test('per_call_config: a hangup while in Stasis closes the call\'s connection af
   }
 });
 
+test('per_call_config: originating into the app opens a connection for the new channel; originating into <app>:<channel name> uses the existing one', async () => {
+  const p = await peer();
+  const t = await server({ pc: { uri: p.url(), connection_type: 'per_call_config', apps: 'pcapp', local_ari_user: 'asterisk' } });
+  assert.is((await t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/instant', app: 'pcapp', channelId: 'pc-orig' } })).status, 200);
+  const c = await p.connection(0);
+  const start = await c.log.waitFor('StasisStart');
+  const instance = `pcapp:${start.channel!.name}`;
+  assert.equal(appLabels(c.log), [`ApplicationRegistered:${instance}`, `StasisStart:${instance}`]);
+  // A second channel for the same connection: named with the full per-call app, it joins it.
+  const r = await rest(c, 'POST', 'channels', { query_strings: [{ name: 'endpoint', value: 'PJSIP/instant' }, { name: 'app', value: instance }, { name: 'channelId', value: 'pc-orig-2' }] });
+  assert.is(r.status_code, 200);
+  await c.log.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'pc-orig-2');
+  assert.is(p.connections.length, 1);
+  await hangupAndWait(t, c.log, 'pc-orig-2');
+  const closed = socketClosed(c.ws);
+  await t.http('DELETE', '/ari/channels/pc-orig');
+  assert.equal((await closed).code, 1000);
+  // The Dial events before the answer went to `pcapp`, which no socket serves; the connection sees the call from StasisStart on.
+  assert.equal(eventSequence(c.log, 'pc-orig'), ['StasisStart', 'ChannelHangupRequest', 'StasisEnd']);
+});
+
 test('per_call_config: when every attempt fails, STASISSTATUS=FAILED and the dialplan goes on', async () => {
   const gone = await startWsPeer();
   const url = gone.url();

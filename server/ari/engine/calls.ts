@@ -8,6 +8,7 @@ import { EMPTY_PARTY, type ChannelFactory } from './channel-factory.js';
 import { findExtension } from './dialplan.js';
 import type { DialplanStarter } from './dialplan-starter.js';
 import type { Engine } from './engine.js';
+import { enterPerCallStasis } from './per-call-stasis.js';
 import type { Variables } from './variables.js';
 
 /**
@@ -233,7 +234,10 @@ export class Calls {
     const after = dialing.after;
     if (after.kind === 'app') {
       this.setLocation(ch, { appName: 'Stasis', appData: [after.app, ...after.args].join(',') });
-      if (!this.enterStasis(ch, after.app, after.args)) this.hangup(ch, { by: 'none', cause: CAUSE.NORMAL });
+      if (this.enterStasis(ch, after.app, after.args)) return;
+      const fail = () => this.hangup(ch, { by: 'none', cause: CAUSE.NORMAL });
+      // An app served by per-call connections gets one for this channel, as Stasis() does.
+      if (!enterPerCallStasis(this.eng, (...a) => this.enterStasis(...a), ch, after.app, after.args, () => true, fail)) fail();
     } else if (after.kind === 'dialplan') {
       this.pbx.start(ch, after.context, after.exten, after.priority);
     }

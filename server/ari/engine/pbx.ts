@@ -5,6 +5,7 @@ import type { Channel } from './channel.js';
 import type { DialplanStarter } from './dialplan-starter.js';
 import { findExtension, findLabel, type Priority } from './dialplan.js';
 import type { Engine } from './engine.js';
+import { enterPerCallStasis } from './per-call-stasis.js';
 import { dialplanUserEvent } from './user-events.js';
 import { splitArgs, type Variables } from './variables.js';
 
@@ -124,27 +125,6 @@ export class Pbx implements DialplanStarter {
     return total;
   }
 
-  /**
-   * Stasis() for an app served by per-call connections: the channel waits
-   * while one opens for it, then enters `<app>:<channel name>` (the name
-   * Asterisk gives such an app); when every attempt fails, STASISSTATUS is
-   * FAILED and the dialplan goes on.
-   */
-  private perCallStasis(ch: Channel, app: string, args: string[]): Step {
-    const instance = `${app}:${ch.d.name}`;
-    const { priority } = ch.d.dialplan;
-    const waiting = () => ch.d.ended === null && ch.d.pbx && !ch.inStasis && ch.d.dialplan.priority === priority;
-    void this.eng.apps.perCallFor(app)!.open(app, instance).then((ok) => {
-      if (ok && waiting() && this.calls.enterStasis(ch, instance, args, app)) return;
-      // Opened for a channel that no longer waits for it (hung up meanwhile): closed again.
-      if (ok) this.eng.apps.perCallDone(instance);
-      if (!waiting()) return;
-      this.vars.write(ch, 'STASISSTATUS', 'FAILED');
-      this.run(ch, priority + 1);
-    });
-    return WAIT;
-  }
-
   /** Indicates busy/congestion: a Local first half sees its dial fail; a real far end hangs up shortly. */
   private refuse(ch: Channel, cause: number): Step {
     const peer = this.calls.peerOf(ch);
@@ -180,7 +160,15 @@ export class Pbx implements DialplanStarter {
       case 'Stasis': {
         const [app = '', ...appArgs] = args;
         if (this.calls.enterStasis(ch, app.trim(), appArgs)) return WAIT;
-        if (this.eng.apps.perCallFor(app.trim())) return this.perCallStasis(ch, app.trim(), appArgs);
+        // An app served by per-call connections: the channel waits while one opens, then enters it;
+        // when none can be opened the dialplan goes on as below.
+        const { priority } = ch.d.dialplan;
+        const waiting = () => ch.d.pbx && ch.d.dialplan.priority === priority;
+        const failed = () => {
+          this.vars.write(ch, 'STASISSTATUS', 'FAILED');
+          this.run(ch, priority + 1);
+        };
+        if (enterPerCallStasis(this.eng, (...a) => this.calls.enterStasis(...a), ch, app.trim(), appArgs, waiting, failed)) return WAIT;
         this.vars.write(ch, 'STASISSTATUS', 'FAILED');
         return NEXT;
       }
