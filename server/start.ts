@@ -188,7 +188,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const invoke = async (req: Request, user: AriUser) => app.fetch(req, { [PRESET_ARI_USER]: user });
     // Outbound WebSockets register their applications now and connect out (their requests reach the app once ready).
     const outbound = createOutboundWebsockets({
-      connections: config.ariOutbound, engine: telephony.engine, invoke, users: config.ariUsers, log,
+      connections: config.ariOutbound, engine: telephony.engine, dialplan: telephony.pbx, invoke, users: config.ariUsers, log,
       allowLocalNetworks: config.ariOutboundAllowLocalNetworks, maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes,
     });
     sockets = { events: createEventsWs({ engine: telephony.engine, auth: ariAuth, invoke, ...wsLimits }), repoEvents: createRepoEventsWs(gitea, wsLimits), outbound };

@@ -264,6 +264,31 @@ test('per_call_config: after a restart, a channel still in its per-call applicat
   assert.equal(after.log.events.map(eventLabel), ['ApplicationRegistered', 'RESTResponse', 'ChannelHangupRequest', 'StasisEnd']);
 });
 
+test('per_call_config: a Stasis() still waiting for its connection when the server stopped runs again after the restart', async () => {
+  // The peer leaves the first upgrade unanswered, and accepts once the server has restarted.
+  let accept = false;
+  const p = await peer(() => (accept ? undefined : null));
+  const connections = { pc: { uri: p.url(), connection_type: 'per_call_config', apps: 'pcapp', local_ari_user: 'asterisk', connection_timeout: 60_000 } };
+  const t = await server(connections);
+  await t.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/alice', extension: '1000', channelId: 'pc-waiting' }, json: { variables: { STASIS_APP: 'pcapp' } } });
+  await waitUntil(() => p.upgrades.length === 1, 'the first attempt reaches the peer');
+  started.splice(started.indexOf(t), 1);
+  t.assertNoViolations();
+  await t.close({ keepData: true });
+
+  accept = true;
+  const again = await startTestServer({ ARI_OUTBOUND_WEBSOCKETS: JSON.stringify(connections), ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS: 'true' }, t.dataDir);
+  started.push(again);
+  const c = await p.connection(0);
+  const start = await c.log.waitFor('StasisStart');
+  assert.is(start.channel!.id, 'pc-waiting');
+  assert.equal(start.args, ['1000']);
+  assert.equal(appLabels(c.log), [`ApplicationRegistered:pcapp:${start.channel!.name}`, `StasisStart:pcapp:${start.channel!.name}`]);
+  const closed = socketClosed(c.ws);
+  await again.http('DELETE', '/ari/channels/pc-waiting');
+  assert.equal((await closed).code, 1000);
+});
+
 test('subscribe_all: the connection also gets events of channels in no application of its own', async () => {
   const p = await peer();
   const t = await server({ all: persistent(p, { apps: 'oball', subscribe_all: true }) });

@@ -1,7 +1,9 @@
 import type { AriUser } from '../../config.js';
 import type { Logger } from '../../log.js';
 import type { PerCallApps } from '../apps.js';
+import type { DialplanStarter } from '../engine/dialplan-starter.js';
 import type { Engine } from '../engine/engine.js';
+import { splitArgs } from '../engine/variables.js';
 import type { InvokeAsUser } from '../rest-ws/run-rest-call.js';
 import { dialWebSocket } from './dial-websocket.js';
 import type { OutboundConnectionConfig } from './outbound-config.js';
@@ -12,6 +14,8 @@ import type { Resolve } from './outbound-target.js';
 export interface OutboundWebsocketsOptions {
   connections: OutboundConnectionConfig[];
   engine: Engine;
+  /** Runs a restored channel's Stasis() again (it was waiting for its per-call connection at the last stop). */
+  dialplan: DialplanStarter;
   invoke: InvokeAsUser;
   /** ARI_USERS: each connection's local_ari_user is one of them (checked when the configuration is read). */
   users: AriUser[];
@@ -82,11 +86,14 @@ export function createOutboundWebsockets(opts: OutboundWebsocketsOptions) {
     },
   };
   if (perCallConfig.size) engine.apps.servePerCall(perCallApps);
-  // Channels restored in a per-call application get their connection again (they wait for it as
-  // for any application after a restart); nothing of the call is replayed on it.
+  // After a restart: channels in a per-call application get their connection again (they wait for it
+  // as for any application; nothing of the call is replayed on it), and a Stasis() that was waiting for
+  // its connection at the stop runs again.
   for (const ch of engine.all()) {
-    const s = ch.d.stasis;
-    if (s?.perCall && perCallConfig.has(s.perCall)) void perCallApps.open(s.perCall, s.app);
+    const { stasis, pbx, dialplan, timers } = ch.d;
+    if (stasis?.perCall && perCallConfig.has(stasis.perCall)) void perCallApps.open(stasis.perCall, stasis.app);
+    const waited = !stasis && pbx && dialplan.appName === 'Stasis' && !timers.some((t) => t.kind === 'pbx');
+    if (waited && perCallConfig.has(splitArgs(dialplan.appData)[0]?.trim() ?? '')) opts.dialplan.startSoon(ch, dialplan.context, dialplan.exten, dialplan.priority);
   }
 
   return {
