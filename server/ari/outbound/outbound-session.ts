@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { AriUser } from '../../config.js';
 import { EventSocket } from '../../http/event-socket-hub.js';
-import type { Logger } from '../../log.js';
+import { safeUrl, type Logger } from '../../log.js';
 import { eventAllowed, type EventSink } from '../apps.js';
 import type { Engine } from '../engine/engine.js';
 import { HoldingSink } from '../rest-ws/holding-sink.js';
@@ -125,7 +125,7 @@ export class OutboundSession {
       this.failures++;
       // A persistent connection keeps trying; its failures are logged once every reconnect_attempts.
       if (attempts !== undefined || this.failures % this.cfg.reconnectAttempts === 1 || this.cfg.reconnectAttempts === 1) {
-        this.deps.log.warn({ connection: this.name, uri: this.cfg.uri, failures: this.failures, reason: r.reason }, 'outbound websocket connection failed');
+        this.deps.log.warn({ connection: this.name, uri: safeUrl(this.cfg.uri), failures: this.failures, reason: r.reason }, 'outbound websocket connection failed');
       }
       if (attempts !== undefined && this.failures >= attempts) return done(false);
       this.timer = setTimeout(() => {
@@ -150,13 +150,13 @@ export class OutboundSession {
       if (this.sink.current === holding) this.sink.current = null;
       if (this.ws === ws) this.ws = null;
       if (this.stopped) return;
-      log.info({ connection: this.name, uri: this.cfg.uri }, 'outbound websocket disconnected; reconnecting');
+      log.info({ connection: this.name, uri: safeUrl(this.cfg.uri) }, 'outbound websocket disconnected; reconnecting');
       this.timer = setTimeout(() => {
         this.timer = null;
         this.attempt(attempts, () => {});
       }, this.cfg.reconnectInterval);
     });
-    log.info({ connection: this.name, uri: this.cfg.uri, apps: this.apps }, 'outbound websocket connected');
+    log.info({ connection: this.name, uri: safeUrl(this.cfg.uri), apps: this.apps }, 'outbound websocket connected');
   }
 
   /** Serves `app` from here; a socket that served it is told ApplicationReplaced. */
