@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { createServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EventLog } from './events.js';
@@ -14,7 +15,7 @@ export interface PeerConnection {
 /** A WebSocket server on 127.0.0.1 playing an application's server, which Trunkline connects out to. */
 export interface WsPeer {
   port: number;
-  /** `ws://127.0.0.1:<port><path>`. */
+  /** `ws://127.0.0.1:<port><path>` (`wss://` with TLS). */
   url(path?: string): string;
   /** Every connection accepted so far, in order. */
   readonly connections: PeerConnection[];
@@ -28,15 +29,17 @@ export interface WsPeer {
 /**
  * Starts a peer. `answer` may refuse an upgrade by returning a raw HTTP
  * answer (status line, headers and body) to write instead of accepting it,
- * or `null` to leave it unanswered (the client gives up on its own).
+ * or `null` to leave it unanswered (the client gives up on its own). With
+ * `tls` (PEM certificate and key) it speaks wss.
  */
-export async function startWsPeer(answer?: (req: IncomingMessage) => string | null | undefined): Promise<WsPeer> {
+export async function startWsPeer(answer?: (req: IncomingMessage) => string | null | undefined, tls?: { cert: string; key: string }): Promise<WsPeer> {
   const upgrades: IncomingMessage[] = [];
   const connections: PeerConnection[] = [];
   const waiters: Array<() => void> = [];
   /** Upgrades left unanswered: their sockets are destroyed at close. */
   const held: Socket[] = [];
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false, verifyClient: (info, cb) => {
+  const https = tls ? createServer(tls) : undefined;
+  const wss = new WebSocketServer({ ...(https ? { server: https } : { host: '127.0.0.1', port: 0 }), perMessageDeflate: false, verifyClient: (info, cb) => {
     upgrades.push(info.req);
     const raw = answer?.(info.req);
     if (raw === undefined) return cb(true);
@@ -53,11 +56,12 @@ export async function startWsPeer(answer?: (req: IncomingMessage) => string | nu
     connections.push({ req, ws, log: new EventLog(ws) });
     for (const w of waiters.splice(0)) w();
   });
-  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
-  const port = (wss.address() as { port: number }).port;
+  if (https) await new Promise<void>((resolve) => https.listen(0, '127.0.0.1', () => resolve()));
+  else await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+  const port = ((https ?? wss).address() as { port: number }).port;
   return {
     port,
-    url: (path = '/') => `ws://127.0.0.1:${port}${path}`,
+    url: (path = '/') => `${tls ? 'wss' : 'ws'}://127.0.0.1:${port}${path}`,
     connections,
     upgrades,
     async connection(n, timeoutMs = WAIT_MS) {
@@ -74,7 +78,8 @@ export async function startWsPeer(answer?: (req: IncomingMessage) => string | nu
     close() {
       for (const c of connections) c.ws.terminate();
       for (const s of held) s.destroy();
-      return new Promise((resolve) => wss.close(() => resolve()));
+      https?.closeAllConnections();
+      return new Promise((resolve) => wss.close(() => (https ? https.close(() => resolve()) : resolve())));
     },
   };
 }

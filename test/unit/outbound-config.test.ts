@@ -12,6 +12,7 @@ test('defaults: Asterisk\'s timing, the ari subprotocol, no credentials', () => 
   assert.equal(c.ariOutbound, [{
     id: 'bot', uri: 'wss://bot.example.com/ari', protocols: 'ari', username: '', password: '', connectionType: 'persistent', apps: ['a', 'b'],
     subscribeAll: false, localAriUser: 'asterisk', connectionTimeout: 500, reconnectInterval: 500, reconnectAttempts: 4,
+    tls: { caListFile: undefined, verifyServerCert: true, verifyServerHostname: true },
   }]);
   assert.is(c.ariOutboundAllowLocalNetworks, false);
   assert.equal(loadConfig({}).ariOutbound, []);
@@ -25,6 +26,8 @@ test('bad entries stop the start with a message naming the option, never a passw
     [{ c: { uri: 'ws://h', connection_type: 'persistent', apps: 'a', local_ari_user: 'nobody', password: PASSWORD } }, 'c.local_ari_user: not a user of ARI_USERS'],
     [{ c: { uri: 'ws://h', connection_type: 'persistent', apps: 'a', local_ari_user: 'asterisk' }, d: { uri: 'ws://h', connection_type: 'per_call_config', apps: 'b,a', local_ari_user: 'asterisk' } }, 'd.apps: a is already served by c'],
     [{ c: { uri: 'ws://h', connection_type: 'persistent', apps: ' , ', local_ari_user: 'asterisk' } }, 'c.apps: apps must name at least one application'],
+    [{ c: { uri: 'ws://h', connection_type: 'persistent', apps: 'a', local_ari_user: 'asterisk', tls_enabled: true } }, 'c.tls_enabled: TLS needs a wss:// uri'],
+    [{ c: { uri: 'wss://h', connection_type: 'persistent', apps: 'a', local_ari_user: 'asterisk', tls_enabled: false } }, 'c.tls_enabled: a wss:// uri always uses TLS'],
   ];
   for (const [value, message] of bad) {
     try {

@@ -32,6 +32,8 @@ export interface OutboundConnectionConfig {
   reconnectInterval: number;
   /** Attempts before a per-call connection gives up (Stasis() fails); a persistent one keeps trying and logs once per this many failures. */
   reconnectAttempts: number;
+  /** wss:// only: a PEM file of CA certificates to trust besides the system's, and whether the server's certificate and its name are checked. */
+  tls: { caListFile: string | undefined; verifyServerCert: boolean; verifyServerHostname: boolean };
 }
 
 /** Asterisk's limit on application names; a per-call app gets `:<channel name>` added, so it is not held to it. */
@@ -74,6 +76,11 @@ const Entry = v.strictObject({
   connection_timeout: ms('connection_timeout', 1),
   reconnect_interval: ms('reconnect_interval', 1),
   reconnect_attempts: v.optional(v.pipe(v.number(), v.integer('reconnect_attempts must be an integer'), v.minValue(1, 'reconnect_attempts must be at least 1'), v.maxValue(1_000_000))),
+  // TLS, as websocket_client.conf names it; a wss:// uri is what turns it on.
+  tls_enabled: v.optional(v.boolean('tls_enabled must be true or false')),
+  ca_list_file: v.optional(v.pipe(v.string(), v.minLength(1, 'ca_list_file must be a path'))),
+  verify_server_cert: v.optional(v.boolean('verify_server_cert must be true or false'), true),
+  verify_server_hostname: v.optional(v.boolean('verify_server_hostname must be true or false'), true),
 });
 
 const Connections = v.record(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'connection names are letters, digits, _ . - (at most 64)')), Entry);
@@ -103,6 +110,8 @@ export function parseOutboundConnections(text: string, ariUsers: readonly string
   const owner = new Map<string, string>();
   for (const [id, e] of Object.entries(r.output)) {
     if (!ariUsers.includes(e.local_ari_user)) throw new Error(`${id}.local_ari_user: not a user of ARI_USERS`);
+    const secure = e.uri.startsWith('wss:');
+    if (e.tls_enabled !== undefined && e.tls_enabled !== secure) throw new Error(`${id}.tls_enabled: ${secure ? 'a wss:// uri always uses TLS' : 'TLS needs a wss:// uri'}`);
     for (const app of e.apps) {
       // As Asterisk: one connection per application.
       if (owner.has(app)) throw new Error(`${id}.apps: ${app} is already served by ${owner.get(app)}`);
@@ -121,6 +130,7 @@ export function parseOutboundConnections(text: string, ariUsers: readonly string
       connectionTimeout: e.connection_timeout ?? DEFAULTS.connectionTimeout,
       reconnectInterval: e.reconnect_interval ?? DEFAULTS.reconnectInterval,
       reconnectAttempts: e.reconnect_attempts ?? DEFAULTS.reconnectAttempts,
+      tls: { caListFile: e.ca_list_file, verifyServerCert: e.verify_server_cert, verifyServerHostname: e.verify_server_hostname },
     });
   }
   return out;
