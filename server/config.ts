@@ -4,6 +4,7 @@ import { parseEnv } from 'node:util';
 import * as v from 'valibot';
 import { parseCidr } from './ari/media/external-host-policy.js';
 import { parseMediaClients, type MediaClientConfig } from './ari/media/media-clients-setting.js';
+import { parseOutboundConnections, type OutboundConnectionConfig } from './ari/outbound/outbound-config.js';
 import { parseGoDuration } from './util/go-duration.js';
 
 const int = (name: string, min: number, max: number) =>
@@ -145,6 +146,9 @@ const Env = v.object({
   MEDIA_WEBSOCKET_ALLOW_LOOPBACK: v.optional(bool('MEDIA_WEBSOCKET_ALLOW_LOOPBACK'), 'false'),
   MEDIA_WEBSOCKET_CONTROL_FORMAT: v.optional(v.picklist(['plain-text', 'json'], 'MEDIA_WEBSOCKET_CONTROL_FORMAT must be plain-text or json'), 'plain-text'),
   APP_RECONNECT_GRACE_MS: v.optional(int('APP_RECONNECT_GRACE_MS', 0, 3_600_000), '10000'),
+  // ARI outbound WebSockets: JSON, read once ARI_USERS is known (outboundConnections below).
+  ARI_OUTBOUND_WEBSOCKETS: v.optional(v.string(), '{}'),
+  ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS: v.optional(bool('ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS'), 'false'),
   // ---- ARI and simulation input/disk limits (ariLimits below) ----
   ARI_MAX_BODY_BYTES: v.optional(int('ARI_MAX_BODY_BYTES', 1024, 2 ** 31), String(1024 * 1024)),
   ARI_MAX_VALUE_BYTES: v.optional(int('ARI_MAX_VALUE_BYTES', 64, 16 * 1024 * 1024), '8192'),
@@ -222,6 +226,10 @@ export type Config = {
   mediaWebsocket: { clients: Map<string, MediaClientConfig>; allowLoopback: boolean; controlFormat: 'plain-text' | 'json' };
   /** After a restart, how long restored channels wait for their Stasis applications to reconnect. */
   appReconnectGraceMs: number;
+  /** Connections the server opens to applications' WebSocket servers (ARI_OUTBOUND_WEBSOCKETS). */
+  ariOutbound: OutboundConnectionConfig[];
+  /** Whether those may reach loopback and private networks (as MIRROR_ALLOW_LOCAL_NETWORKS for mirrors). */
+  ariOutboundAllowLocalNetworks: boolean;
   ariLimits: AriLimits;
   /**
    * Test mode only (NODE_ENV=test): after answering the Nth request (default
@@ -275,6 +283,15 @@ const domainList = (s: string) =>
     .map((x) => x.trim())
     .filter(Boolean);
 
+/** ARI_OUTBOUND_WEBSOCKETS read against the ARI users; its passwords never reach the message. */
+function outboundConnections(text: string, users: AriUser[]): { ariOutbound: OutboundConnectionConfig[] } {
+  try {
+    return { ariOutbound: parseOutboundConnections(text, users.map((u) => u.name)) };
+  } catch (err) {
+    throw new ConfigError(`invalid ARI_OUTBOUND_WEBSOCKETS: ${(err as Error).message}`);
+  }
+}
+
 /** Reads `.env` (when present) under the real environment, which wins. */
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.env'): Record<string, string | undefined> {
   const fromFile = existsSync(dotenvPath) ? parseEnv(readFileSync(dotenvPath, 'utf8')) : {};
@@ -294,11 +311,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const issue = parsed.issues[0]!;
     const key = issue.path?.[0]?.key as string | undefined;
-    const shown = key === 'ARI_USERS' || key === 'ADMIN_PASSWORD' || key === 'SECRET_KEY' ? '(hidden)' : JSON.stringify(raw[key ?? ''] ?? '');
+    const shown = key === 'ARI_USERS' || key === 'ADMIN_PASSWORD' || key === 'SECRET_KEY' || key === 'ARI_OUTBOUND_WEBSOCKETS' ? '(hidden)' : JSON.stringify(raw[key ?? ''] ?? '');
     throw new ConfigError(`invalid ${key ?? 'configuration'}: ${issue.message} (got ${shown})`);
   }
   const e = parsed.output;
   return {
+    ...outboundConnections(e.ARI_OUTBOUND_WEBSOCKETS, e.ARI_USERS),
+    ariOutboundAllowLocalNetworks: e.ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS,
     host: e.HOST,
     port: e.PORT,
     dataDir: e.DATA_DIR,

@@ -8,6 +8,7 @@ import { createOriginPolicy, type OriginPolicy } from './http/origin-policy.js';
 import { createEventsWs } from './ari/events-ws.js';
 import { createMediaWs, type MediaWs } from './ari/media-ws.js';
 import { loadFixtures } from './ari/fixtures.js';
+import { createOutboundWebsockets } from './ari/outbound/outbound-websockets.js';
 import { createTelephony, type Telephony } from './ari/telephony.js';
 import { RealClock } from './ari/time/real-clock.js';
 import type { AriUser, Config } from './config.js';
@@ -105,7 +106,7 @@ export interface StartOptions {
   beforeReady?: (early: { url: string; held(): number }) => Promise<void>;
 }
 
-type Sockets = { events: ReturnType<typeof createEventsWs>; repoEvents: ReturnType<typeof createRepoEventsWs>; media: MediaWs };
+type Sockets = { events: ReturnType<typeof createEventsWs>; repoEvents: ReturnType<typeof createRepoEventsWs>; media: MediaWs; outbound: ReturnType<typeof createOutboundWebsockets> };
 
 /**
  * Loads the fixtures, binds the port, locks DATA_DIR, opens the database,
@@ -192,7 +193,12 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const wsLimits = { log, maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes, pingIntervalMs: config.wsPingIntervalMs };
     // REST requests sent over an event socket go through the same application, as the socket's user.
     const invoke = async (req: Request, user: AriUser) => app.fetch(req, { [PRESET_ARI_USER]: user });
-    sockets = { events: createEventsWs({ engine: telephony.engine, auth: ariAuth, invoke, ...wsLimits }), repoEvents: createRepoEventsWs(gitea, wsLimits), media: createMediaWs({ media: telephony.websocketMedia, log }) };
+    // Outbound WebSockets register their applications now and connect out (their requests reach the app once ready).
+    const outbound = createOutboundWebsockets({
+      connections: config.ariOutbound, engine: telephony.engine, dialplan: telephony.pbx, invoke, users: config.ariUsers, log,
+      allowLocalNetworks: config.ariOutboundAllowLocalNetworks, maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes,
+    });
+    sockets = { events: createEventsWs({ engine: telephony.engine, auth: ariAuth, invoke, ...wsLimits }), repoEvents: createRepoEventsWs(gitea, wsLimits), media: createMediaWs({ media: telephony.websocketMedia, log }), outbound };
     early.ready(app);
     gitea.startMirrors();
     return running({ url, port, config, log, server, app, db, telephony, gitea, sockets, violations, lock: opened.lock });
@@ -244,6 +250,7 @@ function running(s: {
         sockets.events.close();
         sockets.repoEvents.close();
         sockets.media.close();
+        sockets.outbound.close();
         // In-flight requests get this long to finish (a slow reader of a large download included).
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         force.unref();

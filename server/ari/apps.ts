@@ -21,6 +21,19 @@ export interface StasisApp {
   disallowed: Array<Record<string, unknown>>;
 }
 
+/**
+ * Connections opened for one channel's Stasis() (ARI outbound WebSockets of
+ * type per_call_config): the channel waits in the dialplan while one opens.
+ */
+export interface PerCallApps {
+  /** Whether a per-call connection is configured for `app`. */
+  serves(app: string): boolean;
+  /** Opens one for `instance` (`<app>:<channel name>`) and registers that app; false once every attempt failed. */
+  open(app: string, instance: string): Promise<boolean>;
+  /** The channel is done with `instance`: its connection closes. */
+  done(instance: string): void;
+}
+
 const names = (list: Array<Record<string, unknown>>, type: string) => list.some((e) => e.type === type);
 
 /**
@@ -49,6 +62,7 @@ export class AppRegistry {
   private readonly awaited = new Map<string, number>();
   private readonly activationHooks: Array<(name: string) => void> = [];
   private readonly forgetHooks: Array<(app: StasisApp) => void> = [];
+  private perCall: PerCallApps | undefined;
 
   get(name: string): StasisApp | undefined {
     return this.apps.get(name);
@@ -128,6 +142,21 @@ export class AppRegistry {
 
   watchersOf(name: string): ReadonlySet<EventSink> | undefined {
     return this.watchers.get(name);
+  }
+
+  /** Who opens per-call connections (the outbound WebSockets, when any is configured). */
+  servePerCall(provider: PerCallApps): void {
+    this.perCall = provider;
+  }
+
+  /** The per-call connections, when `app` has no socket and one of them is configured for it. */
+  perCallFor(name: string): PerCallApps | undefined {
+    return !this.isActive(name) && this.perCall?.serves(name) ? this.perCall : undefined;
+  }
+
+  /** A channel left the app a per-call connection was opened for. */
+  perCallDone(instance: string): void {
+    this.perCall?.done(instance);
   }
 
   /** Runs after an app is forgotten (what it held, its event filter, goes with it). */

@@ -5,6 +5,7 @@ import * as ch from './channel-events.js';
 import { DeviceStateChanged } from './device-events.js';
 import * as ep from './endpoint-events.js';
 import * as media from './media-events.js';
+import { ApplicationRegistered, ApplicationUnregistered } from './outbound-events.js';
 import { ChannelUserevent } from './user-events.js';
 import { RESTResponse } from './rest-events.js';
 import { BridgeAttendedTransfer, BridgeBlindTransfer, BridgeVideoSourceChanged } from './bridge-events.js';
@@ -21,6 +22,7 @@ export { REST_MESSAGE_MODELS, REST_REQUEST_CONTENT_TYPES, REST_REQUEST_METHODS, 
  */
 export const EVENTS = [
   ApplicationMoveFailed, ApplicationReplaced, BridgeAttendedTransfer, BridgeBlindTransfer, media.BridgeCreated, media.BridgeDestroyed, BridgeVideoSourceChanged, CallBroadcast, CallClaimed,
+  ApplicationRegistered, ApplicationUnregistered,
   ch.ChannelCallerId, ch.ChannelConnectedLine, ch.ChannelCreated, ch.ChannelDestroyed, ch.ChannelDialplan,
   ch.ChannelDtmfReceived, ch.ChannelHangupRequest, ch.ChannelHold, ch.ChannelStateChange, ch.ChannelTalkingFinished,
   ch.ChannelTalkingStarted, ch.ChannelToneDetected, ch.ChannelUnhold, ChannelUserevent, ch.ChannelVarset, DeviceStateChanged, ch.Dial, ch.StasisEnd, ch.StasisStart,

@@ -11,6 +11,7 @@ import { findExtension } from './dialplan.js';
 import type { DialplanStarter } from './dialplan-starter.js';
 import type { Engine } from './engine.js';
 import type { ChannelDriver } from './media-socket.js';
+import { enterPerCallStasis } from './per-call-stasis.js';
 import type { Variables } from './variables.js';
 
 /**
@@ -243,7 +244,10 @@ export class Calls {
     const after = dialing.after;
     if (after.kind === 'app') {
       this.setLocation(ch, { appName: 'Stasis', appData: [after.app, ...after.args].join(',') });
-      if (!this.enterStasis(ch, after.app, after.args)) this.hangup(ch, { by: 'none', cause: CAUSE.NORMAL });
+      if (this.enterStasis(ch, after.app, after.args)) return;
+      const fail = () => this.hangup(ch, { by: 'none', cause: CAUSE.NORMAL });
+      // An app served by per-call connections gets one for this channel, as Stasis() does.
+      if (!enterPerCallStasis(this.eng, (...a) => this.enterStasis(...a), ch, after.app, after.args, () => true, fail)) fail();
     } else if (after.kind === 'dialplan') {
       this.pbx.start(ch, after.context, after.exten, after.priority);
     }
@@ -324,10 +328,10 @@ export class Calls {
 
   // ---- Stasis -------------------------------------------------------------------------
 
-  /** Puts a channel in an app; false when the app has no WebSocket (Stasis fails at once, as Asterisk's). */
-  enterStasis(ch: Channel, app: string, args: string[]): boolean {
+  /** Puts a channel in an app; false when the app has no WebSocket (Stasis fails at once, as Asterisk's). `perCall`: the configured app whose per-call connection was opened for this channel. */
+  enterStasis(ch: Channel, app: string, args: string[], perCall?: string): boolean {
     if (!this.eng.apps.isActive(app)) return false;
-    ch.d.stasis = { app, args };
+    ch.d.stasis = perCall ? { app, args, perCall } : { app, args };
     ch.d.lastApp = app;
     this.eng.subscribe(ch, app);
     this.eng.emitChannel(ch, 'StasisStart', { args }, [app]);
@@ -342,6 +346,8 @@ export class Calls {
     ch.d.stasis = null;
     this.eng.abortQueue(ch, () => conflict('Channel not in Stasis application'));
     this.eng.unsubscribe(ch, s.app);
+    // Stasis() returned: a connection opened for this call closes once StasisEnd has gone out on it.
+    if (s.perCall) void this.eng.commit().then(() => this.eng.apps.perCallDone(s.app));
   }
 
   /** ARI move: to an active app, StasisEnd then StasisStart; otherwise ApplicationMoveFailed and it stays. */

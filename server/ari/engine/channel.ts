@@ -136,7 +136,8 @@ export interface ChannelData {
   vars: Record<string, string>;
   /** Variables shown in `channelvars` of every event (report_events). */
   reported: string[];
-  stasis: { app: string; args: string[] } | null;
+  /** The app the channel is in; `perCall`: the configured app whose per-call outbound connection was opened for it (`app` is then `<perCall>:<channel name>`). */
+  stasis: { app: string; args: string[]; perCall?: string } | null;
   lastApp: string | null;
   /** Per-application subscription counts (refcounted as Asterisk's). */
   subs: Record<string, number>;

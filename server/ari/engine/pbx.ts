@@ -6,6 +6,7 @@ import type { Channel } from './channel.js';
 import type { DialplanStarter } from './dialplan-starter.js';
 import { findExtension, findLabel, type Priority } from './dialplan.js';
 import type { Engine } from './engine.js';
+import { enterPerCallStasis } from './per-call-stasis.js';
 import { dialplanUserEvent } from './user-events.js';
 import { splitArgs, type Variables } from './variables.js';
 
@@ -184,6 +185,15 @@ export class Pbx implements DialplanStarter, ClaimedCallPort {
       case 'Stasis': {
         const [app = '', ...appArgs] = args;
         if (this.calls.enterStasis(ch, app.trim(), appArgs)) return WAIT;
+        // An app served by per-call connections: the channel waits while one opens, then enters it;
+        // when none can be opened the dialplan goes on as below.
+        const { priority } = ch.d.dialplan;
+        const waiting = () => ch.d.pbx && ch.d.dialplan.priority === priority;
+        const failed = () => {
+          this.vars.write(ch, 'STASISSTATUS', 'FAILED');
+          this.run(ch, priority + 1);
+        };
+        if (enterPerCallStasis(this.eng, (...a) => this.calls.enterStasis(...a), ch, app.trim(), appArgs, waiting, failed)) return WAIT;
         this.vars.write(ch, 'STASISSTATUS', 'FAILED');
         return NEXT;
       }

@@ -10,6 +10,7 @@ import type { EventSink } from '../apps.js';
 export class HoldingSink implements EventSink {
   private held: string[] | null = null;
   private heldBytes = 0;
+  private afterRelease: Array<() => void> = [];
 
   constructor(
     readonly socket: EventSocket,
@@ -47,6 +48,13 @@ export class HoldingSink implements EventSink {
     this.held = null;
     this.heldBytes = 0;
     this.write(first === undefined ? held : [first, ...held]);
+    for (const fn of this.afterRelease.splice(0)) fn();
+  }
+
+  /** Runs `fn` once nothing is held back: at once, or right after the running request's answer and the events held with it are written. */
+  whenReleased(fn: () => void): void {
+    if (this.held) this.afterRelease.push(fn);
+    else fn();
   }
 
   private flushHeld(): void {

@@ -18,7 +18,7 @@
 import { compileGlob, GlobBudgetError, GlobSyntaxError, type Glob } from '../../util/glob/glob.js';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { addressAllowed, neverAllowed } from './address-ranges.js';
+import { addressAllowed, neverAllowed } from '../../util/address-ranges.js';
 
 /** Which mirror targets are allowed (MIRROR_ALLOW_LOCALNETWORKS, allowed and blocked domains). */
 export interface MirrorUrlPolicy {

@@ -1,8 +1,9 @@
 /**
- * Which special range an IP address is in, and what the mirror address policy
- * makes of it: public addresses pass, loopback, private and Gitea's other
- * reserved ranges pass only with local networks allowed, and a few ranges are
- * never reached whatever the configuration says.
+ * Which special range an IP address is in, and what the outbound address
+ * policies (mirrors, ARI outbound WebSockets) make of it: public addresses
+ * pass, loopback, private and Gitea's other reserved ranges pass only with
+ * local networks allowed, and a few ranges are never reached whatever the
+ * configuration says.
  */
 import { isIP } from 'node:net';
 

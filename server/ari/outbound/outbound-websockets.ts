@@ -1,0 +1,111 @@
+import type { AriUser } from '../../config.js';
+import type { Logger } from '../../log.js';
+import type { PerCallApps } from '../apps.js';
+import type { DialplanStarter } from '../engine/dialplan-starter.js';
+import type { Engine } from '../engine/engine.js';
+import { splitArgs } from '../engine/variables.js';
+import type { InvokeAsUser } from '../rest-ws/run-rest-call.js';
+import { dialWebSocket } from './dial-websocket.js';
+import type { OutboundConnectionConfig } from './outbound-config.js';
+import { OutboundSession } from './outbound-session.js';
+import type { Resolve } from './outbound-target.js';
+
+/** What the outbound WebSockets are built from. */
+export interface OutboundWebsocketsOptions {
+  connections: OutboundConnectionConfig[];
+  engine: Engine;
+  /** Runs a restored channel's Stasis() again (it was waiting for its per-call connection at the last stop). */
+  dialplan: DialplanStarter;
+  invoke: InvokeAsUser;
+  /** ARI_USERS: each connection's local_ari_user is one of them (checked when the configuration is read). */
+  users: AriUser[];
+  /** ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS. */
+  allowLocalNetworks: boolean;
+  /** WS_MAX_PAYLOAD and WS_MAX_BUFFERED_BYTES, as for inbound event sockets. */
+  maxPayload: number;
+  maxBufferedBytes: number;
+  log: Logger;
+  /** DNS for the address policy (tests may inject one). */
+  resolve?: Resolve;
+}
+
+/**
+ * ARI outbound WebSockets (README, "ARI outbound WebSockets"): persistent
+ * connections register their applications at once and connect (retrying
+ * for as long as the server runs); per_call_config connections are opened
+ * by Stasis() for one channel (the engine asks through PerCallApps) and
+ * closed when the channel leaves Stasis.
+ */
+export function createOutboundWebsockets(opts: OutboundWebsocketsOptions) {
+  const { engine, log } = opts;
+  const dial = (cfg: OutboundConnectionConfig, signal: AbortSignal) =>
+    dialWebSocket(cfg, { allowLocalNetworks: opts.allowLocalNetworks, maxPayload: opts.maxPayload, signal, ...(opts.resolve ? { resolve: opts.resolve } : {}) });
+  const deps = (cfg: OutboundConnectionConfig) => ({
+    engine, invoke: opts.invoke, dial, log, maxBufferedBytes: opts.maxBufferedBytes,
+    user: opts.users.find((u) => u.name === cfg.localAriUser)!,
+  });
+
+  const persistent: OutboundSession[] = [];
+  const perCallConfig = new Map<string, OutboundConnectionConfig>();
+  /** Open per-call sessions by their `<app>:<channel name>` application. */
+  const perCall = new Map<string, OutboundSession>();
+  let closed = false;
+
+  for (const cfg of opts.connections) {
+    if (cfg.connectionType === 'per_call_config') {
+      for (const app of cfg.apps) perCallConfig.set(app, cfg);
+      continue;
+    }
+    const session = new OutboundSession(cfg, cfg.apps, cfg.id, deps(cfg));
+    // As Asterisk: the apps exist from start-up, whether or not the application's server is up yet.
+    session.register();
+    persistent.push(session);
+    void session.connect();
+  }
+
+  const perCallApps: PerCallApps = {
+    serves: (app) => perCallConfig.has(app),
+    async open(app, instance) {
+      const cfg = perCallConfig.get(app);
+      if (!cfg || perCall.has(instance)) return false;
+      const session = new OutboundSession(cfg, [instance], `${cfg.id}:${instance}`, deps(cfg));
+      perCall.set(instance, session);
+      const ok = await session.connect(cfg.reconnectAttempts);
+      // Stopping: the channel is left as stored, waiting, rather than failed by an attempt we cut short.
+      if (closed) return new Promise<boolean>(() => {});
+      if (!ok) {
+        session.stop(1000);
+        if (perCall.get(instance) === session) perCall.delete(instance);
+      }
+      return ok && perCall.get(instance) === session;
+    },
+    done(instance) {
+      const session = perCall.get(instance);
+      perCall.delete(instance);
+      session?.stop(1000);
+    },
+  };
+  if (perCallConfig.size) engine.apps.servePerCall(perCallApps);
+  // After a restart: channels in a per-call application get their connection again (they wait for it
+  // as for any application; nothing of the call is replayed on it), and a Stasis() that was waiting for
+  // its connection at the stop runs again.
+  for (const ch of engine.all()) {
+    const { stasis, pbx, dialplan, timers } = ch.d;
+    if (stasis?.perCall && perCallConfig.has(stasis.perCall)) void perCallApps.open(stasis.perCall, stasis.app);
+    const waited = !stasis && pbx && dialplan.appName === 'Stasis' && !timers.some((t) => t.kind === 'pbx');
+    if (waited && perCallConfig.has(splitArgs(dialplan.appData)[0]?.trim() ?? '')) opts.dialplan.startSoon(ch, dialplan.context, dialplan.exten, dialplan.priority);
+  }
+
+  return {
+    /** Stops every session: persistent ones say ApplicationUnregistered first; all close with 1001. */
+    close(): void {
+      closed = true;
+      for (const s of persistent) s.stop(1001, true);
+      for (const s of perCall.values()) s.stop(1001);
+      perCall.clear();
+    },
+  };
+}
+
+/** The outbound WebSockets, as created by `createOutboundWebsockets`. */
+export type OutboundWebsockets = ReturnType<typeof createOutboundWebsockets>;
