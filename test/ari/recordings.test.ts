@@ -208,8 +208,8 @@ function assertTone(s: Int16Array, freq: number, rate: number, what: string): vo
 }
 
 /** Uploads far-end audio (PUT /sim/channels/{id}/audio). */
-function upload(id: string, body: Buffer, contentType?: string): Promise<{ status: number; body: any }> {
-  return ctx.t.http('PUT', `/sim/channels/${enc(id)}/audio`, { body, headers: contentType ? { 'content-type': contentType } : {} });
+function upload(id: string, body: Buffer, contentType?: string, query: { loop?: boolean } = {}): Promise<{ status: number; body: any }> {
+  return ctx.t.http('PUT', `/sim/channels/${enc(id)}/audio`, { body, query, headers: contentType ? { 'content-type': contentType } : {} });
 }
 
 /** A sine as 16-bit samples. */
@@ -1048,9 +1048,11 @@ test('stored: copy (200 StoredRecording, same bytes); 404 missing source; 409 ex
 
 test('uploaded far-end audio: a 16 kHz WAV with a 700 Hz tone is heard (and recorded) at 8 kHz', async () => {
   const id = await answered('upload');
+  // Looped, so a recording that starts late on a busy machine still finds the tone at both ends
+  // (3 s of 700 Hz is a whole number of cycles: the loop joins without a phase jump).
   const pcm = sine(700, 16000, 3);
   const wav = Buffer.concat([wavHeader(pcm.length * 2, 16000), slinBytes(pcm)]);
-  const up = await upload(id, wav, 'audio/wav');
+  const up = await upload(id, wav, 'audio/wav', { loop: true });
   assert.is(up.status, 204, JSON.stringify(up.body));
   const name = uid('upload');
   await recordAndWait(id, { name, format: 'wav', maxDurationSeconds: 2 });
@@ -1062,12 +1064,21 @@ test('uploaded far-end audio: a 16 kHz WAV with a 700 Hz tone is heard (and reco
 
   // Raw 8 kHz slin works too (application/octet-stream), and replaces the WAV.
   const raw = slinBytes(sine(1200, 8000, 3));
-  assert.is((await upload(id, raw, 'application/octet-stream')).status, 204);
+  assert.is((await upload(id, raw, 'application/octet-stream', { loop: true })).status, 204);
   const name2 = uid('upload-raw');
   await recordAndWait(id, { name: name2, format: 'slin16', maxDurationSeconds: 1 });
   const s2 = slinFromBytes(await download(name2, 'slin16'));
   assert.ok(power(s2, 1200, 16000) > 0.05, `1200 Hz in the slin16 file (${power(s2, 1200, 16000)})`);
   assert.ok(power(s2, 700, 16000) < 0.001, 'the WAV is gone');
+
+  // Without loop the far end falls silent once the audio is over: 0.2 s of it, then a recording
+  // started at least 0.5 s later (a busy machine only makes the gap longer) hears nothing.
+  assert.is((await upload(id, slinBytes(sine(1200, 8000, 0.2)), 'application/octet-stream')).status, 204);
+  await sleep(500);
+  const name3 = uid('upload-once');
+  await recordAndWait(id, { name: name3, format: 'slin16', maxDurationSeconds: 1 });
+  const s3 = slinFromBytes(await download(name3, 'slin16'));
+  assert.ok(s3.length > 0 && power(s3, 1200, 16000) < 0.001, `silence after the audio ends (${power(s3, 1200, 16000)})`);
 
   const bad = await upload(id, Buffer.from('hello, not audio'), 'text/plain');
   assert.is(bad.status, 400);
