@@ -11,7 +11,9 @@ export function isAriPath(path: string): boolean {
  * a request line or headers Node could not parse), in the dialect of the path
  * it was aimed at: ARI's `{message}` under /ari and /sim, Gitea's
  * `{message, url}` everywhere else (its API, git and LFS, downloads, `/`).
+ * When the path cannot be known (headers that never finished: Node hands over
+ * no bytes then), the answer is the bare `{message}` both dialects start with.
  */
-export function edgeErrorBody(path: string, message: string, swaggerUrl: string): object {
-  return isAriPath(path) ? ARI_ERRORS.body(message) : giteaErrors({ swaggerUrl }).body(message);
+export function edgeErrorBody(path: string | undefined, message: string, swaggerUrl: string): object {
+  return path === undefined || isAriPath(path) ? ARI_ERRORS.body(message) : giteaErrors({ swaggerUrl }).body(message);
 }

@@ -89,8 +89,8 @@ function answerClientErrors(server: Server, swaggerUrl: () => string): void {
       return;
     }
     const [status, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad Request'];
-    const requestLine = err.rawPacket?.toString('latin1', 0, Math.min(err.rawPacket.length, 8192)).split('\r\n', 1)[0] ?? '';
-    const path = requestLine.split(' ')[1] ?? '';
+    const requestLine = err.rawPacket?.toString('latin1', 0, Math.min(err.rawPacket.length, 8192)).split('\r\n', 1)[0];
+    const path = requestLine === undefined ? undefined : (requestLine.split(' ')[1] ?? '');
     const body = JSON.stringify(edgeErrorBody(path, message, swaggerUrl()));
     answerSocket(socket, status, message, body);
   });
