@@ -1,6 +1,6 @@
 import { swaggerModel, type Model } from '../model.js';
 import type { Operation, ParamDef } from '../operation.js';
-import { ENDPOINT_EVENT_MODELS, EVENTS, Message, MissingParams, REST_MESSAGE_MODELS, eventBaseFields } from './events/index.js';
+import { ENDPOINT_EVENT_MODELS, EVENTS, Message, MissingParams, REST_MESSAGE_MODELS, TRANSFER_EVENT_MODELS, eventBaseFields } from './events/index.js';
 import { defineModel } from '../model.js';
 import type { AriResource } from './resources.js';
 
@@ -57,6 +57,7 @@ function eventModels(): Record<string, unknown> {
   for (const e of EVENTS) models[e.type] = swaggerModel(e.model);
   for (const m of REST_MESSAGE_MODELS) models[m.id] = swaggerModel(m);
   for (const m of ENDPOINT_EVENT_MODELS) models[m.id] = swaggerModel(m);
+  for (const m of TRANSFER_EVENT_MODELS) models[m.id] = swaggerModel(m);
   return models;
 }
 

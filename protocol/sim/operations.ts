@@ -85,7 +85,7 @@ export const farTalkStop = toggle('DELETE', 'talk', 'stopTalking', 'The far end 
 export const farBlindTransfer = defineOperation({
   resource: 'sim', method: 'POST', path: '/channels/{channelId}/transfer', nickname: 'blindTransfer',
   summary: 'The far end transfers the call blind (a SIP REFER): in a bridge, a Local channel to the target takes its place (BridgeBlindTransfer) and the far end then hangs up.',
-  notes: 'Outside a bridge the attempt is reported as BridgeBlindTransfer with result Invalid and nothing moves.',
+  notes: 'Outside a bridge the attempt is reported as BridgeBlindTransfer with result Invalid and nothing moves. When the channel\'s transfer handling is ari-only, nothing moves and the extension is not looked up: the far end is sent a 100 Trying NOTIFY and the channel\'s applications get ChannelTransfer with the extension as the requested destination.',
   params: {
     channelId,
     exten: query.string({ description: 'Extension the call is sent to.', required: true }),
@@ -104,7 +104,7 @@ const target = query.string({ description: 'Id or name of the far end\'s other c
 export const farAttendedTransfer = defineOperation({
   resource: 'sim', method: 'POST', path: '/channels/{channelId}/attendedTransfer', nickname: 'attendedTransfer', params: { channelId, target },
   summary: 'The far end joins two of its calls (a SIP REFER with Replaces): channelId is its call to the party transferred, target its call to the transfer target. Two bridged calls are linked by a Local pair (BridgeAttendedTransfer, destination_type link) and the far end hangs up both.',
-  notes: 'Two unbridged calls give BridgeAttendedTransfer with result Invalid; one bridged and one unbridged call is not simulated (409).',
+  notes: 'Two unbridged calls give BridgeAttendedTransfer with result Invalid; one bridged and one unbridged call is not simulated (409). When channelId\'s transfer handling is ari-only, any two calls are accepted and nothing moves: the far end is sent a 100 Trying NOTIFY and channelId\'s applications get ChannelTransfer naming target as the call to replace.',
   responseClass: 'void', response: null, success: 204, errors: attendedErrors,
 });
 

@@ -31,6 +31,8 @@ const EndpointSchema = v.strictObject({
     }),
     {},
   ),
+  /** Who carries out transfers its far end asks for (PJSIP's transfer_handling): the server, or the application (ChannelTransfer). */
+  transferHandling: v.optional(v.picklist(['core', 'ari-only']), 'core'),
   /** The codec its RTP carries (for octet counts). */
   codec: v.optional(v.picklist(['ulaw', 'alaw', 'slin', 'slin16']), 'ulaw'),
 });

@@ -19,6 +19,7 @@ import { ChannelFactory } from './engine/channel-factory.js';
 import { Control } from './engine/control.js';
 import { DeviceStates } from './engine/device-states.js';
 import { EndpointMessages } from './engine/endpoint-messages.js';
+import { AriTransfers } from './engine/ari-transfers.js';
 import { DynamicConfig } from './engine/dynamic-config.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 import { ExternalMedia } from './engine/external-media.js';
@@ -99,7 +100,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const modules = new Modules(engine, opts.asteriskConfigRepo);
   const logChannels = new LogChannels(opts.asteriskConfigRepo);
   // Endpoints made through ARI join the endpoint directory before anything counts its endpoints.
-  const dynamicConfig = new DynamicConfig(opts.fixtures, opts.asteriskConfigRepo, modules);
+  const dynamicConfig = new DynamicConfig(opts.fixtures, opts.asteriskConfigRepo, modules, { reconfigure: (key, change) => registrations.reconfigure(key, change) });
   // Registrations make endpoints online or offline; device states follow them, and count the restored channels from the start.
   const registrations: Registrations = new Registrations(engine, opts.endpointRepo, (e) => devices.endpointChanged(e.key));
   const reachability = registrations.state.bind(registrations);
@@ -113,7 +114,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   }, factory, { dial: (ch) => websocketMedia.dial(ch) }, reachability);
   const broadcasts: Broadcasts = new Broadcasts(engine, { claimed: (ch, app, args) => pbx.claimed(ch, app, args) });
   const pbx: Pbx = new Pbx(engine, vars, calls, broadcasts);
-  const control: Control = new Control(engine, calls, pbx, vars, (ch) => bridges.depart(ch), opts.limits.maxChannelVariables);
+  const control: Control = new Control(engine, calls, pbx, vars, (ch) => bridges.depart(ch), opts.limits.maxChannelVariables, (ch, state) => ariTransfers.reported(ch, state));
   const clock = new MediaClock(opts.clock);
   const codecs = new Codecs(opts.fixtures.formats);
   const router: AudioRouter = new AudioRouter(engine, clock, join(opts.dataDir, 'sim-audio'), {
@@ -151,7 +152,8 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   });
   const bridges: Bridges = new Bridges(engine, router, opts.bridgeRepo, playbacks, (uri) => recordings.endTarget(uri));
   const bridgeMedia = new BridgeMedia(bridges, playbacks, recordings, codecs);
-  const transfers = new Transfers(engine, calls, factory, pbx, bridges, vars);
+  const ariTransfers: AriTransfers = new AriTransfers(engine, bridges);
+  const transfers = new Transfers(engine, calls, factory, pbx, bridges, vars, ariTransfers);
   const bridgeVars = new BridgeVariables(bridges, opts.limits.maxChannelVariables);
   const snoops: Snoops = new Snoops(engine, calls);
   const userEvents = new UserEvents(engine, bridges, (e) => registrations.model(e));

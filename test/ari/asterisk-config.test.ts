@@ -23,7 +23,7 @@ const ENDPOINT_DEFAULTS = {
   accountcode: '', allow: 'ulaw', aors: '', auth: '', callerid: '', context: 'default', device_state_busy_at: '0', direct_media: 'true', disallow: '',
   dtmf_mode: 'rfc4733', force_rport: 'true', from_domain: '', from_user: '', language: '', mailboxes: '', outbound_auth: '', rewrite_contact: 'false',
   rtp_symmetric: 'false', sim_answer_after_ms: '', sim_reject_after_ms: '', sim_reject_cause: '21', sim_ring_after_ms: '', sim_rtp_jitter_ms: '2',
-  sim_rtp_loss_percent: '0', sim_rtp_rtt_ms: '20', sim_state: 'online', transport: '',
+  sim_rtp_loss_percent: '0', sim_rtp_rtt_ms: '20', sim_state: 'online', transfer_handling: 'core', transport: '',
 };
 
 test('a fixture endpoint reads as a res_pjsip endpoint, its behaviour as sim_* attributes', async () => {
@@ -103,6 +103,30 @@ test('changes reach new calls: rejecting busy after 200 ms; offline makes it UNA
   assert.is((await ctx.t.http('GET', '/ari/endpoints/PJSIP/dave')).body.state, 'offline');
   assert.equal((await ctx.t.http('GET', '/ari/deviceStates/PJSIP%2Fdave')).body, { name: 'PJSIP/dave', state: 'UNAVAILABLE' });
   assert.is((await put('endpoint', 'dave', { sim_state: 'online', sim_reject_after_ms: '', sim_answer_after_ms: '0' })).status, 200);
+});
+
+test('a sim_state change moves the endpoint\'s state: its subscribers get EndpointStateChange then PeerStatusChange; other changes announce nothing', async () => {
+  assert.is((await put('endpoint', 'stella', { callerid: '<1077>' })).status, 200);
+  const sub = await ctx.t.http('POST', `/ari/applications/${APP}/subscription`, { query: { eventSource: 'endpoint:PJSIP/stella' } });
+  assert.is(sub.status, 200, sub.text);
+  const about = () => ctx.ev.events.filter((e) => e.endpoint?.resource === 'stella').map((e) => `${e.type}:${e.endpoint.state}${e.peer ? `:${e.peer.peer_status}` : ''}`);
+  const endpoint = (state: string) => ({ technology: 'PJSIP', resource: 'stella', state, channel_ids: [] });
+
+  assert.is((await put('endpoint', 'stella', { sim_state: 'offline' })).status, 200);
+  const off = await ctx.ev.waitFor((e) => e.type === 'EndpointStateChange' && e.endpoint?.resource === 'stella');
+  assert.is(off.application, APP);
+  assert.equal(off.endpoint, endpoint('offline'));
+  const peer = await ctx.ev.waitFor((e) => e.type === 'PeerStatusChange' && e.endpoint?.resource === 'stella');
+  assert.equal(peer.peer, { peer_status: 'Unreachable' });
+  // The same state again, and an attribute that does not touch it: nothing is announced.
+  assert.is((await put('endpoint', 'stella', { sim_state: 'offline', callerid: '<1078>' })).status, 200);
+  assert.is((await put('endpoint', 'stella', { sim_state: 'online' })).status, 200);
+  await ctx.ev.waitFor((e) => e.type === 'PeerStatusChange' && e.endpoint?.resource === 'stella' && e.peer?.peer_status === 'Reachable');
+  assert.equal(about(), [
+    'EndpointStateChange:offline', 'PeerStatusChange:offline:Unreachable', 'EndpointStateChange:online', 'PeerStatusChange:online:Reachable',
+  ]);
+  assert.equal((await ctx.t.http('GET', '/ari/endpoints/PJSIP/stella')).body, endpoint('online'));
+  assert.is((await ctx.t.http('DELETE', `/ari/applications/${APP}/subscription`, { query: { eventSource: 'endpoint:PJSIP/stella' } })).status, 200);
 });
 
 test('bad fields → 400 and nothing changes: unknown attribute, bad value, context not in the dialplan, not a list; bad ids', async () => {

@@ -9,10 +9,12 @@ import { ApplicationRegistered, ApplicationUnregistered } from './outbound-event
 import { ChannelUserevent } from './user-events.js';
 import { RESTResponse } from './rest-events.js';
 import { BridgeAttendedTransfer, BridgeBlindTransfer, BridgeVideoSourceChanged } from './bridge-events.js';
+import { ChannelTransfer } from './transfer-events.js';
 
 export { Message, MissingParams, eventBaseFields } from './base.js';
 export type { EventDef } from './define-event.js';
 export { ENDPOINT_EVENT_MODELS } from './endpoint-events.js';
+export { TRANSFER_EVENT_MODELS } from './transfer-events.js';
 export { REST_MESSAGE_MODELS, REST_REQUEST_CONTENT_TYPES, REST_REQUEST_METHODS, RESTQueryStringParameter, RESTRequest } from './rest-events.js';
 
 /**
@@ -25,7 +27,7 @@ export const EVENTS = [
   ApplicationRegistered, ApplicationUnregistered,
   ch.ChannelCallerId, ch.ChannelConnectedLine, ch.ChannelCreated, ch.ChannelDestroyed, ch.ChannelDialplan,
   ch.ChannelDtmfReceived, ch.ChannelHangupRequest, ch.ChannelHold, ch.ChannelStateChange, ch.ChannelTalkingFinished,
-  ch.ChannelTalkingStarted, ch.ChannelToneDetected, ch.ChannelUnhold, ChannelUserevent, ch.ChannelVarset, DeviceStateChanged, ch.Dial, ch.StasisEnd, ch.StasisStart,
+  ch.ChannelTalkingStarted, ch.ChannelToneDetected, ChannelTransfer, ch.ChannelUnhold, ChannelUserevent, ch.ChannelVarset, DeviceStateChanged, ch.Dial, ch.StasisEnd, ch.StasisStart,
   media.ChannelEnteredBridge, media.ChannelLeftBridge, media.PlaybackContinuing, media.PlaybackFinished, media.PlaybackStarted,
   media.RecordingFailed, media.RecordingFinished, media.RecordingStarted, RESTResponse,
   ep.ContactStatusChange, ep.EndpointStateChange, ep.PeerStatusChange, ep.TextMessageReceived,

@@ -68,7 +68,19 @@ export type QueuedCommand =
   | { kind: 'move'; app: string; args: string[] }
   | { kind: 'continue'; context: string; exten: string; priority: number }
   | { kind: 'progress' }
-  | { kind: 'transferProgress'; status: number };
+  | { kind: 'transferProgress'; status: number; state?: string };
+
+/** Who carries out the transfers a PJSIP far end asks for: the server (core) or the application (ari-only). */
+export type TransferHandling = 'core' | 'ari-only';
+
+/** What a REFER left to the application asked for, kept until the application reports a final outcome. */
+export interface AriTransferRequest {
+  /** The user part of the address asked for. */
+  destination?: string;
+  /** Attended: the protocol id (Call-ID) of the call to be replaced, and our channel of it. */
+  protocolId?: string;
+  replaces?: string;
+}
 
 /** Redirecting information, as the REDIRECTING function reads and writes it. */
 export interface Redirecting {
@@ -182,6 +194,10 @@ export interface ChannelData {
   redirecting?: Redirecting;
   /** SIP status the far end refused the call with, reported as tech_cause. */
   techCause?: number;
+  /** PJSIP_TRANSFER_HANDLING() written on the channel; absent: its endpoint's transfer_handling decides. */
+  transferHandling?: TransferHandling;
+  /** A transfer its far end asked for that was left to the application (ari-only) and has had no final report yet. */
+  ariTransfer?: AriTransferRequest;
   /** The TONE_DETECT detector on the channel, if any. */
   toneDetect?: ToneDetectState | null;
   /** Cause set by a hangup request, reported in ChannelDestroyed. */

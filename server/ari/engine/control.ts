@@ -43,6 +43,8 @@ export class Control {
     private readonly beforeContinue: (ch: Channel) => void,
     /** Most variables setChannelVar may leave on one channel (ARI_MAX_CHANNEL_VARIABLES); replacing one is always allowed. */
     maxChannelVariables: number,
+    /** Told once a transfer_progress report has reached the far end (a transfer left to the application announces it). */
+    private readonly transferReported: (ch: Channel, state: string) => void,
   ) {
     this.variables = new VariableAccess(eng, vars, this, maxChannelVariables);
     eng.onTimer('dtmf', (ch, data) => this.dtmfStep(ch, data as DtmfStep[]));
@@ -96,6 +98,7 @@ export class Control {
       case 'transferProgress':
         (ch.d.far.transferNotify ??= []).push(cmd.status);
         this.eng.touch(ch);
+        if (cmd.state) this.transferReported(ch, cmd.state);
         return;
     }
   }
@@ -167,7 +170,7 @@ export class Control {
     if (!states) throw badRequest('states is required');
     const status = Object.hasOwn(TRANSFER_NOTIFY_STATUS, states) ? TRANSFER_NOTIFY_STATUS[states] : undefined;
     if (status === undefined) throw badRequest(`Invalid states value '${states}'`);
-    this.eng.enqueueCommand(ch, { kind: 'transferProgress', status });
+    this.eng.enqueueCommand(ch, { kind: 'transferProgress', status, state: states });
   }
 
   /**

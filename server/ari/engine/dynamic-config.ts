@@ -26,9 +26,10 @@ interface StoredObject {
  * simulation from the moment it is made (it joins the endpoint directory,
  * `fixtures.endpoints`, that channels, GET /endpoints and device states
  * read); changing it changes how new calls to it go; deleting it refuses new
- * calls while live ones go on, as in Asterisk. The fixture endpoints are
- * readable here and, like objects of a read-only configuration file in
- * Asterisk, cannot be changed (403). AORs and auth objects are kept and
+ * calls while live ones go on, as in Asterisk; a change that moves an
+ * endpoint's state (sim_state) is announced as a registration's is. The
+ * fixture endpoints are readable here and, like objects of a read-only
+ * configuration file in Asterisk, cannot be changed (403). AORs and auth objects are kept and
  * returned; they drive nothing. Ids are matched without regard to case, as
  * endpoint names are. The class disappears (404) while res_pjsip.so is unloaded.
  */
@@ -42,6 +43,8 @@ export class DynamicConfig {
     private readonly fixtures: Pick<Fixtures, 'endpoints' | 'dialplan'>,
     private readonly repo: ConfigRepo,
     private readonly modules: { isRunning(name: string): boolean },
+    /** Runs a change of an existing endpoint's entry and announces the state it moves (Registrations). */
+    private readonly endpointState: { reconfigure(key: string, change: () => void): void },
   ) {
     for (const row of repo.configObjects()) {
       if (row.configClass !== PJSIP || !Object.hasOwn(PJSIP_FIELDS, row.objectType)) continue;
@@ -81,7 +84,7 @@ export class DynamicConfig {
     if (!created && !stored) throw forbidden(`Cannot update sorcery objects of type '${objectType}'`);
     const obj: StoredObject = stored ? { id: stored.id, set: { ...stored.set, ...changes } } : { id, set: changes };
     const values = valuesOf(objectType, obj.set);
-    if (objectType === 'endpoint') this.publish(obj.id, values);
+    if (objectType === 'endpoint') this.endpointState.reconfigure(`pjsip/${obj.id.toLowerCase()}`, () => this.publish(obj.id, values));
     this.objects.set(key(objectType, id), obj);
     this.repo.putConfigObject({ configClass: PJSIP, objectType, id: obj.id, fields: obj.set });
     return tuples(values);

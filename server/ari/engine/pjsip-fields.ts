@@ -60,6 +60,7 @@ export const PJSIP_FIELDS: Record<string, Record<string, FieldDef>> = {
     sim_rtp_loss_percent: { default: '0', check: between(0, 100) },
     sim_rtp_rtt_ms: { default: '20', check: between(0, 60_000) },
     sim_state: { default: 'online', check: oneOf('online', 'offline', 'unknown') },
+    transfer_handling: { default: 'core', check: oneOf('core', 'ari-only') },
     transport: { default: '', check: text },
   },
   aor: {
@@ -122,6 +123,7 @@ export function endpointFields(values: Record<string, string>): Record<string, u
     deviceStateBusyAt: Number(values.device_state_busy_at),
     rtp: { jitterMs: Number(values.sim_rtp_jitter_ms), lossPercent: Number(values.sim_rtp_loss_percent), rttMs: Number(values.sim_rtp_rtt_ms) },
     codec: CARRIED.find((c) => allowed.includes(c)) ?? 'ulaw',
+    transferHandling: values.transfer_handling,
   };
 }
 
@@ -143,5 +145,6 @@ export function fixtureEndpointValues(e: EndpointFixture): Record<string, string
     sim_rtp_loss_percent: String(e.rtp.lossPercent),
     sim_rtp_rtt_ms: String(e.rtp.rttMs),
     sim_state: e.state,
+    transfer_handling: e.transferHandling,
   });
 }

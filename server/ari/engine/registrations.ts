@@ -79,6 +79,19 @@ export class Registrations {
     return 'offline';
   }
 
+  /**
+   * Runs a change of the endpoint's configuration (the entry keyed `key`,
+   * changed in place) and announces the state it moves, as a registration's
+   * change is announced: EndpointStateChange, then PeerStatusChange.
+   */
+  reconfigure(key: string, change: () => void): void {
+    const e = this.fixture(key);
+    if (!e) return change();
+    const before = this.state(e);
+    change();
+    this.settleState(e, before);
+  }
+
   /** ARI's view of the endpoint, with its state and live channels. */
   model(e: EndpointFixture): AriEndpoint {
     return endpointModel(e, this.eng.all(), this.state(e));

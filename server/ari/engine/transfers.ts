@@ -1,4 +1,5 @@
 import { badRequest, conflict, notFound } from '../../errors.js';
+import type { AriTransfers } from './ari-transfers.js';
 import type { Bridge, Bridges } from './bridges.js';
 import type { Calls } from './calls.js';
 import type { Target } from './call-requests.js';
@@ -20,7 +21,8 @@ const ATTENDED_LINK: Target = { kind: 'local', tech: 'Local', resource: '_attend
  * transferer's application first with replace_channel; the phone that sent
  * the REFER then hangs up its call. A blind transfer's Local channel runs
  * the target in the dialplan; an attended transfer's Local pair links the
- * two bridges.
+ * two bridges. A channel whose transfer handling is ari-only leaves both
+ * kinds to its application instead (AriTransfers).
  */
 export class Transfers {
   constructor(
@@ -30,6 +32,7 @@ export class Transfers {
     private readonly pbx: DialplanStarter,
     private readonly bridges: Bridges,
     private readonly vars: Variables,
+    private readonly ariOnly: Pick<AriTransfers, 'handles' | 'blind' | 'attended'>,
   ) {}
 
   private channel(id: string): Channel {
@@ -43,6 +46,8 @@ export class Transfers {
   blind(id: string, exten: string | undefined, context: string | undefined): void {
     if (!exten) throw badRequest('exten is required');
     const ch = this.channel(id);
+    // Left to the application, the REFER is not checked against our dialplan: the destination is the application's to interpret.
+    if (this.ariOnly.handles(ch)) return this.ariOnly.blind(ch, exten);
     const ctx = context || ch.d.vars.TRANSFER_CONTEXT || this.eng.fixtures.endpoints.get(ch.d.endpoint.toLowerCase())?.context || 'default';
     // The PJSIP stack refuses a REFER to an extension that does not exist, before any transfer starts.
     if (!findExtension(this.eng.fixtures.dialplan, ctx, exten)) throw badRequest(`No such extension '${exten}' in context '${ctx}'`);
@@ -85,6 +90,7 @@ export class Transfers {
     const first = this.channel(id);
     const second = this.channel(targetId);
     if (first === second) throw badRequest('The two calls must differ');
+    if (this.ariOnly.handles(first)) return this.ariOnly.attended(first, second);
     const b1 = this.bridges.bridgeOf(first);
     const b2 = this.bridges.bridgeOf(second);
     // Asterisk joins a bridged call and an unbridged one by masquerading a Local channel into the unbridged one; not simulated.

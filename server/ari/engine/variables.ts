@@ -6,6 +6,7 @@ import type { Engine } from './engine.js';
 import { evaluate } from './expression.js';
 import { emptyRedirecting, redirectingField } from './redirecting.js';
 import { parseToneDetect, ToneDetectError } from './tone-detect.js';
+import { transferHandlingOf, transferHandlingWritten } from './transfer-handling.js';
 
 /** A dialplan function that does not exist or cannot be used as asked. */
 export class FunctionError extends Error {}
@@ -35,6 +36,11 @@ function parseCall(expr: string): { name: string; args: string } {
 
 /** Variable names compare without the inheritance underscores (`_FOO` and `__FOO` are `FOO`). */
 const bare = (name: string) => name.replace(/^_{1,2}/, '');
+/** The channel, when it is a PJSIP one (the PJSIP_* functions refuse others). */
+const pjsip = (ch: Channel): Channel => {
+  if (ch.d.tech !== 'PJSIP') throw new FunctionError('This function requires a PJSIP channel');
+  return ch;
+};
 
 const PRESENTATION_ALLOWED = { caller_presentation: 0, caller_presentation_txt: 'Presentation Allowed, Not Screened' };
 
@@ -169,6 +175,8 @@ export class Variables {
       case 'GLOBAL': return this.eng.globals.get(a[0] ?? '') ?? '';
       case 'TOUPPER': return args.toUpperCase();
       case 'TOLOWER': return args.toLowerCase();
+      case 'PJSIP_TRANSFER_HANDLING':
+        return transferHandlingOf(pjsip(need()), this.eng.fixtures.endpoints);
       case 'HOLD_INTERCEPT':
       case 'TALK_DETECT':
         throw new FunctionError(`${name} is write-only`);
@@ -240,6 +248,13 @@ export class Variables {
         ch.d.flags.holdIntercept = item === 'set';
         this.eng.touch(ch);
         return;
+      case 'PJSIP_TRANSFER_HANDLING': {
+        const mode = transferHandlingWritten(a[0], value);
+        if (!mode) throw new FunctionError(`PJSIP_TRANSFER_HANDLING: unknown mode '${value || a[0] || ''}' (core or ari-only)`);
+        pjsip(ch).d.transferHandling = mode;
+        this.eng.touch(ch);
+        return;
+      }
       case 'TALK_DETECT':
         if (item !== 'set' && item !== 'remove') throw new FunctionError(`TALK_DETECT: unknown action '${a[0]}'`);
         ch.d.flags.talkDetect = item === 'set';
