@@ -52,6 +52,13 @@ export interface AriLimits {
   recordingsMaxBytes: number;
   /** Longest recording, whatever maxDurationSeconds asks. */
   recordingMaxSeconds: number;
+  /**
+   * Objects of one kind clients may make us keep: Stasis device states, mailboxes, dynamic
+   * configuration objects of one type, log channels added at run time, devices one application subscribes to.
+   */
+  maxStoredObjects: number;
+  /** Entries the simulated far end keeps of each list (messages, REFERs, transfer NOTIFYs, contacts of one endpoint); the oldest go first. */
+  simFarEndKeep: number;
 }
 
 /** `name:password[:ro]`, comma separated. Passwords may contain `:` (the last `:ro` is the flag). */
@@ -160,6 +167,8 @@ const Env = v.object({
   SIM_HISTORY_MAX_BYTES: v.optional(int('SIM_HISTORY_MAX_BYTES', 64 * 1024, 2 ** 31), String(4 * 1024 * 1024)),
   RECORDINGS_MAX_BYTES: v.optional(int('RECORDINGS_MAX_BYTES', 1, Number.MAX_SAFE_INTEGER), String(4 * 1024 ** 3)),
   RECORDING_MAX_SECONDS: v.optional(int('RECORDING_MAX_SECONDS', 1, 7 * 86_400), '14400'),
+  ARI_MAX_STORED_OBJECTS: v.optional(int('ARI_MAX_STORED_OBJECTS', 1, 10_000_000), '10000'),
+  SIM_FAR_END_KEEP: v.optional(int('SIM_FAR_END_KEEP', 1, 1_000_000), '1000'),
   CRASH_AFTER: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z]+(#\d{1,6})?$/, 'CRASH_AFTER must be an operation nickname, optionally #N'))),
   CHECK_RESPONSES: v.optional(bool('CHECK_RESPONSES')),
   ADMIN_USERNAME: v.optional(v.pipe(v.string(), v.regex(/^[\w.-]{1,40}$/, 'ADMIN_USERNAME may hold letters, digits, "_", "-" and "." (at most 40)'))),
@@ -343,6 +352,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxBodyBytes: e.ARI_MAX_BODY_BYTES, maxValueBytes: e.ARI_MAX_VALUE_BYTES, maxVariableNameBytes: e.ARI_MAX_VARIABLE_NAME_BYTES,
       maxVariables: e.ARI_MAX_VARIABLES, maxChannelVariables: e.ARI_MAX_CHANNEL_VARIABLES, simAudioMaxBytes: e.SIM_AUDIO_MAX_BYTES, simAudioMaxSeconds: e.SIM_AUDIO_MAX_SECONDS,
       simHistoryMaxBytes: e.SIM_HISTORY_MAX_BYTES, recordingsMaxBytes: e.RECORDINGS_MAX_BYTES, recordingMaxSeconds: e.RECORDING_MAX_SECONDS,
+      maxStoredObjects: e.ARI_MAX_STORED_OBJECTS, simFarEndKeep: e.SIM_FAR_END_KEEP,
     },
     crashAfter: e.CRASH_AFTER && e.NODE_ENV === 'test' ? { nickname: e.CRASH_AFTER.split('#')[0]!, nth: Number(e.CRASH_AFTER.split('#')[1] ?? 1) } : undefined,
     checkResponses: e.CHECK_RESPONSES ?? e.NODE_ENV === 'test',

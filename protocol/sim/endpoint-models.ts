@@ -30,7 +30,7 @@ export const FarEndRefer = defineModel('FarEndRefer', 'A REFER the far end recei
 
 export const SimEndpoint = defineModel('SimEndpoint', 'An endpoint as the simulator sees it: its registrations, and what its far end received outside calls.', {
   endpoint: f.ref(Endpoint),
-  contacts: f.list(f.ref(SimContact), 'Its registered contacts, oldest first.'),
-  messages: f.list(f.ref(FarEndMessage), 'Text messages its far end received, oldest first (the latest ones, up to a bound).'),
-  refers: f.list(f.ref(FarEndRefer), 'REFERs its far end received, oldest first (the latest ones, up to a bound).'),
+  contacts: f.list(f.ref(SimContact), 'Its registered contacts, oldest first; at most SIM_FAR_END_KEEP (one more displaces the one that expires soonest).'),
+  messages: f.list(f.ref(FarEndMessage), 'Text messages its far end received, oldest first: the newest SIM_FAR_END_KEEP of them.'),
+  refers: f.list(f.ref(FarEndRefer), 'REFERs its far end received, oldest first: the newest SIM_FAR_END_KEEP of them.'),
 });

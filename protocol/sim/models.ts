@@ -20,7 +20,7 @@ export const FarEnd = defineModel('FarEnd', 'What the far end of a channel perce
   talking: f.boolean('The far end is talking.'),
   redirected_to: optional(f.string('Endpoint the far end was redirected to (ARI redirect).')),
   progress: f.boolean('We have indicated progress (early media, a 183) to the far end (ARI progress).'),
-  transfer_notify: f.list(f.int(), 'SIP status of each transfer progress report the far end was sent, in order (ARI transfer_progress): 100, 200, 503 or 603.'),
+  transfer_notify: f.list(f.int(), 'SIP status of each transfer progress report the far end was sent, in order (ARI transfer_progress): 100, 200, 503 or 603; the newest SIM_FAR_END_KEEP of them.'),
 });
 
 export const SimChannel = defineModel('SimChannel', 'A live channel as the simulator sees it.', {

@@ -98,14 +98,14 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const restored = engine.restore(opts.repo.live());
   if (restored) opts.log.info({ channels: restored }, 'restored live channels');
   const modules = new Modules(engine, opts.asteriskConfigRepo);
-  const logChannels = new LogChannels(opts.asteriskConfigRepo);
+  const logChannels = new LogChannels(opts.asteriskConfigRepo, opts.limits.maxStoredObjects);
   // Endpoints made through ARI join the endpoint directory before anything counts its endpoints.
-  const dynamicConfig = new DynamicConfig(opts.fixtures, opts.asteriskConfigRepo, modules, { reconfigure: (key, change) => registrations.reconfigure(key, change) });
+  const dynamicConfig = new DynamicConfig(opts.fixtures, opts.asteriskConfigRepo, modules, { reconfigure: (key, change) => registrations.reconfigure(key, change) }, opts.limits.maxStoredObjects);
   // Registrations make endpoints online or offline; device states follow them, and count the restored channels from the start.
-  const registrations: Registrations = new Registrations(engine, opts.endpointRepo, (e) => devices.endpointChanged(e.key));
+  const registrations: Registrations = new Registrations(engine, opts.endpointRepo, (e) => devices.endpointChanged(e.key), opts.limits.simFarEndKeep);
   const reachability = registrations.state.bind(registrations);
-  const devices = new DeviceStates(engine, opts.deviceStateRepo, opts.meta, reachability);
-  const mailboxes = new Mailboxes(opts.mailboxRepo);
+  const devices = new DeviceStates(engine, opts.deviceStateRepo, opts.meta, opts.limits.maxStoredObjects, reachability);
+  const mailboxes = new Mailboxes(opts.mailboxRepo, opts.limits.maxStoredObjects);
   const vars: Variables = new Variables(engine, opts.limits.maxChannelVariables, (ch) => tones.sync(ch));
   const factory = new ChannelFactory(engine, vars);
   const calls: Calls = new Calls(engine, vars, {
@@ -114,7 +114,10 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   }, factory, { dial: (ch) => websocketMedia.dial(ch) }, reachability);
   const broadcasts: Broadcasts = new Broadcasts(engine, { claimed: (ch, app, args) => pbx.claimed(ch, app, args) });
   const pbx: Pbx = new Pbx(engine, vars, calls, broadcasts);
-  const control: Control = new Control(engine, calls, pbx, vars, (ch) => bridges.depart(ch), opts.limits.maxChannelVariables, (ch, state) => ariTransfers.reported(ch, state));
+  const control: Control = new Control(engine, calls, pbx, vars, (ch) => bridges.depart(ch), opts.limits.maxChannelVariables, {
+    notified: (ch, status) => ariTransfers.notified(ch, status),
+    reported: (ch, state) => ariTransfers.reported(ch, state),
+  });
   const clock = new MediaClock(opts.clock);
   const codecs = new Codecs(opts.fixtures.formats);
   const router: AudioRouter = new AudioRouter(engine, clock, join(opts.dataDir, 'sim-audio'), {
@@ -152,12 +155,12 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   });
   const bridges: Bridges = new Bridges(engine, router, opts.bridgeRepo, playbacks, (uri) => recordings.endTarget(uri));
   const bridgeMedia = new BridgeMedia(bridges, playbacks, recordings, codecs);
-  const ariTransfers: AriTransfers = new AriTransfers(engine, bridges);
+  const ariTransfers: AriTransfers = new AriTransfers(engine, bridges, opts.limits.simFarEndKeep);
   const transfers = new Transfers(engine, calls, factory, pbx, bridges, vars, ariTransfers);
   const bridgeVars = new BridgeVariables(bridges, opts.limits.maxChannelVariables);
   const snoops: Snoops = new Snoops(engine, calls);
   const userEvents = new UserEvents(engine, bridges, (e) => registrations.model(e));
-  const endpointMessages = new EndpointMessages(engine, registrations, opts.endpointRepo);
+  const endpointMessages = new EndpointMessages(engine, registrations, opts.endpointRepo, opts.limits.simFarEndKeep);
   const hostPolicy = createExternalHostPolicy(opts.externalMediaNetworks);
   const ws = opts.mediaWebsocket;
   const websocketMedia: WebSocketMedia = new WebSocketMedia(engine, calls, router, clock, createMediaConnector(ws.clients, { hosts: hostPolicy, allowLoopback: ws.allowLoopback }), ws.controlFormat);

@@ -54,6 +54,17 @@ test('a bad value throws a ConfigError naming the key (and never echoing ARI_USE
   }
 });
 
+test('stored-object and far-end list limits: defaults, settings, and bad values naming the key', () => {
+  const d = loadConfig({}).ariLimits;
+  assert.is(d.maxStoredObjects, 10_000);
+  assert.is(d.simFarEndKeep, 1000);
+  const c = loadConfig({ ARI_MAX_STORED_OBJECTS: '3', SIM_FAR_END_KEEP: '2' }).ariLimits;
+  assert.is(c.maxStoredObjects, 3);
+  assert.is(c.simFarEndKeep, 2);
+  assert.throws(() => loadConfig({ ARI_MAX_STORED_OBJECTS: '0' }), /^invalid ARI_MAX_STORED_OBJECTS: ARI_MAX_STORED_OBJECTS must be at least 1 \(got "0"\)$/);
+  assert.throws(() => loadConfig({ SIM_FAR_END_KEEP: 'lots' }), /^invalid SIM_FAR_END_KEEP: SIM_FAR_END_KEEP must be an integer/);
+});
+
 test('HOST: IP literals, localhost and host names; anything else is refused naming HOST', () => {
   const good = ['127.0.0.1', '0.0.0.0', '10.1.2.3', '::1', '::', 'fe80::1', '2001:db8::8a2e:370:7334', '::ffff:127.0.0.1', 'localhost', 'LocalHost', 'a', 'my-host', 'trunk1.example.com', 'xn--bcher-kva.example', `${'a'.repeat(63)}.example`];
   for (const host of good) {

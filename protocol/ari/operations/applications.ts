@@ -28,7 +28,7 @@ export const subscribe = defineOperation({
   params: { applicationName, eventSource },
   responseClass: 'Application', response: Application.schema, success: 200,
   errors: [
-    { code: 400, reason: 'No eventSource, or a scheme other than channel, bridge, endpoint or deviceState.' },
+    { code: 400, reason: 'No eventSource, a scheme other than channel, bridge, endpoint or deviceState, or more devices than one application may be subscribed to.' },
     { code: 404, reason: 'Application not found' },
     { code: 422, reason: 'Event source does not exist' },
   ],

@@ -93,7 +93,7 @@ export const addLog = defineOperation({
   },
   responseClass: 'void', response: null, success: 204,
   errors: [
-    { code: 400, reason: 'No levels given, or a name that cannot be a log channel.' },
+    { code: 400, reason: 'No levels given, a name that cannot be a log channel, or as many channels added at run time as the server keeps.' },
     { code: 409, reason: 'A log channel with that name exists.' },
   ],
 });
@@ -129,7 +129,7 @@ export const updateObject = defineOperation({
   },
   responseClass: 'List[ConfigTuple]', response: v.array(ConfigTuple.schema), success: 200,
   errors: [
-    { code: 400, reason: 'No fields for an existing object, an unknown attribute, a value the attribute cannot take, or an id that cannot be used.' },
+    { code: 400, reason: 'No fields for an existing object, an unknown attribute, a value the attribute cannot take, an id that cannot be used, or a new object when as many of its type are kept as the server allows.' },
     { code: 403, reason: 'The object comes from the fixtures and cannot be changed here.' },
     { code: 404, reason: 'No such configuration class or object type.' },
   ],

@@ -31,7 +31,7 @@ export const updateDeviceState = defineOperation({
   responseClass: 'void', response: null, success: 204,
   errors: [
     // Asterisk answers 500 "Unknown device" for a missing or unknown state; bad input is a 400 here.
-    { code: 400, reason: 'No deviceState, or one not in the list.' },
+    { code: 400, reason: 'No deviceState, one not in the list, or a new device when as many are kept as the server allows.' },
     ...notWritable,
   ],
 });

@@ -24,7 +24,7 @@ export const updateMailbox = defineOperation({
   summary: 'Sets both counts of a mailbox, creating it if needed; mailboxes outlive a restart. No event reports the change.',
   params: { mailboxName, oldMessages: count('Messages already heard (0 or more).'), newMessages: count('Messages not heard yet (0 or more).') },
   responseClass: 'void', response: null, success: 204,
-  errors: [{ code: 400, reason: 'A count missing, not an integer, or negative.' }, { code: 404, reason: 'Declared as Asterisk does; an update creates the mailbox instead.' }],
+  errors: [{ code: 400, reason: 'A count missing, not an integer, or negative; or a new mailbox when as many are kept as the server allows.' }, { code: 404, reason: 'Declared as Asterisk does; an update creates the mailbox instead.' }],
 });
 
 export const deleteMailbox = defineOperation({

@@ -27,7 +27,17 @@ export class AriTransfers {
   constructor(
     private readonly eng: Engine,
     private readonly bridges: Pick<Bridges, 'bridgeOf' | 'json'>,
+    /** NOTIFYs one far end keeps, the newest (SIM_FAR_END_KEEP). */
+    private readonly keepNotifies: number,
   ) {}
+
+  /** A NOTIFY with this SIP status reached the channel's far end: kept in its list, the oldest dropped beyond the bound. */
+  notified(ch: Channel, status: number): void {
+    const list = (ch.d.far.transferNotify ??= []);
+    list.push(status);
+    if (list.length > this.keepNotifies) list.splice(0, list.length - this.keepNotifies);
+    this.eng.touch(ch);
+  }
 
   /** The channel's far end transfers are the application's to carry out. */
   handles(ch: Channel): boolean {
@@ -65,8 +75,7 @@ export class AriTransfers {
 
   private accept(ch: Channel, req: AriTransferRequest): void {
     ch.d.ariTransfer = req;
-    (ch.d.far.transferNotify ??= []).push(TRYING);
-    this.eng.touch(ch);
+    this.notified(ch, TRYING);
     this.announce(ch, req, undefined);
   }
 

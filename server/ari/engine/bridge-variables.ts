@@ -63,7 +63,11 @@ export class BridgeVariables<B extends VariableHolder> {
         }
         if (!Object.hasOwn(held, v.name) && Object.keys(held).length >= this.maxVariables) throw badRequest(`The bridge already holds ${this.maxVariables} variables`);
         held[v.name] = v.value;
-        if (v.reportEvents && !(b.d.reported ??= []).includes(v.name)) b.d.reported.push(v.name);
+        if (v.reportEvents && !(b.d.reported ??= []).includes(v.name)) {
+          // Names unset since they were reported would pile up: at the bound, only set ones stay.
+          if (b.d.reported.length >= this.maxVariables) b.d.reported = b.d.reported.filter((n) => Object.hasOwn(held, n));
+          b.d.reported.push(v.name);
+        }
       }
     } finally {
       this.bridges.save(b);

@@ -43,8 +43,8 @@ export class Control {
     private readonly beforeContinue: (ch: Channel) => void,
     /** Most variables setChannelVar may leave on one channel (ARI_MAX_CHANNEL_VARIABLES); replacing one is always allowed. */
     maxChannelVariables: number,
-    /** Told once a transfer_progress report has reached the far end (a transfer left to the application announces it). */
-    private readonly transferReported: (ch: Channel, state: string) => void,
+    /** Where transfer_progress reports go: the far end's NOTIFY list, then (with a state) a transfer left to the application. */
+    private readonly transferReports: { notified(ch: Channel, status: number): void; reported(ch: Channel, state: string): void },
   ) {
     this.variables = new VariableAccess(eng, vars, this, maxChannelVariables);
     eng.onTimer('dtmf', (ch, data) => this.dtmfStep(ch, data as DtmfStep[]));
@@ -96,9 +96,8 @@ export class Control {
         return;
       }
       case 'transferProgress':
-        (ch.d.far.transferNotify ??= []).push(cmd.status);
-        this.eng.touch(ch);
-        if (cmd.state) this.transferReported(ch, cmd.state);
+        this.transferReports.notified(ch, cmd.status);
+        if (cmd.state) this.transferReports.reported(ch, cmd.state);
         return;
     }
   }

@@ -40,6 +40,8 @@ export class DeviceStates {
     private readonly eng: DeviceStateEngine,
     private readonly repo: DeviceStateRepo,
     meta: MetaRepo,
+    /** Most `Stasis:` devices kept, and most devices one application subscribes to (ARI_MAX_STORED_OBJECTS). */
+    private readonly maxStored: number,
     /** Whether an endpoint can be reached now (its registrations); the fixture's state by default. */
     private readonly endpointState: (f: EndpointFixture) => EndpointState = (f) => f.state,
   ) {
@@ -52,7 +54,7 @@ export class DeviceStates {
     for (const f of eng.fixtures.endpoints.values()) this.endpoints.set(f.key, new EndpointTally(f, () => endpointState(f)));
     for (const ch of eng.all()) this.endpoints.get(ch.d.endpoint)?.update(ch);
     for (const [key, tally] of this.endpoints) this.announced.set(key, tally.state);
-    this.subscriptions = new DeviceSubscriptions(eng.apps, meta, (w) => eng.deferWrite(w));
+    this.subscriptions = new DeviceSubscriptions(eng.apps, meta, (w) => eng.deferWrite(w), maxStored);
     eng.onCommitted((changed) => this.settle(changed));
   }
 
@@ -72,6 +74,8 @@ export class DeviceStates {
     const state = value === undefined ? undefined : parseWritableDeviceState(value);
     // Asterisk answers a missing or unknown state with 500 "Unknown device"; bad input is a 400 here.
     if (!state) throw badRequest('Unknown device');
+    // A new device needs room; changing one that is kept always works.
+    if (!this.stasis.has(key) && this.stasis.size >= this.maxStored) throw badRequest(`There are already ${this.maxStored} Stasis device states`);
     this.stasis.set(key, state);
     this.eng.deferWrite(() => this.repo.put(key, state));
     this.announce(STASIS + key, state);
@@ -101,6 +105,11 @@ export class DeviceStates {
   /** applications/subscribe with `deviceState:<name>`: any name is accepted, as in Asterisk. */
   subscribe(app: string, device: string): void {
     this.subscriptions.subscribe(app, device);
+  }
+
+  /** Before a subscribe changes anything: 400 when the app would hear about more devices than it may. */
+  checkRoom(app: StasisApp, devices: string[]): void {
+    this.subscriptions.checkRoom(app, devices);
   }
 
   /** True when the app hears about the device: subscribed to it, or to everything (as Asterisk checks before an unsubscribe). */

@@ -1,4 +1,5 @@
 import type { MetaRepo } from '../../db/repos/meta-repo.js';
+import { badRequest } from '../../errors.js';
 import type { AppRegistry, StasisApp } from '../apps.js';
 
 const META_KEY = 'device_subscriptions';
@@ -19,6 +20,8 @@ export class DeviceSubscriptions {
     private readonly meta: MetaRepo,
     /** Runs a write inside the next group commit. */
     private readonly deferWrite: (write: () => void) => void,
+    /** Most device names one application subscribes to (ARI_MAX_STORED_OBJECTS). */
+    private readonly maxPerApp: number,
   ) {
     const stored = meta.get(META_KEY);
     if (stored) for (const [app, device] of JSON.parse(stored) as Array<[string, string]>) this.add(app, device);
@@ -28,6 +31,12 @@ export class DeviceSubscriptions {
   subscribe(app: string, device: string): void {
     this.add(app, device);
     this.store();
+  }
+
+  /** 400 when subscribing the app to these devices would pass its limit (names it has are free). */
+  checkRoom(app: StasisApp, devices: string[]): void {
+    const added = new Set(devices.filter((d) => !app.devices.has(d)));
+    if (app.devices.size + added.size > this.maxPerApp) throw badRequest(`An application may be subscribed to at most ${this.maxPerApp} devices`);
   }
 
   /** Ends an app's subscription to a device. */

@@ -38,6 +38,8 @@ export class DynamicConfig {
   private readonly objects = new Map<string, StoredObject>();
   /** Directory entries of deleted endpoints: one made again reuses its entry, which others may still hold. */
   private readonly retired = new Map<string, EndpointFixture>();
+  /** How many objects of each type are kept. */
+  private readonly counts = new Map<string, number>();
 
   constructor(
     private readonly fixtures: Pick<Fixtures, 'endpoints' | 'dialplan'>,
@@ -45,6 +47,8 @@ export class DynamicConfig {
     private readonly modules: { isRunning(name: string): boolean },
     /** Runs a change of an existing endpoint's entry and announces the state it moves (Registrations). */
     private readonly endpointState: { reconfigure(key: string, change: () => void): void },
+    /** Most objects of one type kept (ARI_MAX_STORED_OBJECTS); changing a kept one always works. */
+    private readonly maxPerType: number,
   ) {
     for (const row of repo.configObjects()) {
       if (row.configClass !== PJSIP || !Object.hasOwn(PJSIP_FIELDS, row.objectType)) continue;
@@ -60,6 +64,7 @@ export class DynamicConfig {
         }
       }
       this.objects.set(key(row.objectType, row.id), { id: row.id, set: row.fields });
+      this.count(row.objectType, 1);
     }
   }
 
@@ -82,10 +87,12 @@ export class DynamicConfig {
     if (objectType === 'endpoint' && changes.context !== undefined && !this.fixtures.dialplan.contexts.has(changes.context)) throw failed();
     const stored = this.objects.get(key(objectType, id));
     if (!created && !stored) throw forbidden(`Cannot update sorcery objects of type '${objectType}'`);
+    if (!stored && (this.counts.get(objectType) ?? 0) >= this.maxPerType) throw badRequest(`There are already ${this.maxPerType} ${objectType} objects`);
     const obj: StoredObject = stored ? { id: stored.id, set: { ...stored.set, ...changes } } : { id, set: changes };
     const values = valuesOf(objectType, obj.set);
     if (objectType === 'endpoint') this.endpointState.reconfigure(`pjsip/${obj.id.toLowerCase()}`, () => this.publish(obj.id, values));
     this.objects.set(key(objectType, id), obj);
+    if (!stored) this.count(objectType, 1);
     this.repo.putConfigObject({ configClass: PJSIP, objectType, id: obj.id, fields: obj.set });
     return tuples(values);
   }
@@ -96,12 +103,17 @@ export class DynamicConfig {
     const stored = this.objects.get(key(objectType, id));
     if (!stored) throw forbidden(`Could not delete object with id '${id}'`);
     this.objects.delete(key(objectType, id));
+    this.count(objectType, -1);
     if (objectType === 'endpoint') {
       const dirKey = `pjsip/${id.toLowerCase()}`;
       this.retired.set(dirKey, this.fixtures.endpoints.get(dirKey)!);
       this.fixtures.endpoints.delete(dirKey);
     }
     this.repo.removeConfigObject(PJSIP, objectType, stored.id);
+  }
+
+  private count(objectType: string, by: number): void {
+    this.counts.set(objectType, (this.counts.get(objectType) ?? 0) + by);
   }
 
   private checkType(configClass: string, objectType: string): void {

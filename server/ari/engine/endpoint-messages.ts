@@ -43,6 +43,8 @@ export class EndpointMessages {
     private readonly eng: MessagingEngine,
     private readonly registrations: Pick<Registrations, 'state' | 'model' | 'find'>,
     private readonly repo: EndpointRepo,
+    /** Items of each kind one far end keeps, the newest (SIM_FAR_END_KEEP). */
+    private readonly keepItems: number,
   ) {}
 
   /** sendMessage and sendMessageToEndpoint (with `to` built as `pjsip:<resource>`). */
@@ -107,6 +109,6 @@ export class EndpointMessages {
   }
 
   private keep(e: EndpointFixture, kind: InboxKind, item: ModelOf<typeof FarEndMessage> | ModelOf<typeof FarEndRefer>): void {
-    this.eng.deferWrite(() => this.repo.addItem(e.key, kind, item));
+    this.eng.deferWrite(() => this.repo.addItem(e.key, kind, item, this.keepItems));
   }
 }

@@ -62,7 +62,11 @@ function entry(name: string, configuration: string, dynamic: boolean): Entry {
 export class LogChannels {
   private readonly channels: Entry[] = [];
 
-  constructor(private readonly repo: LogRepo) {
+  constructor(
+    private readonly repo: LogRepo,
+    /** Most channels added at run time that are kept (ARI_MAX_STORED_OBJECTS). */
+    private readonly maxAdded: number,
+  ) {
     // Asterisk puts each new channel at the head of its list.
     for (const c of CONFIGURED) this.channels.push(entry(c.name, c.configuration, false));
     for (const row of repo.logChannels()) this.channels.unshift({ ...entry(row.filename, row.configuration, true), filename: row.filename });
@@ -76,6 +80,7 @@ export class LogChannels {
     if (!configuration) throw badRequest('Configuration levels are required');
     checkName(name);
     if (this.find(name)) throw conflict('Log channel already exists');
+    if (this.channels.filter((c) => c.dynamic).length >= this.maxAdded) throw badRequest(`There are already ${this.maxAdded} log channels added at run time`);
     const e = entry(name, configuration, true);
     this.channels.unshift(e);
     this.repo.addLogChannel({ filename: e.filename, configuration });

@@ -1,5 +1,5 @@
 import type { MailboxRepo, MailboxRow } from '../../db/repos/mailbox-repo.js';
-import { notFound } from '../../errors.js';
+import { badRequest, notFound } from '../../errors.js';
 
 /**
  * Mailboxes: message-waiting counts applications set and read, kept in
@@ -7,7 +7,11 @@ import { notFound } from '../../errors.js';
  * ARI event for them and has no `mailbox:` event source, so neither do we.
  */
 export class Mailboxes {
-  constructor(private readonly repo: MailboxRepo) {}
+  constructor(
+    private readonly repo: MailboxRepo,
+    /** Most mailboxes kept (ARI_MAX_STORED_OBJECTS). */
+    private readonly maxMailboxes: number,
+  ) {}
 
   list(): MailboxRow[] {
     return this.repo.all();
@@ -20,8 +24,9 @@ export class Mailboxes {
     return row;
   }
 
-  /** Sets both counts, creating the mailbox when it is new. */
+  /** Sets both counts, creating the mailbox when it is new (if there is room; changing a kept one always works). */
   update(name: string, oldMessages: number, newMessages: number): void {
+    if (!this.repo.get(name) && this.repo.count() >= this.maxMailboxes) throw badRequest(`There are already ${this.maxMailboxes} mailboxes`);
     this.repo.save({ name, old_messages: oldMessages, new_messages: newMessages });
   }
 

@@ -57,6 +57,8 @@ export class Registrations {
     private readonly repo: EndpointRepo,
     /** Told after an endpoint's state moved (its device state follows). */
     private readonly stateChanged: (e: EndpointFixture) => void,
+    /** Contacts one endpoint keeps (SIM_FAR_END_KEEP); see `register`. */
+    private readonly maxContacts: number,
   ) {
     for (const row of repo.contacts()) {
       const e = this.fixture(row.endpoint);
@@ -111,7 +113,12 @@ export class Registrations {
     }));
   }
 
-  /** The far end registers `uri` (or refreshes it: only the expiry moves). */
+  /**
+   * The far end registers `uri` (or refreshes it: only the expiry moves). A new
+   * contact past the endpoint's bound displaces the one that expires soonest
+   * (the earliest registered of those), as PJSIP's remove_existing picks it,
+   * announced as Removed after the new one's changes.
+   */
   register(e: EndpointFixture, uri: string, expiresSec: number, qualify: boolean): void {
     if (!CONTACT_URI.test(uri)) throw badRequest('Invalid contact URI');
     const now = this.eng.clock.now();
@@ -139,6 +146,10 @@ export class Registrations {
       this.announceContact(e, c);
     }
     this.store(e, c);
+    for (const list = this.of(e); list.size > this.maxContacts;) {
+      const others = [...list.values()].filter((x) => x !== c);
+      this.remove(e, others.reduce((a, b) => (b.expires < a.expires ? b : a)));
+    }
   }
 
   /** The far end removes `uri`. */

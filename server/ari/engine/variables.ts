@@ -201,7 +201,11 @@ export class Variables {
     if (value === undefined && existing.length === 0) return;
     for (const k of existing) delete ch.d.vars[k];
     if (value !== undefined) ch.d.vars[name] = value;
-    if (reportEvents && !ch.d.reported.includes(name)) ch.d.reported.push(name);
+    if (reportEvents && !ch.d.reported.includes(name)) {
+      // Names unset since they were reported would pile up: at the bound, only set ones stay.
+      if (ch.d.reported.length >= this.maxGlobals) ch.d.reported = ch.d.reported.filter((n) => Object.hasOwn(ch.d.vars, n));
+      ch.d.reported.push(name);
+    }
     this.eng.touch(ch);
     this.eng.emitChannel(ch, 'ChannelVarset', { variable: name, value: value ?? '' });
   }

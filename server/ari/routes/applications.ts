@@ -51,6 +51,7 @@ export function mountApplications(b: AriBinder, t: Pick<Telephony, 'engine' | 'b
     for (const s of list) {
       if ((s.kind === 'channel' && !s.ch) || (s.kind === 'endpoint' && !s.exists) || (s.kind === 'bridge' && !s.bridge)) throw unprocessable('Event source does not exist');
     }
+    devices.checkRoom(app, list.filter((s) => s.kind === 'device').map((s) => s.id));
     for (const s of list) {
       if (s.kind === 'channel') engine.subscribe(s.ch!, app.name);
       else if (s.kind === 'endpoint') engine.subscribeEndpoint(app.name, s.id);

@@ -14,9 +14,6 @@ export interface ContactRow {
 /** What a far end received outside calls. */
 export type InboxKind = 'message' | 'refer';
 
-/** How many items of each kind an endpoint's far end keeps (the oldest go first). */
-export const INBOX_KEEP = 100;
-
 /** SQL for endpoints' registered contacts and their far ends' inboxes. */
 export function createEndpointRepo(db: Db) {
   const contacts = db.prepare('SELECT endpoint, uri, status, qualified, rtt_usec, expires, registered FROM endpoint_contacts ORDER BY registered, rowid');
@@ -37,10 +34,10 @@ export function createEndpointRepo(db: Db) {
     contacts: () => contacts.all() as ContactRow[],
     putContact: (row: ContactRow) => void putContact.run(row),
     removeContact: (endpoint: string, uri: string) => void removeContact.run(endpoint, uri),
-    /** Keeps one received item, dropping the oldest beyond INBOX_KEEP. */
-    addItem: (endpoint: string, kind: InboxKind, item: object) => {
+    /** Keeps one received item, dropping the oldest beyond `keep` of its kind. */
+    addItem: (endpoint: string, kind: InboxKind, item: object, keep: number) => {
       addItem.run(endpoint, kind, JSON.stringify(item));
-      prune.run({ endpoint, kind, keep: INBOX_KEEP });
+      prune.run({ endpoint, kind, keep });
     },
     items: (endpoint: string, kind: InboxKind) => (items.all(endpoint, kind) as { item: string }[]).map((r) => JSON.parse(r.item) as Record<string, unknown>),
   };

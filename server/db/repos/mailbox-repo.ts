@@ -16,9 +16,11 @@ export function createMailboxRepo(db: Db) {
      ON CONFLICT (name) DO UPDATE SET old_messages = excluded.old_messages, new_messages = excluded.new_messages`,
   );
   const remove = db.prepare('DELETE FROM mailboxes WHERE name = ?');
+  const count = db.prepare('SELECT count(*) AS n FROM mailboxes');
   return {
     all: () => all.all() as MailboxRow[],
     get: (name: string) => byName.get(name) as MailboxRow | undefined,
+    count: () => (count.get() as { n: number }).n,
     save: (row: MailboxRow) => void upsert.run(row),
     /** True when a mailbox was removed. */
     remove: (name: string) => remove.run(name).changes > 0,
