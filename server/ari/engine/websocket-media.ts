@@ -230,7 +230,8 @@ export class WebSocketMedia {
         if (q.stopBuffering(correlatedEvent(s.ctx, 'MEDIA_BUFFERING_COMPLETED', c.correlationId))) this.send(s, bareEvent(s.ctx, 'MEDIA_XOFF'));
         return;
       case 'MARK_MEDIA':
-        return q.mark(correlatedEvent(s.ctx, 'MEDIA_MARK_PROCESSED', c.correlationId));
+        if (!q.mark(correlatedEvent(s.ctx, 'MEDIA_MARK_PROCESSED', c.correlationId))) this.send(s, errorEvent(s.ctx, 'Too many marks are waiting'));
+        return;
       case 'FLUSH_MEDIA':
         return q.flush();
       case 'REPORT_QUEUE_DRAINED':

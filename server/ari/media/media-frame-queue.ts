@@ -17,14 +17,17 @@ type Item = { frame: Buffer } | { notice: string };
  * frame is dropped; in buffering mode it waits for the next message, and
  * ending the mode queues what is left as a short frame (the reader pads it
  * with silence). Marks (text to send when playback reaches them) sit
- * between frames without counting as frames. In passthrough mode every
- * message is one frame as it came.
+ * between frames without counting as frames; at most QUEUE_MAX of them wait
+ * at once (text frames cost the application nothing to send). In passthrough
+ * mode every message is one frame as it came.
  */
 export class MediaFrameQueue {
   private items: Item[] = [];
   private head = 0;
   /** Frames queued (marks do not count). */
   length = 0;
+  /** Marks queued. */
+  private marks = 0;
   full = false;
   bulk = false;
   paused = false;
@@ -73,13 +76,16 @@ export class MediaFrameQueue {
     this.bulk = false;
     const xoff = this.leftover.length > 0 ? this.enqueue(this.leftover) : false;
     this.leftover = Buffer.alloc(0);
-    this.items.push({ notice });
+    this.mark(notice);
     return xoff;
   }
 
-  /** MARK_MEDIA: `notice` is sent when playback reaches this point. */
-  mark(notice: string): void {
+  /** MARK_MEDIA: `notice` is sent when playback reaches this point. False (nothing queued) when QUEUE_MAX marks are waiting. */
+  mark(notice: string): boolean {
+    if (this.marks >= QUEUE_MAX) return false;
     this.items.push({ notice });
+    this.marks++;
+    return true;
   }
 
   /**
@@ -92,6 +98,7 @@ export class MediaFrameQueue {
     this.items = [];
     this.head = 0;
     this.length = 0;
+    this.marks = 0;
     this.bulk = false;
     this.leftover = Buffer.alloc(0);
   }
@@ -123,6 +130,7 @@ export class MediaFrameQueue {
       return out;
     }
     while (it && 'notice' in it) {
+      this.marks--;
       out.notices.push({ text: it.notice });
       it = this.shift();
     }
