@@ -54,17 +54,15 @@ export class EndpointSnapshots {
     for (const ch of changed) {
       if (this.gone.has(ch)) continue;
       const e = this.fixtureOf(ch);
-      if (!e) continue;
-      const ids = this.of(e);
-      if (!ids.has(ch.id)) {
-        ids.add(ch.id);
+      const ids = this.ids.get(ch.d.endpoint.toLowerCase());
+      if (e && !ids?.has(ch.id)) {
+        this.of(e).add(ch.id);
         this.announce(e);
       }
-      if (ch.d.ended !== null) {
-        this.gone.add(ch);
-        ids.delete(ch.id);
-        this.announce(e);
-      }
+      if (ch.d.ended === null) continue;
+      this.gone.add(ch);
+      // An endpoint deleted while the call went on forgets the channel all the same, silently.
+      if (this.ids.get(ch.d.endpoint.toLowerCase())?.delete(ch.id) && e) this.announce(e);
     }
   }
 
