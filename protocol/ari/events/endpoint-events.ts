@@ -27,7 +27,7 @@ export const Peer = defineModel('Peer', 'How a far end can be reached, as its te
 
 const endpoint = f.ref(Endpoint);
 
-export const EndpointStateChange = defineEvent('EndpointStateChange', 'An endpoint went online or offline: its first contact registered or answered qualifying again, or its last one left or stopped answering.', { endpoint });
+export const EndpointStateChange = defineEvent('EndpointStateChange', 'The endpoint\'s snapshot changed: a call to or from it appeared or ended (channel_ids), or it went online or offline (its first contact registered or answered qualifying again, or its last one left or stopped answering).', { endpoint });
 
 export const ContactStatusChange = defineEvent('ContactStatusChange', 'A contact of an endpoint registered, changed status or went away.', {
   endpoint,

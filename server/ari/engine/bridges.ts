@@ -11,6 +11,7 @@ import type { Engine } from './engine.js';
 import type { Playbacks } from './playbacks.js';
 import type { AriBridge } from './ari-models.js';
 import { parseBridgeType, type VideoMode } from './bridge-types.js';
+import { exchangeConnectedLines } from './connected-line.js';
 
 interface BridgeData {
   id: string;
@@ -193,6 +194,14 @@ export class Bridges {
     this.save(b);
     this.eng.touch(ch);
     this.eng.emit('ChannelEnteredBridge', { bridge: this.json(b), channel: this.eng.snapshot(ch) }, this.eventTo(b, ch));
+    this.reconfigured(b);
+  }
+
+  /** After a member came or went: two members alone in a two-party mix learn each other's caller ID. */
+  private reconfigured(b: Bridge): void {
+    if (b.d.holding || b.d.videoMode === 'sfu' || b.d.channels.length !== 2) return;
+    const [first, second] = b.d.channels.map((id) => this.eng.find(id));
+    if (first && second) exchangeConnectedLines(this.eng, first, second);
   }
 
   removeChannels(bridgeId: string, ids: string[] | undefined): void {
@@ -202,8 +211,8 @@ export class Bridges {
     for (const ch of list) this.depart(ch);
   }
 
-  /** Takes a channel out of its bridge (removeChannel, hangup, continue, another addChannel). */
-  depart(ch: Channel): void {
+  /** Takes a channel out of its bridge (removeChannel, hangup, continue, another addChannel); `reconfigure` false inside a swap. */
+  depart(ch: Channel, reconfigure = true): void {
     const b = ch.d.bridge ? this.byId.get(ch.d.bridge) : undefined;
     if (!b) return;
     b.d.channels = b.d.channels.filter((id) => id !== ch.id);
@@ -216,13 +225,15 @@ export class Bridges {
     this.eng.emit('ChannelLeftBridge', { bridge: this.json(b), channel: this.eng.snapshot(ch) }, this.eventTo(b, ch));
     const app = ch.d.stasis?.app;
     if (app) this.dropSub(b, app);
+    if (reconfigure) this.reconfigured(b);
   }
 
   destroy(id: string): void {
     const b = this.get(id);
     for (const cid of [...b.d.channels]) {
       const ch = this.eng.find(cid);
-      if (ch) this.depart(ch);
+      // A bridge being torn down updates nobody's connected line.
+      if (ch) this.depart(ch, false);
     }
     this.playbacks.endTarget(`bridge:${b.d.id}`);
     this.endRecordings(`bridge:${b.d.id}`);
@@ -261,7 +272,7 @@ export class Bridges {
    */
   swap(b: Bridge, incoming: Channel, outgoing: Channel): void {
     const opts = b.d.options[outgoing.id];
-    this.depart(outgoing);
+    this.depart(outgoing, false);
     this.join(b, incoming, { role: opts?.role, mute: false, absorbDTMF: false });
   }
 

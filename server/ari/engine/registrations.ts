@@ -7,11 +7,11 @@ import type { EndpointFixture } from '../fixtures.js';
 import type { TimerHandle } from '../time/clock.js';
 import type { AriEndpoint } from './ari-models.js';
 import type { Engine } from './engine.js';
-import { endpointModel } from './endpoint-model.js';
 import { endpointRecipients } from './endpoint-recipients.js';
+import { EndpointSnapshots } from './endpoint-snapshots.js';
 
 /** What registrations use of the engine. */
-export type RegistrationEngine = Pick<Engine, 'apps' | 'fixtures' | 'all' | 'emit' | 'deferWrite' | 'clock'>;
+export type RegistrationEngine = Pick<Engine, 'apps' | 'fixtures' | 'all' | 'emit' | 'deferWrite' | 'clock' | 'onCommitted'>;
 
 interface Contact {
   uri: string;
@@ -51,6 +51,8 @@ const CONTACT_URI = /^sips?:[^\s]+$/i;
 export class Registrations {
   /** Contacts by fixture key (PJSIP/alice), then by URI, in registration order. */
   private readonly contacts = new Map<string, Map<string, Contact>>();
+  /** The endpoints' published snapshots (their channels follow every commit). */
+  private readonly snapshots: EndpointSnapshots;
 
   constructor(
     private readonly eng: RegistrationEngine,
@@ -70,6 +72,7 @@ export class Registrations {
       this.of(e).set(c.uri, c);
       this.arm(e, c);
     }
+    this.snapshots = new EndpointSnapshots(eng, (e) => this.state(e));
   }
 
   /** The endpoint's state now (see the class comment). */
@@ -96,7 +99,7 @@ export class Registrations {
 
   /** ARI's view of the endpoint, with its state and live channels. */
   model(e: EndpointFixture): AriEndpoint {
-    return endpointModel(e, this.eng.all(), this.state(e));
+    return this.snapshots.model(e);
   }
 
   /** An endpoint of the fixtures by technology and resource (matched without regard to case). */
@@ -194,10 +197,8 @@ export class Registrations {
   private settleState(e: EndpointFixture, before: EndpointState): void {
     const now = this.state(e);
     if (now === before) return;
-    const to = endpointRecipients(this.eng.apps, e);
-    const endpoint = this.model(e);
-    this.eng.emit('EndpointStateChange', { endpoint }, to);
-    this.eng.emit('PeerStatusChange', { endpoint, peer: { peer_status: now === 'online' ? 'Reachable' : 'Unreachable' } }, to);
+    this.snapshots.announce(e);
+    this.eng.emit('PeerStatusChange', { endpoint: this.model(e), peer: { peer_status: now === 'online' ? 'Reachable' : 'Unreachable' } }, endpointRecipients(this.eng.apps, e));
     this.stateChanged(e);
   }
 
