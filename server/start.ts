@@ -170,7 +170,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       dataDir: config.dataDir,
       bindHost: config.host,
       externalMediaNetworks: config.externalMediaNetworks,
-      mediaWebsocket: config.mediaWebsocket,
+      mediaWebsocket: { ...config.mediaWebsocket, allowLocalNetworks: config.websocketClientAllowLocalNetworks },
       limits: config.ariLimits,
       fixtures,
       repo: channelRepo,
@@ -196,7 +196,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     // Outbound WebSockets register their applications now and connect out (their requests reach the app once ready).
     const outbound = createOutboundWebsockets({
       connections: config.ariOutbound, engine: telephony.engine, dialplan: telephony.pbx, invoke, users: config.ariUsers, log,
-      allowLocalNetworks: config.ariOutboundAllowLocalNetworks, maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes,
+      policy: { allowLocalNetworks: config.websocketClientAllowLocalNetworks }, maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes,
     });
     sockets = { events: createEventsWs({ engine: telephony.engine, auth: ariAuth, invoke, ...wsLimits }), repoEvents: createRepoEventsWs(gitea, wsLimits), media: createMediaWs({ media: telephony.websocketMedia, log }), outbound };
     early.ready(app);

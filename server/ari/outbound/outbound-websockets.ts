@@ -5,10 +5,10 @@ import type { DialplanStarter } from '../engine/dialplan-starter.js';
 import type { Engine } from '../engine/engine.js';
 import { splitArgs } from '../engine/variables.js';
 import type { InvokeAsUser } from '../rest-ws/run-rest-call.js';
+import type { WebSocketClientPolicy } from '../websocket-connector.js';
 import { dialWebSocket } from './dial-websocket.js';
 import type { OutboundConnectionConfig } from './outbound-config.js';
 import { OutboundSession } from './outbound-session.js';
-import type { Resolve } from './outbound-target.js';
 
 /** What the outbound WebSockets are built from. */
 export interface OutboundWebsocketsOptions {
@@ -19,14 +19,12 @@ export interface OutboundWebsocketsOptions {
   invoke: InvokeAsUser;
   /** ARI_USERS: each connection's local_ari_user is one of them (checked when the configuration is read). */
   users: AriUser[];
-  /** ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS. */
-  allowLocalNetworks: boolean;
+  /** Where the connections may go (WEBSOCKET_CLIENT_ALLOW_LOCAL_NETWORKS). */
+  policy: WebSocketClientPolicy;
   /** WS_MAX_PAYLOAD and WS_MAX_BUFFERED_BYTES, as for inbound event sockets. */
   maxPayload: number;
   maxBufferedBytes: number;
   log: Logger;
-  /** DNS for the address policy (tests may inject one). */
-  resolve?: Resolve;
 }
 
 /**
@@ -39,7 +37,7 @@ export interface OutboundWebsocketsOptions {
 export function createOutboundWebsockets(opts: OutboundWebsocketsOptions) {
   const { engine, log } = opts;
   const dial = (cfg: OutboundConnectionConfig, signal: AbortSignal) =>
-    dialWebSocket(cfg, { allowLocalNetworks: opts.allowLocalNetworks, maxPayload: opts.maxPayload, signal, ...(opts.resolve ? { resolve: opts.resolve } : {}) });
+    dialWebSocket(cfg, { policy: opts.policy, maxPayload: opts.maxPayload, signal });
   const deps = (cfg: OutboundConnectionConfig) => ({
     engine, invoke: opts.invoke, dial, log, maxBufferedBytes: opts.maxBufferedBytes,
     user: opts.users.find((u) => u.name === cfg.localAriUser)!,
