@@ -8,6 +8,7 @@ import { createOriginPolicy, type OriginPolicy } from './http/origin-policy.js';
 import { createEventsWs } from './ari/events-ws.js';
 import { createMediaWs, type MediaWs } from './ari/media-ws.js';
 import { loadFixtures } from './ari/fixtures.js';
+import { readOutboundConnections } from './ari/outbound/outbound-setting.js';
 import { createOutboundWebsockets } from './ari/outbound/outbound-websockets.js';
 import { createTelephony, type Telephony } from './ari/telephony.js';
 import { RealClock } from './ari/time/real-clock.js';
@@ -196,8 +197,11 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     // Outbound WebSockets register their applications now and connect out (their requests reach the app once ready).
     const outbound = createOutboundWebsockets({
       connections: config.ariOutbound, engine: telephony.engine, dialplan: telephony.pbx, invoke, users: config.ariUsers, log,
-      policy: { allowLocalNetworks: config.websocketClientAllowLocalNetworks }, maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes,
+      policy: { allowLocalNetworks: config.websocketClientAllowLocalNetworks },
+      // A res_ari reload reads the configuration again (ARI_OUTBOUND_WEBSOCKETS_FILE can change; the environment cannot).
+      reread: () => readOutboundConnections(config.ariOutboundSource, config.ariUsers.map((u) => u.name)), maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes,
     });
+    telephony.modules.onReload('res_ari.so', () => outbound.reload());
     sockets = { events: createEventsWs({ engine: telephony.engine, auth: ariAuth, invoke, ...wsLimits }), repoEvents: createRepoEventsWs(gitea, wsLimits), media: createMediaWs({ media: telephony.websocketMedia, log }), outbound };
     early.ready(app);
     gitea.startMirrors();

@@ -25,6 +25,8 @@ export interface OutboundWebsocketsOptions {
   maxPayload: number;
   maxBufferedBytes: number;
   log: Logger;
+  /** Reads the configuration again from where it came from (on a res_ari reload); throws when it no longer reads. */
+  reread: () => OutboundConnectionConfig[];
 }
 
 /**
@@ -43,23 +45,50 @@ export function createOutboundWebsockets(opts: OutboundWebsocketsOptions) {
     user: opts.users.find((u) => u.name === cfg.localAriUser)!,
   });
 
-  const persistent: OutboundSession[] = [];
+  /** Persistent sessions by connection name. */
+  const persistent = new Map<string, OutboundSession>();
   const perCallConfig = new Map<string, OutboundConnectionConfig>();
   /** Open per-call sessions by their `<app>:<channel name>` application. */
   const perCall = new Map<string, OutboundSession>();
+  let current: OutboundConnectionConfig[] = [];
   let closed = false;
 
-  for (const cfg of opts.connections) {
-    if (cfg.connectionType === 'per_call_config') {
-      for (const app of cfg.apps) perCallConfig.set(app, cfg);
-      continue;
-    }
+  const startPersistent = (cfg: OutboundConnectionConfig) => {
     const session = new OutboundSession(cfg, cfg.apps, cfg.id, deps(cfg));
     // As Asterisk: the apps exist from start-up, whether or not the application's server is up yet.
     session.register();
-    persistent.push(session);
+    persistent.set(cfg.id, session);
     void session.connect();
-  }
+  };
+
+  /**
+   * Makes `next` the configuration in force, applying only the difference:
+   * persistent connections that are gone say ApplicationUnregistered and
+   * close with 1000, changed ones are updated in place (see
+   * OutboundSession.reconfigure), new ones start; per-call entries take
+   * effect for the next Stasis() (connections of calls under way stay until
+   * their calls leave).
+   */
+  const apply = (next: OutboundConnectionConfig[]) => {
+    const byId = new Map(next.filter((c) => c.connectionType === 'persistent').map((c) => [c.id, c]));
+    for (const [id, session] of persistent) {
+      if (byId.has(id)) continue;
+      session.stop(1000, true, 'Connection removed');
+      persistent.delete(id);
+    }
+    const changed = [...persistent].flatMap(([id, session]) => {
+      const cfg = byId.get(id)!;
+      const before = current.find((c) => c.id === id);
+      return JSON.stringify(before) === JSON.stringify(cfg) ? [] : [{ session, cfg }];
+    });
+    for (const { session, cfg } of changed) session.release(cfg);
+    for (const { session, cfg } of changed) session.reconfigure(cfg, deps(cfg).user);
+    for (const cfg of byId.values()) if (!persistent.has(cfg.id)) startPersistent(cfg);
+    perCallConfig.clear();
+    for (const cfg of next) if (cfg.connectionType === 'per_call_config') for (const app of cfg.apps) perCallConfig.set(app, cfg);
+    current = next;
+  };
+  apply(opts.connections);
 
   const perCallApps: PerCallApps = {
     serves: (app) => perCallConfig.has(app),
@@ -83,7 +112,8 @@ export function createOutboundWebsockets(opts: OutboundWebsocketsOptions) {
       session?.stop(1000);
     },
   };
-  if (perCallConfig.size) engine.apps.servePerCall(perCallApps);
+  // Always served: a reload may add per-call entries later.
+  engine.apps.servePerCall(perCallApps);
   // After a restart: channels in a per-call application get their connection again (they wait for it
   // as for any application; nothing of the call is replayed on it), and a Stasis() that was waiting for
   // its connection at the stop runs again.
@@ -95,10 +125,28 @@ export function createOutboundWebsockets(opts: OutboundWebsocketsOptions) {
   }
 
   return {
+    /**
+     * A reload of res_ari: the configuration is read again from its source
+     * and the difference applied. A configuration that no longer reads
+     * leaves everything as it is (logged), as a bad ari.conf does in Asterisk.
+     */
+    reload(): void {
+      if (closed) return;
+      let next: OutboundConnectionConfig[];
+      try {
+        next = opts.reread();
+      } catch (err) {
+        log.warn({ err: (err as Error).message }, 'outbound websocket configuration not reloaded; the connections stay as they were');
+        return;
+      }
+      apply(next);
+      log.info({ connections: next.map((c) => c.id) }, 'outbound websocket configuration reloaded');
+    },
+
     /** Stops every session: persistent ones say ApplicationUnregistered first; all close with 1001. */
     close(): void {
       closed = true;
-      for (const s of persistent) s.stop(1001, true);
+      for (const s of persistent.values()) s.stop(1001, true);
       for (const s of perCall.values()) s.stop(1001);
       perCall.clear();
     },
