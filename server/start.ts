@@ -196,7 +196,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const invoke = async (req: Request, user: AriUser) => app.fetch(req, { [PRESET_ARI_USER]: user });
     // Outbound WebSockets register their applications now and connect out (their requests reach the app once ready).
     const outbound = createOutboundWebsockets({
-      connections: config.ariOutbound, engine: telephony.engine, dialplan: telephony.pbx, invoke, users: config.ariUsers, log,
+      connections: config.ariOutbound, engine: telephony.engine, dialplan: telephony.pbx, calls: telephony.calls, invoke, users: config.ariUsers, log,
       policy: { allowLocalNetworks: config.websocketClientAllowLocalNetworks },
       // A res_ari reload reads the configuration again (ARI_OUTBOUND_WEBSOCKETS_FILE can change; the environment cannot).
       reread: () => readOutboundConnections(config.ariOutboundSource, config.ariUsers.map((u) => u.name)), maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes,

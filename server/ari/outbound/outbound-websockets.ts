@@ -1,8 +1,11 @@
 import type { AriUser } from '../../config.js';
 import type { Logger } from '../../log.js';
 import type { PerCallApps } from '../apps.js';
+import type { Calls } from '../engine/calls.js';
+import { CAUSE } from '../engine/causes.js';
 import type { DialplanStarter } from '../engine/dialplan-starter.js';
 import type { Engine } from '../engine/engine.js';
+import { enterPerCallStasis } from '../engine/per-call-stasis.js';
 import { splitArgs } from '../engine/variables.js';
 import type { InvokeAsUser } from '../rest-ws/run-rest-call.js';
 import type { WebSocketClientPolicy } from '../websocket-connector.js';
@@ -16,6 +19,8 @@ export interface OutboundWebsocketsOptions {
   engine: Engine;
   /** Runs a restored channel's Stasis() again (it was waiting for its per-call connection at the last stop). */
   dialplan: DialplanStarter;
+  /** Puts a restored originate or create channel that was waiting for its per-call connection in its app, or hangs it up. */
+  calls: Pick<Calls, 'enterStasis' | 'hangup'>;
   invoke: InvokeAsUser;
   /** ARI_USERS: each connection's local_ari_user is one of them (checked when the configuration is read). */
   users: AriUser[];
@@ -118,10 +123,16 @@ export function createOutboundWebsockets(opts: OutboundWebsocketsOptions) {
   // as for any application; nothing of the call is replayed on it), and a Stasis() that was waiting for
   // its connection at the stop runs again.
   for (const ch of engine.all()) {
-    const { stasis, pbx, dialplan, timers } = ch.d;
+    const { stasis, pbx, dialplan, timers, perCallWait } = ch.d;
     if (stasis?.perCall && perCallConfig.has(stasis.perCall)) void perCallApps.open(stasis.perCall, stasis.app);
     const waited = !stasis && pbx && dialplan.appName === 'Stasis' && !timers.some((t) => t.kind === 'pbx');
     if (waited && perCallConfig.has(splitArgs(dialplan.appData)[0]?.trim() ?? '')) opts.dialplan.startSoon(ch, dialplan.context, dialplan.exten, dialplan.priority);
+    // An originate or create was waiting for its connection: it asks again, and is hung up as it would
+    // have been (Normal Clearing) when none comes or nothing serves the app any more.
+    if (perCallWait && !stasis && !pbx && ch.d.ended === null) {
+      const fail = () => opts.calls.hangup(ch, { by: 'none', cause: CAUSE.NORMAL });
+      if (!enterPerCallStasis(engine, (...a) => opts.calls.enterStasis(...a), ch, perCallWait.app, perCallWait.args, () => true, fail)) fail();
+    }
   }
 
   return {
