@@ -145,9 +145,7 @@ export class Calls {
   }
 
   private createdEnterStasis(ch: Channel, data: { app: string; args: string[]; varsets: string[] }): void {
-    for (const name of data.varsets) {
-      if (!name.endsWith(')')) this.eng.emitChannel(ch, 'ChannelVarset', { variable: name, value: ch.d.vars[name] ?? '' });
-    }
+    for (const name of data.varsets) if (!name.endsWith(')')) this.eng.emitChannel(ch, 'ChannelVarset', { variable: name, value: ch.d.vars[name] ?? '' });
     this.setLocation(ch, { appName: 'Stasis', appData: [data.app, ...data.args].join(',') });
     this.enterOrHangup(ch, data.app, data.args);
   }
