@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { EventLog } from '../_helpers/events.js';
+import { connectEvents, type EventLog } from '../_helpers/events.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
 import { socketClosed } from '../_helpers/socket-closed.js';
 import { tempDir } from '../_helpers/temp-dir.js';
@@ -15,7 +15,7 @@ import { startWsPeer, type WsPeer } from '../_helpers/ws-peer.js';
 
 const test = suite('outbound-websocket-reload');
 
-const started: Array<TestServer | WsPeer> = [];
+const started: Array<TestServer | WsPeer | EventLog> = [];
 let dir = '';
 test.before.each(() => {
   dir = tempDir('outbound-reload');
@@ -111,6 +111,32 @@ test('an unchanged configuration changes nothing; one that no longer reads leave
   await reload(t);
   await c.log.waitFor('ApplicationUnregistered');
   assert.equal(await appNames(t), []);
+});
+
+test('per-call entries: one added by a reload serves the next Stasis(); removing it leaves the call under way on its connection', async () => {
+  const p = await peer();
+  const { t, write } = await server({});
+  const perCall = { pc: { uri: p.url('/per-call'), connection_type: 'per_call_config', apps: 'rl-pc', local_ari_user: 'asterisk', reconnect_interval: 20 } };
+  write(perCall);
+  await reload(t);
+  const call = (id: string) => t.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/alice', extension: '1000', channelId: id }, json: { variables: { STASIS_APP: 'rl-pc' } } });
+  assert.is((await call('rl-pc-1')).status, 200);
+  const c = await p.connection(0);
+  const start = await c.log.waitFor('StasisStart');
+  assert.is(start.channel!.id, 'rl-pc-1');
+  write({});
+  await reload(t);
+  // The call keeps its connection and is still controlled over it; the next call finds no application.
+  const closed = socketClosed(c.ws);
+  assert.is((await t.http('DELETE', '/ari/channels/rl-pc-1')).status, 204);
+  assert.is((await closed).code, 1000);
+  assert.equal(c.log.events.map((e) => e.type), ['ApplicationRegistered', 'StasisStart', 'ChannelHangupRequest', 'StasisEnd']);
+  const all = await connectEvents(t.url, 'watch', { subscribeAll: true });
+  started.push(all);
+  assert.is((await call('rl-pc-2')).status, 200);
+  const status = await all.waitFor((e) => e.type === 'ChannelVarset' && e.variable === 'STASISSTATUS' && e.channel?.id === 'rl-pc-2');
+  assert.is(status.value, 'FAILED');
+  assert.is(p.connections.length, 1);
 });
 
 test.run();
