@@ -4,7 +4,8 @@ import { parseEnv } from 'node:util';
 import * as v from 'valibot';
 import { parseCidr } from './ari/media/external-host-policy.js';
 import { parseMediaClients, type MediaClientConfig } from './ari/media/media-clients-setting.js';
-import { parseOutboundConnections, type OutboundConnectionConfig } from './ari/outbound/outbound-config.js';
+import type { OutboundConnectionConfig } from './ari/outbound/outbound-config.js';
+import { localNetworksSetting, readOutboundConnections, type OutboundSource } from './ari/outbound/outbound-setting.js';
 import { parseGoDuration } from './util/go-duration.js';
 
 const int = (name: string, min: number, max: number) =>
@@ -150,12 +151,15 @@ const Env = v.object({
       return NEVER;
     }
   })), ''),
-  MEDIA_WEBSOCKET_ALLOW_LOOPBACK: v.optional(bool('MEDIA_WEBSOCKET_ALLOW_LOOPBACK'), 'false'),
+  // One switch for every WebSocket the server opens; the two older names are read as aliases (localNetworksSetting).
+  WEBSOCKET_CLIENT_ALLOW_LOCAL_NETWORKS: v.optional(bool('WEBSOCKET_CLIENT_ALLOW_LOCAL_NETWORKS')),
+  MEDIA_WEBSOCKET_ALLOW_LOOPBACK: v.optional(bool('MEDIA_WEBSOCKET_ALLOW_LOOPBACK')),
   MEDIA_WEBSOCKET_CONTROL_FORMAT: v.optional(v.picklist(['plain-text', 'json'], 'MEDIA_WEBSOCKET_CONTROL_FORMAT must be plain-text or json'), 'plain-text'),
   APP_RECONNECT_GRACE_MS: v.optional(int('APP_RECONNECT_GRACE_MS', 0, 3_600_000), '10000'),
   // ARI outbound WebSockets: JSON, read once ARI_USERS is known (outboundConnections below).
-  ARI_OUTBOUND_WEBSOCKETS: v.optional(v.string(), '{}'),
-  ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS: v.optional(bool('ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS'), 'false'),
+  ARI_OUTBOUND_WEBSOCKETS: v.optional(v.string()),
+  ARI_OUTBOUND_WEBSOCKETS_FILE: v.optional(v.string()),
+  ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS: v.optional(bool('ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS')),
   // ---- ARI and simulation input/disk limits (ariLimits below) ----
   ARI_MAX_BODY_BYTES: v.optional(int('ARI_MAX_BODY_BYTES', 1024, 2 ** 31), String(1024 * 1024)),
   ARI_MAX_VALUE_BYTES: v.optional(int('ARI_MAX_VALUE_BYTES', 64, 16 * 1024 * 1024), '8192'),
@@ -231,14 +235,15 @@ export type Config = {
   trustedOrigins: string[];
   /** Networks external media may reach (link-local, multicast and the like never). */
   externalMediaNetworks: string[];
-  /** Media WebSockets (externalMedia transport=websocket): client connections, loopback allowed, default control format. */
-  mediaWebsocket: { clients: Map<string, MediaClientConfig>; allowLoopback: boolean; controlFormat: 'plain-text' | 'json' };
+  /** Media WebSockets (externalMedia transport=websocket): client connections, default control format. */
+  mediaWebsocket: { clients: Map<string, MediaClientConfig>; controlFormat: 'plain-text' | 'json' };
+  /** Whether the WebSockets the server opens (outbound ARI, media clients) may reach loopback and private networks. */
+  websocketClientAllowLocalNetworks: boolean;
   /** After a restart, how long restored channels wait for their Stasis applications to reconnect. */
   appReconnectGraceMs: number;
-  /** Connections the server opens to applications' WebSocket servers (ARI_OUTBOUND_WEBSOCKETS). */
+  /** Connections the server opens to applications' WebSocket servers, and where they were read from (read again on a res_ari reload). */
   ariOutbound: OutboundConnectionConfig[];
-  /** Whether those may reach loopback and private networks (as MIRROR_ALLOW_LOCAL_NETWORKS for mirrors). */
-  ariOutboundAllowLocalNetworks: boolean;
+  ariOutboundSource: OutboundSource;
   ariLimits: AriLimits;
   /**
    * Test mode only (NODE_ENV=test): after answering the Nth request (default
@@ -292,12 +297,12 @@ const domainList = (s: string) =>
     .map((x) => x.trim())
     .filter(Boolean);
 
-/** ARI_OUTBOUND_WEBSOCKETS read against the ARI users; its passwords never reach the message. */
-function outboundConnections(text: string, users: AriUser[]): { ariOutbound: OutboundConnectionConfig[] } {
+/** A setting read outside the valibot schema; its message names the setting, never a value. */
+function checked<T>(read: () => T): T {
   try {
-    return { ariOutbound: parseOutboundConnections(text, users.map((u) => u.name)) };
+    return read();
   } catch (err) {
-    throw new ConfigError(`invalid ARI_OUTBOUND_WEBSOCKETS: ${(err as Error).message}`);
+    throw new ConfigError((err as Error).message);
   }
 }
 
@@ -325,8 +330,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.output;
   return {
-    ...outboundConnections(e.ARI_OUTBOUND_WEBSOCKETS, e.ARI_USERS),
-    ariOutboundAllowLocalNetworks: e.ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS,
+    ariOutbound: checked(() => readOutboundConnections({ text: e.ARI_OUTBOUND_WEBSOCKETS, file: e.ARI_OUTBOUND_WEBSOCKETS_FILE }, e.ARI_USERS.map((u) => u.name))),
+    ariOutboundSource: { text: e.ARI_OUTBOUND_WEBSOCKETS, file: e.ARI_OUTBOUND_WEBSOCKETS_FILE },
+    websocketClientAllowLocalNetworks: checked(() => localNetworksSetting({
+      WEBSOCKET_CLIENT_ALLOW_LOCAL_NETWORKS: e.WEBSOCKET_CLIENT_ALLOW_LOCAL_NETWORKS, ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS: e.ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS, MEDIA_WEBSOCKET_ALLOW_LOOPBACK: e.MEDIA_WEBSOCKET_ALLOW_LOOPBACK,
+    })),
     host: e.HOST,
     port: e.PORT,
     dataDir: e.DATA_DIR,
@@ -346,7 +354,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     channelHistoryLimit: e.CHANNEL_HISTORY_LIMIT,
     trustedOrigins: e.TRUSTED_ORIGINS,
     externalMediaNetworks: e.EXTERNAL_MEDIA_ALLOWED_NETWORKS,
-    mediaWebsocket: { clients: e.MEDIA_WEBSOCKET_CLIENTS, allowLoopback: e.MEDIA_WEBSOCKET_ALLOW_LOOPBACK, controlFormat: e.MEDIA_WEBSOCKET_CONTROL_FORMAT },
+    mediaWebsocket: { clients: e.MEDIA_WEBSOCKET_CLIENTS, controlFormat: e.MEDIA_WEBSOCKET_CONTROL_FORMAT },
     appReconnectGraceMs: e.APP_RECONNECT_GRACE_MS,
     ariLimits: {
       maxBodyBytes: e.ARI_MAX_BODY_BYTES, maxValueBytes: e.ARI_MAX_VALUE_BYTES, maxVariableNameBytes: e.ARI_MAX_VARIABLE_NAME_BYTES,

@@ -8,6 +8,7 @@ import { createOriginPolicy, type OriginPolicy } from './http/origin-policy.js';
 import { createEventsWs } from './ari/events-ws.js';
 import { createMediaWs, type MediaWs } from './ari/media-ws.js';
 import { loadFixtures } from './ari/fixtures.js';
+import { readOutboundConnections } from './ari/outbound/outbound-setting.js';
 import { createOutboundWebsockets } from './ari/outbound/outbound-websockets.js';
 import { createTelephony, type Telephony } from './ari/telephony.js';
 import { RealClock } from './ari/time/real-clock.js';
@@ -170,7 +171,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       dataDir: config.dataDir,
       bindHost: config.host,
       externalMediaNetworks: config.externalMediaNetworks,
-      mediaWebsocket: config.mediaWebsocket,
+      mediaWebsocket: { ...config.mediaWebsocket, allowLocalNetworks: config.websocketClientAllowLocalNetworks },
       limits: config.ariLimits,
       fixtures,
       repo: channelRepo,
@@ -195,9 +196,12 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const invoke = async (req: Request, user: AriUser) => app.fetch(req, { [PRESET_ARI_USER]: user });
     // Outbound WebSockets register their applications now and connect out (their requests reach the app once ready).
     const outbound = createOutboundWebsockets({
-      connections: config.ariOutbound, engine: telephony.engine, dialplan: telephony.pbx, invoke, users: config.ariUsers, log,
-      allowLocalNetworks: config.ariOutboundAllowLocalNetworks, maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes,
+      connections: config.ariOutbound, engine: telephony.engine, dialplan: telephony.pbx, calls: telephony.calls, invoke, users: config.ariUsers, log,
+      policy: { allowLocalNetworks: config.websocketClientAllowLocalNetworks },
+      // A res_ari reload reads the configuration again (ARI_OUTBOUND_WEBSOCKETS_FILE can change; the environment cannot).
+      reread: () => readOutboundConnections(config.ariOutboundSource, config.ariUsers.map((u) => u.name)), maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes,
     });
+    telephony.modules.onReload('res_ari.so', () => outbound.reload());
     sockets = { events: createEventsWs({ engine: telephony.engine, auth: ariAuth, invoke, ...wsLimits }), repoEvents: createRepoEventsWs(gitea, wsLimits), media: createMediaWs({ media: telephony.websocketMedia, log }), outbound };
     early.ready(app);
     gitea.startMirrors();

@@ -85,8 +85,8 @@ export interface TelephonyOptions extends EngineOptions {
   bindHost: string;
   /** Networks (CIDRs) external media may send to or connect to. */
   externalMediaNetworks: string[];
-  /** Media WebSockets: client connections, whether they may reach loopback, the default control format. */
-  mediaWebsocket: { clients: ReadonlyMap<string, MediaClientConfig>; allowLoopback: boolean; controlFormat: 'plain-text' | 'json' };
+  /** Media WebSockets: client connections, whether they may reach local networks (WEBSOCKET_CLIENT_ALLOW_LOCAL_NETWORKS), the default control format. */
+  mediaWebsocket: { clients: ReadonlyMap<string, MediaClientConfig>; allowLocalNetworks: boolean; controlFormat: 'plain-text' | 'json' };
   limits: AriLimits;
 }
 
@@ -163,7 +163,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const endpointMessages = new EndpointMessages(engine, registrations, opts.endpointRepo, opts.limits.simFarEndKeep);
   const hostPolicy = createExternalHostPolicy(opts.externalMediaNetworks);
   const ws = opts.mediaWebsocket;
-  const websocketMedia: WebSocketMedia = new WebSocketMedia(engine, calls, router, clock, createMediaConnector(ws.clients, { hosts: hostPolicy, allowLoopback: ws.allowLoopback }), ws.controlFormat);
+  const websocketMedia: WebSocketMedia = new WebSocketMedia(engine, calls, router, clock, createMediaConnector(ws.clients, { hosts: hostPolicy, allowLocalNetworks: ws.allowLocalNetworks }), ws.controlFormat);
   const external: ExternalMedia = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost, hostPolicy, websocketMedia);
   engine.onHangup((ch) => router.forget(ch));
   await external.restore();

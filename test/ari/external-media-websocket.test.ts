@@ -341,13 +341,13 @@ test('client: a connection that cannot be made fails the dial (CHANUNAVAIL, caus
   assert.equal(unknown.body, { message: 'WebSocket client connection \'missing\' not found' });
 });
 
-test('client: loopback addresses are refused unless MEDIA_WEBSOCKET_ALLOW_LOOPBACK is set', async () => {
+test('client: loopback addresses are refused unless local networks are allowed', async () => {
   const t = await startTestServer({ MEDIA_WEBSOCKET_CLIENTS: JSON.stringify({ bot: { uri: `ws://127.0.0.1:${appServer.port}/` }, v6: { uri: `ws://[::1]:${appServer.port}/` } }) });
   try {
     for (const [name, address] of [['bot', '127.0.0.1'], ['v6', '::1']]) {
       const r = await externalMedia({ external_host: name, format: 'ulaw' }, t);
       assert.is(r.status, 400, r.text);
-      assert.equal(r.body, { message: `websocket_client address ${address} is a loopback address (MEDIA_WEBSOCKET_ALLOW_LOOPBACK is off)` });
+      assert.equal(r.body, { message: `websocket_client address ${address} is a loopback address (WEBSOCKET_CLIENT_ALLOW_LOCAL_NETWORKS is off)` });
     }
     assert.equal((await t.http('GET', '/ari/channels')).body, []);
     t.assertNoViolations();

@@ -1,6 +1,9 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError, loadConfig } from '../../server/config.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 // ARI_OUTBOUND_WEBSOCKETS is read at start: a bad entry stops the server with a message naming it.
 const test = suite('outbound websocket configuration');
@@ -14,7 +17,7 @@ test('defaults: Asterisk\'s timing, the ari subprotocol, no credentials', () => 
     subscribeAll: false, localAriUser: 'asterisk', connectionTimeout: 500, reconnectInterval: 500, reconnectAttempts: 4,
     tls: { caListFile: undefined, verifyServerCert: true, verifyServerHostname: true },
   }]);
-  assert.is(c.ariOutboundAllowLocalNetworks, false);
+  assert.is(c.websocketClientAllowLocalNetworks, false);
   assert.equal(loadConfig({}).ariOutbound, []);
 });
 
@@ -43,6 +46,51 @@ test('bad entries stop the start with a message naming the option, never a passw
     assert.unreachable();
   } catch (err) {
     assert.is((err as Error).message, 'invalid ARI_OUTBOUND_WEBSOCKETS: must be a JSON object of connections by name');
+  }
+});
+
+test('WEBSOCKET_CLIENT_ALLOW_LOCAL_NETWORKS is the one switch; the older names are read as aliases and must agree', () => {
+  const on = (env: Record<string, string>) => loadConfig(env).websocketClientAllowLocalNetworks;
+  assert.is(on({}), false);
+  assert.is(on({ WEBSOCKET_CLIENT_ALLOW_LOCAL_NETWORKS: 'true' }), true);
+  assert.is(on({ ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS: 'true' }), true);
+  assert.is(on({ MEDIA_WEBSOCKET_ALLOW_LOOPBACK: 'yes' }), true);
+  assert.is(on({ MEDIA_WEBSOCKET_ALLOW_LOOPBACK: 'true', ARI_OUTBOUND_ALLOW_LOCAL_NETWORKS: '1', WEBSOCKET_CLIENT_ALLOW_LOCAL_NETWORKS: 'true' }), true);
+  assert.is(on({ WEBSOCKET_CLIENT_ALLOW_LOCAL_NETWORKS: 'false', MEDIA_WEBSOCKET_ALLOW_LOOPBACK: 'false' }), false);
+  try {
+    loadConfig({ WEBSOCKET_CLIENT_ALLOW_LOCAL_NETWORKS: 'false', MEDIA_WEBSOCKET_ALLOW_LOOPBACK: 'true' });
+    assert.unreachable();
+  } catch (err) {
+    assert.instance(err, ConfigError);
+    assert.is((err as Error).message, 'WEBSOCKET_CLIENT_ALLOW_LOCAL_NETWORKS, MEDIA_WEBSOCKET_ALLOW_LOOPBACK are one setting now (WEBSOCKET_CLIENT_ALLOW_LOCAL_NETWORKS) and disagree; set only WEBSOCKET_CLIENT_ALLOW_LOCAL_NETWORKS');
+  }
+});
+
+test('ARI_OUTBOUND_WEBSOCKETS_FILE: the same JSON in a file; a missing file or both settings stop the start', () => {
+  const dir = tempDir('outbound-config');
+  try {
+    const file = join(dir, 'outbound.json');
+    writeFileSync(file, JSON.stringify({ bot: { uri: 'wss://bot.example.com/ari', connection_type: 'persistent', apps: 'a', local_ari_user: 'asterisk', password: PASSWORD } }));
+    const c = loadConfig({ ARI_OUTBOUND_WEBSOCKETS_FILE: file });
+    assert.equal(c.ariOutbound.map((x) => [x.id, x.apps]), [['bot', ['a']]]);
+    assert.equal(c.ariOutboundSource, { text: undefined, file });
+    const bad: Array<[Record<string, string>, string]> = [
+      [{ ARI_OUTBOUND_WEBSOCKETS_FILE: join(dir, 'missing.json') }, 'invalid ARI_OUTBOUND_WEBSOCKETS_FILE: cannot read the file (ENOENT)'],
+      [{ ARI_OUTBOUND_WEBSOCKETS_FILE: file, ARI_OUTBOUND_WEBSOCKETS: '{}' }, 'ARI_OUTBOUND_WEBSOCKETS and ARI_OUTBOUND_WEBSOCKETS_FILE are both set; use one'],
+    ];
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ c: { uri: 'http://x', connection_type: 'persistent', apps: 'a', local_ari_user: 'asterisk', password: PASSWORD } }));
+    bad.push([{ ARI_OUTBOUND_WEBSOCKETS_FILE: join(dir, 'bad.json') }, 'invalid ARI_OUTBOUND_WEBSOCKETS_FILE: c.uri: uri must be a ws:// or wss:// address']);
+    for (const [env, message] of bad) {
+      try {
+        loadConfig(env);
+        assert.unreachable(message);
+      } catch (err) {
+        assert.instance(err, ConfigError);
+        assert.is((err as Error).message, message);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

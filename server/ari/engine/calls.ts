@@ -145,11 +145,15 @@ export class Calls {
   }
 
   private createdEnterStasis(ch: Channel, data: { app: string; args: string[]; varsets: string[] }): void {
-    for (const name of data.varsets) {
-      if (!name.endsWith(')')) this.eng.emitChannel(ch, 'ChannelVarset', { variable: name, value: ch.d.vars[name] ?? '' });
-    }
+    for (const name of data.varsets) if (!name.endsWith(')')) this.eng.emitChannel(ch, 'ChannelVarset', { variable: name, value: ch.d.vars[name] ?? '' });
     this.setLocation(ch, { appName: 'Stasis', appData: [data.app, ...data.args].join(',') });
-    if (!this.enterStasis(ch, data.app, data.args)) this.hangup(ch, { by: 'none', cause: CAUSE.NORMAL });
+    this.enterOrHangup(ch, data.app, data.args);
+  }
+
+  /** Stasis for an originate or create (both run Stasis() in Asterisk): the app, else a per-call connection opened for the channel, else it is hung up. */
+  private enterOrHangup(ch: Channel, app: string, args: string[]): void {
+    const fail = () => this.hangup(ch, { by: 'none', cause: CAUSE.NORMAL });
+    if (!this.enterStasis(ch, app, args) && !enterPerCallStasis(this.eng, (...a) => this.enterStasis(...a), ch, app, args, () => true, fail)) fail();
   }
 
   /** POST /channels/{id}/dial for a channel made by create. */
@@ -244,10 +248,7 @@ export class Calls {
     const after = dialing.after;
     if (after.kind === 'app') {
       this.setLocation(ch, { appName: 'Stasis', appData: [after.app, ...after.args].join(',') });
-      if (this.enterStasis(ch, after.app, after.args)) return;
-      const fail = () => this.hangup(ch, { by: 'none', cause: CAUSE.NORMAL });
-      // An app served by per-call connections gets one for this channel, as Stasis() does.
-      if (!enterPerCallStasis(this.eng, (...a) => this.enterStasis(...a), ch, after.app, after.args, () => true, fail)) fail();
+      this.enterOrHangup(ch, after.app, after.args);
     } else if (after.kind === 'dialplan') {
       this.pbx.start(ch, after.context, after.exten, after.priority);
     }

@@ -186,6 +186,8 @@ export interface ChannelData {
   timers: Timer[];
   /** Commands acknowledged and waiting on the control queue, in order. */
   queued: QueuedCommand[];
+  /** Set while the channel waits for a per-call outbound connection to enter `app` (absent otherwise); a restart asks for the connection again. */
+  perCallWait?: { app: string; args: string[] };
   /** Set while StasisBroadcast() offers the call (absent otherwise). */
   broadcast?: BroadcastOffer;
   /** CHANNEL(tenantid); absent while never set. */

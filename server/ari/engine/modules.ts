@@ -22,6 +22,8 @@ export class Modules {
   private readonly running = new Map<string, boolean>();
   private readonly byBase = new Map<string, CatalogueModule>();
   private reloadedAt: number;
+  /** What runs when a module is reloaded, by module name. */
+  private readonly reloadHooks = new Map<string, Array<() => void>>();
 
   constructor(
     private readonly eng: Pick<Engine, 'all' | 'clock' | 'startedAt'>,
@@ -75,6 +77,14 @@ export class Modules {
     const m = this.loaded(name, 'Module not found in running modules');
     if (!m.reloads) throw conflict('Module does not support reloading');
     this.reloadedAt = this.eng.clock.now();
+    for (const hook of this.reloadHooks.get(m.name) ?? []) hook();
+  }
+
+  /** Runs `hook` on every reload of the module `name` (res_ari.so: the outbound WebSockets read their configuration again). */
+  onReload(name: string, hook: () => void): void {
+    const list = this.reloadHooks.get(name) ?? [];
+    list.push(hook);
+    this.reloadHooks.set(name, list);
   }
 
   private loaded(name: string, missing: string): CatalogueModule {

@@ -17,7 +17,12 @@ export function enterPerCallStasis(eng: Engine, enter: EnterStasis, ch: Channel,
   const perCall = eng.apps.perCallFor(app);
   if (!perCall) return false;
   const instance = `${app}:${ch.d.name}`;
-  void perCall.open(app, instance).then((ok) => {
+  // The wait is stored before the attempt goes out, so a server killed meanwhile finds the channel waiting.
+  ch.d.perCallWait = { app, args };
+  eng.touch(ch);
+  void eng.commit().then(() => perCall.open(app, instance)).then((ok) => {
+    delete ch.d.perCallWait;
+    eng.touch(ch);
     const waiting = ch.d.ended === null && !ch.inStasis && stillWaiting();
     if (ok && waiting && enter(ch, instance, args, app)) return;
     // Opened for a channel that no longer waits for it: closed again.

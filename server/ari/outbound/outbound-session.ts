@@ -14,7 +14,7 @@ import type { OutboundConnectionConfig } from './outbound-config.js';
 export interface SessionDeps {
   engine: Engine;
   invoke: InvokeAsUser;
-  /** The connection's local_ari_user: its REST requests run as this user. */
+  /** The connection's local_ari_user: its REST requests run as this user (a reload may change it). */
   user: AriUser;
   dial: (cfg: OutboundConnectionConfig, signal: AbortSignal) => Promise<DialResult>;
   log: Logger;
@@ -65,13 +65,55 @@ export class OutboundSession {
   private failures = 0;
 
   constructor(
-    private readonly cfg: OutboundConnectionConfig,
+    private cfg: OutboundConnectionConfig,
     /** The applications registered on this connection. */
-    readonly apps: readonly string[],
+    private appList: readonly string[],
     /** How the logs name the session (the connection's name, and the app for a per-call one). */
     private readonly name: string,
     private readonly deps: SessionDeps,
   ) {}
+
+  /** The applications registered on this connection. */
+  get apps(): readonly string[] {
+    return this.appList;
+  }
+
+  /**
+   * First half of applying a reloaded configuration of this (persistent)
+   * connection: the applications it no longer serves say
+   * ApplicationUnregistered and leave; all of them do when subscribe_all
+   * changes, since they register again under the new setting. Every
+   * session drops its applications before any takes new ones, so an
+   * application moved between two connections ends up on its new one.
+   */
+  release(next: OutboundConnectionConfig): void {
+    const all = next.subscribeAll !== this.cfg.subscribeAll;
+    const gone = this.appList.filter((a) => all || !next.apps.includes(a));
+    for (const app of gone) this.announce('ApplicationUnregistered', app);
+    for (const app of gone) this.deps.engine.apps.deactivate(app, this.sink);
+    this.appList = this.appList.filter((a) => !gone.includes(a));
+  }
+
+  /**
+   * Second half: the new applications are registered (ApplicationRegistered
+   * when connected), REST requests run as the new local_ari_user, and a
+   * change of what the connection itself is made of (address, credentials,
+   * subprotocol, TLS, timing) closes the socket with 1000 so that it
+   * reconnects with the new settings, as Asterisk does.
+   */
+  reconfigure(next: OutboundConnectionConfig, user: AriUser): void {
+    const before = this.cfg;
+    this.cfg = next;
+    this.deps.user = user;
+    const added = next.apps.filter((a) => !this.appList.includes(a));
+    this.appList = next.apps;
+    for (const app of added) this.takeApp(app);
+    if (this.ws) for (const app of added) this.announce('ApplicationRegistered', app);
+    if (this.ws && clientChanged(before, next)) {
+      this.deps.log.info({ connection: this.name, uri: safeUrl(next.uri) }, 'outbound websocket configuration changed; reconnecting');
+      this.ws.close(1000, 'Configuration changed');
+    }
+  }
 
   /** Registers the apps with this session (Stasis() may enter them before the first connection is up). */
   register(): void {
@@ -89,10 +131,10 @@ export class OutboundSession {
 
   /**
    * Stops for good: no more attempts, the apps are no longer served from
-   * here, and the socket closes with `code` (1000 when a call is done, 1001
-   * at shutdown). `unregister` first says ApplicationUnregistered for each app.
+   * here, and the socket closes with `code` (1000 when a call is done or the
+   * connection was removed from the configuration, 1001 at shutdown). `unregister` first says ApplicationUnregistered for each app.
    */
-  stop(code: 1000 | 1001, unregister = false): void {
+  stop(code: 1000 | 1001, unregister = false, reason = code === 1001 ? 'Server shutting down' : 'Call ended'): void {
     if (this.stopped) return;
     this.stopped = true;
     this.stopping.abort();
@@ -105,7 +147,7 @@ export class OutboundSession {
     this.sink.current = null;
     if (!ws) return;
     // A REST request still running (the `continue` that ended the call) gets its answer, and StasisEnd its way out, first.
-    const close = () => ws.close(code, code === 1001 ? 'Server shutting down' : 'Call ended');
+    const close = () => ws.close(code, reason);
     if (holding) holding.whenReleased(close);
     else close();
   }
@@ -145,7 +187,8 @@ export class OutboundSession {
     for (const app of this.apps) this.announce('ApplicationRegistered', app);
     // Answers are addressed to the first application of the connection.
     const first = this.apps[0]!;
-    serveRestRequests(ws, holding, { user: this.deps.user, host: undefined, invoke: this.deps.invoke, frame: (answer) => engine.frame('RESTResponse', answer, first), log });
+    const deps = this.deps;
+    serveRestRequests(ws, holding, { get user() { return deps.user; }, host: undefined, invoke: this.deps.invoke, frame: (answer) => engine.frame('RESTResponse', answer, first), log });
     ws.on('close', () => {
       if (this.sink.current === holding) this.sink.current = null;
       if (this.ws === ws) this.ws = null;
@@ -170,4 +213,10 @@ export class OutboundSession {
   private announce(type: 'ApplicationRegistered' | 'ApplicationUnregistered', app: string): void {
     if (eventAllowed(this.deps.engine.apps.get(app), type)) this.sink.deliver(this.deps.engine.frame(type, {}, app));
   }
+}
+
+/** Whether what the socket itself is made of changed (the application side of an entry is applied without reconnecting). */
+function clientChanged(a: OutboundConnectionConfig, b: OutboundConnectionConfig): boolean {
+  const client = (c: OutboundConnectionConfig) => JSON.stringify([c.uri, c.protocols, c.username, c.password, c.connectionTimeout, c.reconnectInterval, c.reconnectAttempts, c.tls]);
+  return client(a) !== client(b);
 }
