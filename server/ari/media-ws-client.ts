@@ -71,7 +71,7 @@ export function createMediaConnector(clients: ReadonlyMap<string, MediaClientCon
         const socket = mediaSocket(ws, {
           text: (d) => handlers.text(d),
           binary: (d) => handlers.binary(d),
-          closed: () => (open ? handlers.closed() : reject(new Error('connection closed before it opened'))),
+          closed: (how) => (open ? handlers.closed(how) : reject(new Error('connection closed before it opened'))),
         });
         ws.once('error', (err) => {
           if (!open) reject(err);
