@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import WebSocket, { WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import { eventSequence, hangupAndWait, originateInApp } from '../_helpers/ari.js';
 import { downloadWav, farTone, localPair } from '../_helpers/audio.js';
 import type { EventLog } from '../_helpers/events.js';
-import { framesWith, pcmOf, Peer, share, sineAt, slinOf } from '../_helpers/media-peer.js';
+import { framesWith, openMedia as openMediaAt, pcmOf, Peer, serverMediaChannel, share, sineAt, slinOf, wsExternalMedia } from '../_helpers/media-peer.js';
 import { refusedUpgrade } from '../_helpers/refused-upgrade.js';
 import { startTestServer } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
@@ -42,26 +42,10 @@ test.after(async () => {
 
 const enc = encodeURIComponent;
 
-async function externalMedia(query: Record<string, string | undefined>, t = ctx.t) {
-  return t.http('POST', '/ari/channels/externalMedia', { query: { app: 'app1', encapsulation: 'none', transport: 'websocket', ...query } });
-}
+const externalMedia = (query: Record<string, string | undefined>, t = ctx.t) => wsExternalMedia(t, query);
+const serverChannel = (id: string, query: Record<string, string> = {}) => serverMediaChannel(ctx.t, id, query);
 
-/** Creates a server channel and connects to it: the channel's answer body and the open peer. */
-async function serverChannel(id: string, query: Record<string, string> = {}): Promise<{ body: any; peer: Peer }> {
-  const r = await externalMedia({ connection_type: 'server', format: 'slin', channelId: id, ...query });
-  assert.is(r.status, 200, r.text);
-  return { body: r.body, peer: await openMedia(r.body.channelvars.MEDIA_WEBSOCKET_CONNECTION_ID) };
-}
-
-/** Opens /media/<id>; the peer records from the start (MEDIA_START can come with the upgrade's answer). */
-function openMedia(connectionId: string): Promise<Peer> {
-  const ws = new WebSocket(`${ctx.t.url.replace(/^http/, 'ws')}/media/${connectionId}`, ['media'], { perMessageDeflate: false });
-  const peer = new Peer(ws);
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(peer));
-    ws.once('error', reject);
-  });
-}
+const openMedia = (connectionId: string) => openMediaAt(ctx.t.url, connectionId);
 
 // ---- recordings ---------------------------------------------------------------------------
 
