@@ -1,5 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import * as assert from 'uvu/assert';
-import WebSocket from 'ws';
+import WebSocket, { WebSocketServer } from 'ws';
 import { FRAME_SAMPLES, tonePower } from '../../server/ari/media/pcm.js';
 import type { TestServer } from './server.js';
 import { waitUntil } from './wait.js';
@@ -56,6 +57,34 @@ export function openMedia(url: string, connectionId: string): Promise<Peer> {
     ws.once('open', () => resolve(peer));
     ws.once('error', reject);
   });
+}
+
+/** An application's WebSocket server that media client connections reach (subprotocol media): every peer connected, in order. */
+export interface MediaAppServer {
+  port: number;
+  readonly peers: Peer[];
+  /** Drops every peer and stops listening. */
+  close(): Promise<void>;
+}
+
+export async function startMediaAppServer(): Promise<MediaAppServer> {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, handleProtocols: (p: Set<string>) => (p.has('media') ? 'media' : false) });
+  await new Promise<void>((r) => wss.once('listening', () => r()));
+  const peers: Peer[] = [];
+  wss.on('connection', (ws, req) => {
+    const p = new Peer(ws);
+    p.url = req.url ?? '';
+    p.authorization = req.headers.authorization;
+    peers.push(p);
+  });
+  return {
+    port: (wss.address() as AddressInfo).port,
+    peers,
+    close: async () => {
+      for (const p of peers) p.ws.terminate();
+      await new Promise<void>((r) => wss.close(() => r()));
+    },
+  };
 }
 
 /** POST /channels/externalMedia with transport=websocket into app1; `query` adds to it or overrides. */

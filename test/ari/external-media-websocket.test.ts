@@ -1,11 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { WebSocketServer } from 'ws';
 import { eventSequence, hangupAndWait, originateInApp } from '../_helpers/ari.js';
 import { downloadWav, farTone, localPair } from '../_helpers/audio.js';
 import type { EventLog } from '../_helpers/events.js';
-import { framesWith, openMedia as openMediaAt, pcmOf, Peer, serverMediaChannel, share, sineAt, slinOf, wsExternalMedia } from '../_helpers/media-peer.js';
+import { framesWith, type MediaAppServer, openMedia as openMediaAt, pcmOf, type Peer, serverMediaChannel, share, sineAt, slinOf, startMediaAppServer, wsExternalMedia } from '../_helpers/media-peer.js';
 import { refusedUpgrade } from '../_helpers/refused-upgrade.js';
 import { startTestServer } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
@@ -14,20 +12,11 @@ import { waitUntil } from '../_helpers/wait.js';
 const test = suite('external-media-websocket');
 
 /** The application's WebSocket server for client connections: the peers we connected to, in order. */
-const appServer = { wss: undefined as WebSocketServer | undefined, peers: [] as Peer[], port: 0 };
+let appServer: MediaAppServer;
 
 const ctxEnv: Record<string, string> = { MEDIA_WEBSOCKET_ALLOW_LOOPBACK: 'true' };
 test.before(async () => {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, handleProtocols: (p: Set<string>) => (p.has('media') ? 'media' : false) });
-  await new Promise<void>((r) => wss.once('listening', () => r()));
-  wss.on('connection', (ws, req) => {
-    const p = new Peer(ws);
-    p.url = req.url ?? '';
-    p.authorization = req.headers.authorization;
-    appServer.peers.push(p);
-  });
-  appServer.wss = wss;
-  appServer.port = (wss.address() as AddressInfo).port;
+  appServer = await startMediaAppServer();
   ctxEnv.MEDIA_WEBSOCKET_CLIENTS = JSON.stringify({
     bot: { uri: `ws://127.0.0.1:${appServer.port}/media/bot?tenant=t1`, protocols: 'media', username: 'bot', password: 's3cret' },
     nobody: { uri: 'ws://127.0.0.1:1/' },
@@ -35,10 +24,7 @@ test.before(async () => {
 });
 // app1 is ours; Local ;2 halves run default,1000 into 'trunkline'.
 const ctx = useServer(test, { env: ctxEnv, events: { ev: 'app1', tl: 'trunkline' } });
-test.after(async () => {
-  for (const p of appServer.peers) p.ws.terminate();
-  await new Promise<void>((r) => appServer.wss?.close(() => r()));
-});
+test.after(() => appServer.close());
 
 const enc = encodeURIComponent;
 

@@ -306,19 +306,21 @@ export class WebSocketMedia implements TickSink, DriverChannels {
     this.calls.hangup(ch, { by: 'none', cause: CAUSE_FAILURE });
   }
 
-  private close(ch: Channel): void {
+  /** Ends a channel's session; its socket closes normally, or as going away when the channel failed or the server stops. */
+  private close(ch: Channel, goingAway = ch.d.hangupCause === CAUSE_FAILURE): void {
     const s = this.sessions.get(ch);
     if (!s) return;
     s.closed = true;
     this.clock.delete(s);
     this.sessions.delete(ch);
     if (this.incoming.get(s.connectionId) === s) this.incoming.delete(s.connectionId);
-    s.socket?.close(ch.d.hangupCause === CAUSE_FAILURE ? CLOSE_GOING_AWAY : CLOSE_NORMAL);
+    s.socket?.close(goingAway ? CLOSE_GOING_AWAY : CLOSE_NORMAL);
     s.socket = null;
   }
 
+  /** The server stops: every socket closes as going away (the channels stay, and end when restored). */
   closeAll(): void {
-    for (const ch of [...this.sessions.keys()]) this.close(ch);
+    for (const ch of [...this.sessions.keys()]) this.close(ch, true);
   }
 }
 
