@@ -71,14 +71,12 @@ test('without c() the codec is the caller\'s first format (formats=alaw); nobody
 test('originate WebSocket/bot/c(ulaw)v(call=ep): we connect out to the websocket_client connection with the URI parameters; MEDIA_START names it', async () => {
   const before = appServer.peers.length;
   const r = await originate({ endpoint: 'WebSocket/bot/c(ulaw)v(call=ep)', channelId: 'ep-out' });
-  assert.is(r.status, 200, r.text);
+  assert.equal([r.status, r.body.channelvars], [200, { MEDIA_WEBSOCKET_OPTIMAL_FRAME_SIZE: '160', MEDIA_WEBSOCKET_CONNECTION_ID: 'bot' }], r.text);
   assert.match(r.body.name, /^WebSocket\/bot\/0x[0-9a-f]+$/);
-  assert.equal(r.body.channelvars, { MEDIA_WEBSOCKET_OPTIMAL_FRAME_SIZE: '160', MEDIA_WEBSOCKET_CONNECTION_ID: 'bot' });
   await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'ep-out');
   assert.equal(eventSequence(ctx.ev, 'ep-out'), ['Dial:', 'State:Up', 'Dial:ANSWER', 'ChannelDialplan', 'StasisStart']);
   const peer = appServer.peers[before]!;
-  assert.is(peer.url, '/media/bot?call=ep');
-  assert.is(peer.ws.protocol, 'media');
+  assert.equal([peer.url, peer.ws.protocol], ['/media/bot?call=ep', 'media']);
   assert.is((await peer.textsAtLeast(1))[0], `MEDIA_START connection_id:bot channel:${r.body.name} channel_id:ep-out format:ulaw optimal_frame_size:160 ptime:20`);
   assert.ok((await peer.nextAudio(3)).every((f) => f.length === 160));
   // The application hangs up with its own command.
