@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { createApp, CROSS_ORIGIN_REFUSED } from './app.js';
-import { edgeErrorBody } from './edge-errors.js';
+import { edgeErrorBody, isAriUpgradePath } from './edge-errors.js';
 import { answerSocket } from './http/answer-socket.js';
 import { createOriginPolicy, type OriginPolicy } from './http/origin-policy.js';
 import { createEventsWs } from './ari/events-ws.js';
@@ -136,7 +136,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     }
     if (!origins.allows(req.headers.origin, req.headers.host)) {
       // A page on another site opening our event sockets with the browser's credentials.
-      answerSocket(socket, 403, 'Forbidden', JSON.stringify(edgeErrorBody(req.url ?? '/', CROSS_ORIGIN_REFUSED, gitea.site.swaggerUrl)));
+      answerSocket(socket, 403, 'Forbidden', JSON.stringify(edgeErrorBody(req.url ?? '/', CROSS_ORIGIN_REFUSED, gitea.site.swaggerUrl, isAriUpgradePath)));
       return;
     }
     if (sockets.events.handleUpgrade(req, socket, head)) return;

@@ -54,7 +54,7 @@ export function createMediaConnector(clients: ReadonlyMap<string, MediaClientCon
         policy, protocols: c.protocols, headers, timeoutMs: c.connectionTimeoutMs, maxPayload: MEDIA_MAX_PAYLOAD,
         // The channel's handlers are on the socket before its first frame can arrive.
         prepare: (ws) => {
-          socket = mediaSocket(ws, { text: (d) => handlers.text(d), binary: (d) => handlers.binary(d), closed: () => open && handlers.closed() });
+          socket = mediaSocket(ws, { text: (d) => handlers.text(d), binary: (d) => handlers.binary(d), closed: (how) => open && handlers.closed(how) });
         },
       });
       if (!r.ok) throw new Error(r.refused ? `websocket_client address ${r.refused}` : r.reason);

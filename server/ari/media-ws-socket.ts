@@ -18,12 +18,24 @@ export function mediaSocket(ws: WebSocket, handlers: MediaSocketHandlers): Media
     if (isBinary) handlers.binary(buf);
     else handlers.text(buf.toString('utf8'));
   });
-  ws.on('error', () => ws.terminate());
-  ws.on('close', () => handlers.closed());
+  let ended = false;
+  const end = (how: 'peer' | 'failed'): void => {
+    if (ended) return;
+    ended = true;
+    handlers.closed(how);
+  };
+  ws.on('error', () => {
+    // A message over maxPayload: ws is already closing the socket with 1009; anything else ends it now.
+    if (ws.readyState !== WebSocket.CLOSING) ws.terminate();
+    end('failed');
+  });
+  // 1006: the connection went without a close frame.
+  ws.on('close', (code: number) => end(code === 1006 ? 'failed' : 'peer'));
   const send = (data: string | Buffer): void => {
     if (ws.readyState !== WebSocket.OPEN) return;
     if (ws.bufferedAmount > MAX_BACKLOG) {
       ws.terminate();
+      end('failed');
       return;
     }
     ws.send(data);

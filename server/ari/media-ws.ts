@@ -32,7 +32,7 @@ export function createMediaWs(opts: { media: WebSocketMedia; log: Logger }) {
       const path = (req.url ?? '/').split('?', 1)[0]!;
       if (!path.startsWith('/media/')) return false;
       const id = path.slice('/media/'.length);
-      const refused = opts.media.check(id);
+      const refused = opts.media.checkConnection(id);
       if (refused === 404) refuse(socket, 404, 'Not Found', 'WebSocket instance not found');
       else if (refused === 409) refuse(socket, 409, 'Conflict', 'Another websocket connection exists for this connection id');
       else {

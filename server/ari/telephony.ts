@@ -107,7 +107,11 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const devices = new DeviceStates(engine, opts.deviceStateRepo, opts.meta, opts.limits.maxStoredObjects, reachability);
   const mailboxes = new Mailboxes(opts.mailboxRepo, opts.limits.maxStoredObjects);
   const vars: Variables = new Variables(engine, opts.limits.maxChannelVariables, (ch) => tones.sync(ch));
-  const factory = new ChannelFactory(engine, vars);
+  const factory = new ChannelFactory(engine, vars, {
+    owns: (tech) => websocketMedia.owns(tech),
+    check: (resource) => websocketMedia.check(resource),
+    allocate: (resource, formats, build) => websocketMedia.allocate(resource, formats, build),
+  });
   const calls: Calls = new Calls(engine, vars, {
     start: (ch, context, exten, priority) => pbx.start(ch, context, exten, priority),
     startSoon: (ch, context, exten, priority) => pbx.startSoon(ch, context, exten, priority),
@@ -163,7 +167,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const endpointMessages = new EndpointMessages(engine, registrations, opts.endpointRepo, opts.limits.simFarEndKeep);
   const hostPolicy = createExternalHostPolicy(opts.externalMediaNetworks);
   const ws = opts.mediaWebsocket;
-  const websocketMedia: WebSocketMedia = new WebSocketMedia(engine, calls, router, clock, createMediaConnector(ws.clients, { hosts: hostPolicy, allowLocalNetworks: ws.allowLocalNetworks }), ws.controlFormat);
+  const websocketMedia: WebSocketMedia = new WebSocketMedia(engine, calls, router, clock, codecs, createMediaConnector(ws.clients, { hosts: hostPolicy, allowLocalNetworks: ws.allowLocalNetworks }), ws.controlFormat);
   const external: ExternalMedia = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost, hostPolicy, websocketMedia);
   engine.onHangup((ch) => router.forget(ch));
   await external.restore();

@@ -1,5 +1,8 @@
-import WebSocket from 'ws';
+import type { AddressInfo } from 'node:net';
+import * as assert from 'uvu/assert';
+import WebSocket, { WebSocketServer } from 'ws';
 import { FRAME_SAMPLES, tonePower } from '../../server/ari/media/pcm.js';
+import type { TestServer } from './server.js';
 import { waitUntil } from './wait.js';
 
 /** A media WebSocket (externalMedia transport=websocket) as the application holds it: every text and binary frame it received. */
@@ -44,6 +47,56 @@ export class Peer {
     await waitUntil(() => this.binaries.length >= from + n, `${n} binary frames`);
     return this.binaries.slice(from, from + n);
   }
+}
+
+/** Opens `/media/<connection id>` on the server at `url` (subprotocol media); the peer records from the start (MEDIA_START can come with the upgrade's answer). */
+export function openMedia(url: string, connectionId: string): Promise<Peer> {
+  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/media/${connectionId}`, ['media'], { perMessageDeflate: false });
+  const peer = new Peer(ws);
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve(peer));
+    ws.once('error', reject);
+  });
+}
+
+/** An application's WebSocket server that media client connections reach (subprotocol media): every peer connected, in order. */
+export interface MediaAppServer {
+  port: number;
+  readonly peers: Peer[];
+  /** Drops every peer and stops listening. */
+  close(): Promise<void>;
+}
+
+export async function startMediaAppServer(): Promise<MediaAppServer> {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, handleProtocols: (p: Set<string>) => (p.has('media') ? 'media' : false) });
+  await new Promise<void>((r) => wss.once('listening', () => r()));
+  const peers: Peer[] = [];
+  wss.on('connection', (ws, req) => {
+    const p = new Peer(ws);
+    p.url = req.url ?? '';
+    p.authorization = req.headers.authorization;
+    peers.push(p);
+  });
+  return {
+    port: (wss.address() as AddressInfo).port,
+    peers,
+    close: async () => {
+      for (const p of peers) p.ws.terminate();
+      await new Promise<void>((r) => wss.close(() => r()));
+    },
+  };
+}
+
+/** POST /channels/externalMedia with transport=websocket into app1; `query` adds to it or overrides. */
+export function wsExternalMedia(t: TestServer, query: Record<string, string | undefined>) {
+  return t.http('POST', '/ari/channels/externalMedia', { query: { app: 'app1', encapsulation: 'none', transport: 'websocket', ...query } });
+}
+
+/** A connection_type=server channel (slin unless `query` says otherwise) with its socket open: the 200's body and the peer. */
+export async function serverMediaChannel(t: TestServer, id: string, query: Record<string, string> = {}): Promise<{ body: any; peer: Peer }> {
+  const r = await wsExternalMedia(t, { connection_type: 'server', format: 'slin', channelId: id, ...query });
+  assert.is(r.status, 200, r.text);
+  return { body: r.body, peer: await openMedia(t.url, r.body.channelvars.MEDIA_WEBSOCKET_CONNECTION_ID) };
 }
 
 /** `n` samples of a sine at a quarter of full scale. */

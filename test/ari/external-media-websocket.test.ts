@@ -1,11 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import WebSocket, { WebSocketServer } from 'ws';
 import { eventSequence, hangupAndWait, originateInApp } from '../_helpers/ari.js';
 import { downloadWav, farTone, localPair } from '../_helpers/audio.js';
 import type { EventLog } from '../_helpers/events.js';
-import { framesWith, pcmOf, Peer, share, sineAt, slinOf } from '../_helpers/media-peer.js';
+import { framesWith, type MediaAppServer, openMedia as openMediaAt, pcmOf, type Peer, serverMediaChannel, share, sineAt, slinOf, startMediaAppServer, wsExternalMedia } from '../_helpers/media-peer.js';
 import { refusedUpgrade } from '../_helpers/refused-upgrade.js';
 import { startTestServer } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
@@ -14,20 +12,11 @@ import { waitUntil } from '../_helpers/wait.js';
 const test = suite('external-media-websocket');
 
 /** The application's WebSocket server for client connections: the peers we connected to, in order. */
-const appServer = { wss: undefined as WebSocketServer | undefined, peers: [] as Peer[], port: 0 };
+let appServer: MediaAppServer;
 
 const ctxEnv: Record<string, string> = { MEDIA_WEBSOCKET_ALLOW_LOOPBACK: 'true' };
 test.before(async () => {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, handleProtocols: (p: Set<string>) => (p.has('media') ? 'media' : false) });
-  await new Promise<void>((r) => wss.once('listening', () => r()));
-  wss.on('connection', (ws, req) => {
-    const p = new Peer(ws);
-    p.url = req.url ?? '';
-    p.authorization = req.headers.authorization;
-    appServer.peers.push(p);
-  });
-  appServer.wss = wss;
-  appServer.port = (wss.address() as AddressInfo).port;
+  appServer = await startMediaAppServer();
   ctxEnv.MEDIA_WEBSOCKET_CLIENTS = JSON.stringify({
     bot: { uri: `ws://127.0.0.1:${appServer.port}/media/bot?tenant=t1`, protocols: 'media', username: 'bot', password: 's3cret' },
     nobody: { uri: 'ws://127.0.0.1:1/' },
@@ -35,33 +24,14 @@ test.before(async () => {
 });
 // app1 is ours; Local ;2 halves run default,1000 into 'trunkline'.
 const ctx = useServer(test, { env: ctxEnv, events: { ev: 'app1', tl: 'trunkline' } });
-test.after(async () => {
-  for (const p of appServer.peers) p.ws.terminate();
-  await new Promise<void>((r) => appServer.wss?.close(() => r()));
-});
+test.after(() => appServer.close());
 
 const enc = encodeURIComponent;
 
-async function externalMedia(query: Record<string, string | undefined>, t = ctx.t) {
-  return t.http('POST', '/ari/channels/externalMedia', { query: { app: 'app1', encapsulation: 'none', transport: 'websocket', ...query } });
-}
+const externalMedia = (query: Record<string, string | undefined>, t = ctx.t) => wsExternalMedia(t, query);
+const serverChannel = (id: string, query: Record<string, string> = {}) => serverMediaChannel(ctx.t, id, query);
 
-/** Creates a server channel and connects to it: the channel's answer body and the open peer. */
-async function serverChannel(id: string, query: Record<string, string> = {}): Promise<{ body: any; peer: Peer }> {
-  const r = await externalMedia({ connection_type: 'server', format: 'slin', channelId: id, ...query });
-  assert.is(r.status, 200, r.text);
-  return { body: r.body, peer: await openMedia(r.body.channelvars.MEDIA_WEBSOCKET_CONNECTION_ID) };
-}
-
-/** Opens /media/<id>; the peer records from the start (MEDIA_START can come with the upgrade's answer). */
-function openMedia(connectionId: string): Promise<Peer> {
-  const ws = new WebSocket(`${ctx.t.url.replace(/^http/, 'ws')}/media/${connectionId}`, ['media'], { perMessageDeflate: false });
-  const peer = new Peer(ws);
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(peer));
-    ws.once('error', reject);
-  });
-}
+const openMedia = (connectionId: string) => openMediaAt(ctx.t.url, connectionId);
 
 // ---- recordings ---------------------------------------------------------------------------
 

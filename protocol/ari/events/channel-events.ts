@@ -14,14 +14,14 @@ export const ChannelCreated = defineEvent('ChannelCreated', 'A channel came into
 export const ChannelDestroyed = defineEvent('ChannelDestroyed', 'A channel is gone, with its hangup cause.', {
   cause: f.int('Q.850 cause number.'),
   cause_txt: f.string('The cause in words (Normal Clearing, User busy, …).'),
-  tech_cause: optional(f.int('SIP status the far end refused the call with (486 for busy, 480, 404, …); only for a refused outgoing SIP call.')),
+  tech_cause: optional(f.int('Technology cause: the SIP status a far end refused an outgoing SIP call with (486 for busy, 480, 404, …), or the WebSocket status of a media WebSocket channel ended from its socket (1000 HANGUP, 1001 closed or broken).')),
   channel,
 });
 export const ChannelStateChange = defineEvent('ChannelStateChange', 'The state of a channel changed (Ringing, Up, …).', { channel });
 export const ChannelHangupRequest = defineEvent('ChannelHangupRequest', 'The channel was asked to hang up: by ARI (soft, cause 32) or by its far end (with that cause).', {
   cause: optional(f.int('Q.850 cause of the far end, or 32 for a request made through ARI.')),
   soft: optional(f.boolean('True for a request made through ARI.')),
-  tech_cause: optional(f.int('SIP status the far end refused the call with (486 for busy, 480, 404, …); only for a refused outgoing SIP call.')),
+  tech_cause: optional(f.int('Technology cause: the SIP status a far end refused an outgoing SIP call with (486 for busy, 480, 404, …), or the WebSocket status of a media WebSocket channel ended from its socket (1000 HANGUP, 1001 closed or broken).')),
   channel,
 });
 export const ChannelDialplan = defineEvent('ChannelDialplan', 'A channel moved to another dialplan location, or started an application there.', {

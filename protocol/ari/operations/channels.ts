@@ -16,7 +16,7 @@ const guarded = [e404, e409, e412];
 
 /** Parameters shared by originate and originateWithId (less the id itself). */
 const originateParams = {
-  endpoint: query.string({ description: 'Who to call, as tech/resource: an endpoint of the fixtures (PJSIP/alice) or Local/exten@context for a Local channel pair.', required: true, missingMessage: 'Endpoint must be specified' }),
+  endpoint: query.string({ description: 'Who to call, as tech/resource: an endpoint of the fixtures (PJSIP/alice), Local/exten@context for a Local channel pair, or a media WebSocket: WebSocket/INCOMING (the application connects to /media/<id>) or WebSocket/<websocket_client connection> (we connect), optionally followed by /<options>: those of externalMedia\'s transport_data plus c(codec).', required: true, missingMessage: 'Endpoint must be specified' }),
   extension: query.string({ description: 'Dialplan extension the channel runs once answered; not together with app.' }),
   context: query.string({ description: 'Context of that extension (default: default); not together with app.' }),
   priority: query.long({ description: 'Priority to start at (default: 1); not together with app.' }),
@@ -56,7 +56,7 @@ export const create = defineOperation({
   resource: 'channels', method: 'POST', path: '/channels/create', nickname: 'create', since: ['14.0.0'],
   summary: 'Makes a channel inside an application without dialling it: it enters app at once (StasisStart, state Down) and waits for /dial.',
   params: {
-    endpoint: query.string({ description: 'Who the channel will call once dialled, as tech/resource.', required: true }),
+    endpoint: query.string({ description: 'Who the channel will call once dialled, as tech/resource (as for originate, WebSocket/… included).', required: true }),
     app: query.string({ description: 'Application the channel is placed in right away.', required: true }),
     appArgs: query.string({ description: 'Comma-separated arguments that StasisStart carries to app.' }),
     channelId: query.string({ description: 'Id for the new channel; generated when not given.' }),
@@ -305,7 +305,7 @@ export const externalMedia = defineOperation({
     format: query.string({ description: 'Audio format on the stream: ulaw, alaw, slin or slin16 with rtp and websocket; slin with audiosocket.', required: true, handlerValidates: true }),
     direction: query.string({ description: 'Only both: audio flows each way.', default: 'both', values: ['both'] as const, handlerValidates: true }),
     data: query.string({ description: 'For audiosocket, the UUID sent in its first frame (required there); with rtp and websocket, the arguments StasisStart carries.' }),
-    transport_data: query.string({ description: 'websocket only: WebSocket dial options added to the channel, f(json) or f(plain-text) for the control message format, n to leave answering to the application (ANSWER or /answer), p for passthrough, v(name=value,...) for query parameters added to a client connection URI.' }),
+    transport_data: query.string({ description: 'websocket only: WebSocket dial options added to the channel, f(json) or f(plain-text) for the control message format, n to leave answering to the application (ANSWER or /answer), p for passthrough, d(in|out|both) for the direction media starts with, v(name=value,...) for query parameters added to a client connection URI.' }),
   },
   responseClass: 'Channel', response: Channel.schema, success: 200,
   errors: [{ code: 400, reason: 'A missing app or format; a missing external_host (all but websocket server), a host that is not ip:port or is refused, or an unknown websocket_client connection; an unknown format or one the encapsulation cannot carry; an encapsulation and transport that do not go together; server without websocket; audiosocket data that is not a UUID; transport_data that is not WebSocket dial options.' }, { code: 409, reason: 'Channel with given unique ID already exists' }],

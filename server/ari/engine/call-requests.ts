@@ -4,10 +4,11 @@ import type { EndpointFixture } from '../fixtures.js';
 /** Asterisk's limit on client-supplied unique ids. */
 export const MAX_UNIQUEID = 149;
 
-/** What an endpoint string names: a fixture far end, or a Local channel into the dialplan. */
+/** What an endpoint string names: a fixture far end, a Local channel into the dialplan, or a channel of one of our drivers (WebSocket). */
 export type Target =
   | { kind: 'fixture'; tech: string; resource: string; fixture: EndpointFixture }
-  | { kind: 'local'; tech: 'Local'; resource: string; exten: string; context: string };
+  | { kind: 'local'; tech: 'Local'; resource: string; exten: string; context: string }
+  | { kind: 'driver'; tech: string; resource: string };
 
 /** What every new outgoing channel needs (POST /channels and /channels/create). */
 export interface NewCallRequest {

@@ -6,6 +6,7 @@ import { MAX_UNIQUEID, type NewCallRequest, type Target } from './call-requests.
 import { Channel, type Direction } from './channel.js';
 import { findExtension } from './dialplan.js';
 import type { Engine } from './engine.js';
+import type { DriverChannels } from './media-socket.js';
 import type { Variables } from './variables.js';
 
 /** SIP Call-IDs only need to be unique: a per-process random prefix and a sequence. */
@@ -24,6 +25,8 @@ export class ChannelFactory {
   constructor(
     private readonly eng: Engine,
     private readonly vars: Variables,
+    /** Technologies whose channels a driver of ours makes (WebSocket/…). */
+    private readonly drivers?: DriverChannels,
   ) {}
 
   // ---- endpoints ------------------------------------------------------------
@@ -43,6 +46,10 @@ export class ChannelFactory {
         throw badRequest(`No such extension/context ${exten}@${context} for Local channel`);
       }
       return { kind: 'local', tech: 'Local', resource: `${exten}@${context}`, exten, context };
+    }
+    if (this.drivers?.owns(tech)) {
+      this.drivers.check(resource);
+      return { kind: 'driver', tech, resource };
     }
     const fixture = this.eng.fixtures.endpoints.get(`${tech}/${resource}`.toLowerCase());
     if (!fixture) throw badRequest(`Endpoint not found: ${endpoint}`);
@@ -180,6 +187,17 @@ export class ChannelFactory {
 
   /** Allocates the outgoing channel for a target: one PJSIP channel, or both halves of a Local pair (returning `;1`). */
   allocate(target: Target, channelId: string | undefined, otherChannelId: string | undefined, formats: string[], caller: Party): Channel {
+    if (target.kind === 'driver') {
+      return this.drivers!.allocate(target.resource, formats, (p) => {
+        const ch = this.newChannel({
+          id: channelId, endpoint: p.endpoint, tech: p.tech, nameBase: p.endpoint, name: p.name, direction: 'outbound', caller,
+          accountcode: '', language: 'en', context: 'default', exten: 's', formats: p.formats,
+        });
+        p.setup(ch);
+        this.eng.touch(ch);
+        return ch;
+      });
+    }
     if (target.kind === 'fixture') {
       const f = target.fixture;
       return this.newChannel({

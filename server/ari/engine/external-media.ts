@@ -148,11 +148,7 @@ export class ExternalMedia {
     if (websocket) {
       if (!req.format) throw badRequest('format cannot be empty');
       if (req.direction !== 'both') throw badRequest('Invalid direction specified');
-      const codec = this.codecs.get(req.format);
-      if (!codec) throw badRequest(`Provided format (${req.format}) was not found`);
-      // The media formats chan_websocket can frame; the others are file formats here.
-      if (PAYLOAD_TYPES[codec.name] === undefined) throw badRequest(`Format ${codec.name} cannot be carried over a media WebSocket (ulaw, alaw, slin or slin16)`);
-      return this.websocket.create({ ...req, app: req.app }, codec);
+      return this.websocket.create({ ...req, app: req.app }, this.websocket.codec(req.format));
     }
     if (req.transport_data) throw badRequest('transport_data is only used with the websocket transport');
     const m = /^(\[[0-9a-fA-F:]+\]|[^:\s]+):(\d{1,5})$/.exec(req.external_host!);

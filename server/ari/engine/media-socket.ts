@@ -15,8 +15,12 @@ export interface MediaSocket {
 export interface MediaSocketHandlers {
   text(data: string): void;
   binary(data: Buffer): void;
-  /** The socket closed (by the application, or cut off). */
-  closed(): void;
+  /**
+   * The socket ended: `peer` when the application closed it with a close
+   * frame, `failed` when it broke (the connection dropped without one, a
+   * message over the size limit, or an application that stopped reading).
+   */
+  closed(how: 'peer' | 'failed'): void;
 }
 
 /** Opens outgoing media sockets to the configured websocket_client connections. */
@@ -35,4 +39,30 @@ export interface MediaConnector {
 export interface ChannelDriver {
   /** Starts dialing a channel this driver owns; false when the channel is not one of its own. */
   dial(ch: Channel): boolean;
+}
+
+/** What a driver asks ChannelFactory to build for one of its channels. */
+export interface DrivenChannel {
+  tech: string;
+  /** The channel's endpoint (`WebSocket/<connection>`) and whole name. */
+  endpoint: string;
+  name: string;
+  /** The channel's one format. */
+  formats: string[];
+  /** Sets the driver's state (its variables, its session) on the new record. */
+  setup(ch: Channel): void;
+}
+
+/**
+ * The port through which originate and create make channels of a driver's
+ * own technology (`WebSocket/<connection>[/<options>]`), keeping the channel
+ * factory from importing the drivers.
+ */
+export interface DriverChannels {
+  /** Whether a technology (any case) is a driver's. */
+  owns(tech: string): boolean;
+  /** Checks a dial string's resource before anything is made: a 400 when it cannot be dialed. */
+  check(resource: string): void;
+  /** Builds the channel through `build` and attaches the driver's state to it; `formats` are the caller's. */
+  allocate(resource: string, formats: string[], build: (p: DrivenChannel) => Channel): Channel;
 }

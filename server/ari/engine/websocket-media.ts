@@ -1,20 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { VariableInput } from '../../../protocol/operation.js';
 import { badRequest } from '../../errors.js';
-import type { Codec } from '../media/codec.js';
-import { MediaFrameQueue } from '../media/media-frame-queue.js';
-import type { FrameConsumer, MediaClock } from '../media/media-clock.js';
+import type { Codec, Codecs } from '../media/codec.js';
+import type { MediaClock } from '../media/media-clock.js';
 import { FRAME_MS, FRAME_SAMPLES } from '../media/pcm.js';
-import {
-  bareEvent, correlatedEvent, dtmfEvent, errorEvent, mediaStartEvent, parseCommand, parseDialOptions, statusEvent,
-  type ControlFormat, type DialOptions, type EventContext,
-} from '../media/ws-media-protocol.js';
+import { PAYLOAD_TYPES } from '../media/rtp.js';
+import { bareEvent, dtmfEvent, mediaStartEvent, parseDialOptions, type ControlFormat, type DialOptions } from '../media/ws-media-protocol.js';
 import type { AudioRouter } from './audio.js';
 import { splitAppArgs } from './call-requests.js';
 import type { Calls } from './calls.js';
 import type { Channel } from './channel.js';
 import type { Engine } from './engine.js';
-import type { MediaConnector, MediaSocket, MediaSocketHandlers } from './media-socket.js';
+import type { DrivenChannel, DriverChannels, MediaConnector, MediaSocket, MediaSocketHandlers } from './media-socket.js';
+import { runCommand, type CommandPort } from './websocket-media-commands.js';
+import { WebSocketSession as Session, type TickSink } from './websocket-media-session.js';
 
 /** What externalMedia hands over once its shared checks passed. */
 export interface WebSocketMediaRequest {
@@ -31,113 +30,149 @@ export interface WebSocketMediaRequest {
 const INCOMING = 'INCOMING';
 /** Originate's default: a media socket not open (and answered) within 30 s fails the channel. */
 const ANSWER_TIMEOUT_MS = 30_000;
-/** WebSocket status codes we close with: normal, and going away (the channel failed under it). */
+/** WebSocket status codes: normal, and going away (the channel failed under it, or the application left). */
 const CLOSE_NORMAL = 1000;
 const CLOSE_GOING_AWAY = 1001;
-/** Q.850 causes: the application hung up, the client connection could not be made. */
+/** Q.850 causes: the application hung up, the client connection could not be made, the socket broke. */
 const CAUSE_NORMAL = 16;
 const CAUSE_NO_ROUTE = 3;
 const CAUSE_FAILURE = 38;
 
-/** One channel's media socket: its queue of received audio, its encoder, its socket once open. */
-class Session implements FrameConsumer {
-  socket: MediaSocket | null = null;
-  readonly queue: MediaFrameQueue;
-  readonly encoder: ReturnType<Codec['encoder']>;
-  readonly ctx: EventContext;
-  /** The received frame playing at `tick` (null: silence), taken from the queue once per tick. */
-  tick = -1;
-  current: Int16Array | null = null;
-  dtmfSent = 0;
-  closed = false;
-
-  constructor(
-    readonly owner: WebSocketMedia,
-    readonly ch: Channel,
-    readonly connectionId: string,
-    readonly client: string | null,
-    readonly codec: Codec,
-    readonly frameSize: number,
-    readonly opts: DialOptions,
-    format: ControlFormat,
-  ) {
-    this.queue = new MediaFrameQueue(frameSize, opts.passthrough);
-    this.encoder = codec.encoder();
-    this.ctx = { format, channelId: ch.id };
-  }
-
-  onFrame(tick: number): void {
-    this.owner.onTick(this, tick);
-  }
+/** A dial string's checked parts: where the socket comes from, and its options. */
+interface Plan {
+  dialName: string;
+  server: boolean;
+  opts: DialOptions;
+  codec: Codec;
 }
 
 /**
- * externalMedia over a media WebSocket (chan_websocket). The channel is
- * made Down and dialed like an originate into the app: with connection_type
- * server the application connects to /media/<MEDIA_WEBSOCKET_CONNECTION_ID>,
- * with client we connect to the websocket_client connection external_host
- * names. When the socket opens the application gets MEDIA_START and the
- * channel is answered (unless transport_data holds `n`), which puts it in
- * the app. From then on, every 20 ms the channel's outbound audio goes to
- * the socket as one binary frame in the channel's format, and one frame of
- * what the application sent (MediaFrameQueue) is its inbound audio, or
- * silence. Text frames are commands (parseCommand) and our events.
+ * Channels of technology WebSocket (chan_websocket), made by externalMedia
+ * (transport=websocket) or by originate/create with endpoint
+ * `WebSocket/<connection>[/<options>]`. Such a channel starts Down and is
+ * dialed: with the connection INCOMING the application connects to
+ * /media/<MEDIA_WEBSOCKET_CONNECTION_ID>, otherwise we connect to the named
+ * websocket_client connection. When the socket opens the application gets
+ * MEDIA_START and the channel is answered (unless the options hold `n`).
+ * From then on, every 20 ms the channel's outbound audio goes to the socket
+ * as one binary frame in the channel's format, and one frame of what the
+ * application sent (MediaFrameQueue) is its inbound audio, or silence; the
+ * media direction (SET_MEDIA_DIRECTION, `d()`) can stop either way. Text
+ * frames are commands (websocket-media-commands.ts) and our events.
  */
-export class WebSocketMedia {
+export class WebSocketMedia implements TickSink, DriverChannels {
   private readonly sessions = new Map<Channel, Session>();
   private readonly incoming = new Map<string, Session>();
+  private readonly commandPort: CommandPort;
 
   constructor(
     private readonly eng: Engine,
     private readonly calls: Calls,
     private readonly router: AudioRouter,
     private readonly clock: MediaClock,
+    private readonly codecs: Codecs,
     private readonly connector: MediaConnector,
-    /** The control message format when transport_data does not choose one (chan_websocket.conf's). */
+    /** The control message format when the dial options do not choose one (chan_websocket.conf's). */
     private readonly defaultFormat: ControlFormat = 'plain-text',
   ) {
     eng.onHangup((ch) => this.close(ch));
+    this.commandPort = {
+      answer: (s) => {
+        if (this.calls.isAwaitingAnswer(s.ch)) this.calls.farAnswered(s.ch);
+      },
+      hangup: (s) => this.hangup(s, CAUSE_NORMAL, CLOSE_NORMAL),
+      send: (s, text) => this.send(s, text),
+      // chan_websocket only logs a command it does not know.
+      unknown: (s, command) => this.eng.log.debug({ channel: s.ch.id, command }, 'unknown media websocket command'),
+    };
   }
 
-  /** Creates the channel; the 200 shows it Down with MEDIA_WEBSOCKET_CONNECTION_ID and MEDIA_WEBSOCKET_OPTIMAL_FRAME_SIZE in channelvars. */
-  create(req: WebSocketMediaRequest, codec: Codec): Channel {
-    const opts = parseDialOptions(req.transport_data);
-    if (!opts) throw badRequest(`'WebSocket' channel options '${req.transport_data}' parse error`);
-    const server = req.connection_type === 'server';
+  /** A codec a media WebSocket can frame; a 400 for any other. */
+  codec(name: string): Codec {
+    const codec = this.codecs.get(name);
+    if (!codec) throw badRequest(`Provided format (${name}) was not found`);
+    // The media formats chan_websocket can frame; the others are file formats here.
+    if (PAYLOAD_TYPES[codec.name] === undefined) throw badRequest(`Format ${codec.name} cannot be carried over a media WebSocket (ulaw, alaw, slin or slin16)`);
+    return codec;
+  }
+
+  /** Checks a dial string's connection and options (Asterisk's checks and words); `codec` is used unless the options name one. */
+  private plan(dialName: string, options: string | undefined, codec: () => Codec): Plan {
+    const opts = parseDialOptions(options);
+    if (!opts) throw badRequest(`'WebSocket' channel options '${options}' parse error`);
+    const server = dialName === INCOMING;
     if (server && opts.uriParams !== undefined) throw badRequest('URI parameters are not allowed for \'WebSocket/INCOMING\' channels');
-    const dialName = server ? INCOMING : req.external_host!;
     if (!server) {
       const refused = this.connector.refusal(dialName);
       if (refused) throw badRequest(refused);
     }
-    const connectionId = server ? randomUUID() : dialName;
-    const frameSize = (codec.rate * FRAME_MS * codec.bytesPerSample) / 1000;
-    let session: Session | undefined;
+    return { dialName, server, opts, codec: opts.codec !== undefined ? this.codec(opts.codec) : codec() };
+  }
+
+  /** The channel's variables and session, set up while the channel is built (before its ChannelCreated leaves). */
+  private attach(c: Channel, p: Plan): Session {
+    const connectionId = p.server ? randomUUID() : p.dialName;
+    const frameSize = (p.codec.rate * FRAME_MS * p.codec.bytesPerSample) / 1000;
+    for (const [k, val] of [['MEDIA_WEBSOCKET_OPTIMAL_FRAME_SIZE', String(frameSize)], ['MEDIA_WEBSOCKET_CONNECTION_ID', connectionId]] as const) {
+      c.d.vars[k] = val;
+      if (!c.d.reported.includes(k)) c.d.reported.push(k);
+    }
+    const s = new Session(this, c, connectionId, p.server ? null : p.dialName, p.codec, frameSize, p.opts, p.opts.format ?? this.defaultFormat);
+    this.sessions.set(c, s);
+    if (p.server) this.incoming.set(connectionId, s);
+    return s;
+  }
+
+  /** Asterisk names the channel after its private structure's address. */
+  private static channelName(dialName: string): string {
+    return `WebSocket/${dialName}/0x${randomBytes(6).toString('hex').replace(/^0+/, '')}`;
+  }
+
+  /** externalMedia: creates the channel; the 200 shows it Down with MEDIA_WEBSOCKET_CONNECTION_ID and MEDIA_WEBSOCKET_OPTIMAL_FRAME_SIZE in channelvars. */
+  create(req: WebSocketMediaRequest, codec: Codec): Channel {
+    const p = this.plan(req.connection_type === 'server' ? INCOMING : req.external_host!, req.transport_data, () => codec);
     const ch = this.calls.createInternal({
       id: req.channelId,
       tech: 'WebSocket',
-      nameBase: `WebSocket/${dialName}`,
-      // Asterisk names the channel after its private structure's address.
-      name: `WebSocket/${dialName}/0x${randomBytes(6).toString('hex').replace(/^0+/, '')}`,
-      endpoint: `WebSocket/${dialName}`,
+      nameBase: `WebSocket/${p.dialName}`,
+      name: WebSocketMedia.channelName(p.dialName),
+      endpoint: `WebSocket/${p.dialName}`,
       app: req.app,
       args: splitAppArgs(req.data),
       variables: req.variables,
-      dial: { dialstring: `${dialName}/c(${codec.name})${req.transport_data ?? ''}`, timeoutMs: ANSWER_TIMEOUT_MS },
+      dial: { dialstring: `${p.dialName}/c(${p.codec.name})${req.transport_data ?? ''}`, timeoutMs: ANSWER_TIMEOUT_MS },
       setup: (c) => {
-        c.d.external = { encapsulation: 'websocket', host: dialName, port: 0, format: codec.name, localPort: null, data: req.data ?? '' };
-        for (const [k, val] of [['MEDIA_WEBSOCKET_OPTIMAL_FRAME_SIZE', String(frameSize)], ['MEDIA_WEBSOCKET_CONNECTION_ID', connectionId]] as const) {
-          c.d.vars[k] = val;
-          if (!c.d.reported.includes(k)) c.d.reported.push(k);
-        }
-        session = new Session(this, c, connectionId, server ? null : dialName, codec, frameSize, opts, opts.format ?? this.defaultFormat);
+        c.d.external = { encapsulation: 'websocket', host: p.dialName, port: 0, format: p.codec.name, localPort: null, data: req.data ?? '' };
+        this.attach(c, p);
       },
     });
-    this.sessions.set(ch, session!);
-    if (server) this.incoming.set(connectionId, session!);
     // Like any originate into an app, the app hears about the channel for its whole life.
     this.eng.subscribe(ch, req.app);
     return ch;
+  }
+
+  // ---- originate and create with endpoint WebSocket/… (ChannelFactory's DriverChannels port) ----
+
+  owns(tech: string): boolean {
+    return tech.toLowerCase() === 'websocket';
+  }
+
+  check(resource: string): void {
+    const [dialName, options] = splitResource(resource);
+    this.plan(dialName, options, () => this.codec('ulaw'));
+  }
+
+  allocate(resource: string, formats: string[], build: (p: DrivenChannel) => Channel): Channel {
+    const [dialName, options] = splitResource(resource);
+    // Without c(), the first format of the caller (originator, formats, or the default list), as chan_websocket does.
+    const p = this.plan(dialName, options, () => this.codec(formats[0] ?? 'ulaw'));
+    return build({
+      tech: 'WebSocket', endpoint: `WebSocket/${dialName}`, name: WebSocketMedia.channelName(dialName), formats: [p.codec.name],
+      setup: (c) => {
+        c.d.external = { encapsulation: 'websocket', host: dialName, port: 0, format: p.codec.name, localPort: null, data: '' };
+        this.attach(c, p);
+      },
+    });
   }
 
   /** Calls' port: dialing one of our channels starts the client connection (a server one waits for the application). */
@@ -147,29 +182,32 @@ export class WebSocketMedia {
     // As app_dial does, the channel records what was dialed.
     ch.d.vars.DIALEDPEERNUMBER = ch.d.dialing?.dialstring ?? '';
     this.eng.touch(ch);
-    if (s.client !== null) {
-      this.connector.connect(s.client, s.opts.uriParams, this.handlers(s)).then(
-        (socket) => {
-          if (s.closed) socket.close(CLOSE_NORMAL);
-          else this.opened(s, socket);
-        },
-        (err: Error) => {
-          this.eng.log.warn({ err: err.message, channel: ch.id, connection: s.client }, 'media websocket connection failed');
-          if (!s.closed) this.calls.farRejected(ch, CAUSE_NO_ROUTE);
-        },
-      );
+    if (s.client === null) {
+      // A created channel the application connected to before it was dialed answers now.
+      if (s.socket && !s.opts.noAutoAnswer) this.eng.schedule(ch, 'answer', 0);
+      return true;
     }
+    this.connector.connect(s.client, s.opts.uriParams, this.handlers(s)).then(
+      (socket) => {
+        if (s.closed) socket.close(CLOSE_NORMAL);
+        else this.opened(s, socket);
+      },
+      (err: Error) => {
+        this.eng.log.warn({ err: err.message, channel: ch.id, connection: s.client }, 'media websocket connection failed');
+        if (!s.closed) this.calls.farRejected(ch, CAUSE_NO_ROUTE);
+      },
+    );
     return true;
   }
 
   /** Before an incoming upgrade: 404 for an unknown connection id, 409 when one socket is already attached. */
-  check(connectionId: string): 404 | 409 | undefined {
+  checkConnection(connectionId: string): 404 | 409 | undefined {
     const s = this.incoming.get(connectionId);
     if (!s || s.closed) return 404;
     return s.socket ? 409 : undefined;
   }
 
-  /** An incoming socket for a connection id (after `check`); undefined when the channel went away meanwhile. */
+  /** An incoming socket for a connection id (after `checkConnection`); undefined when the channel went away meanwhile. */
   accept(connectionId: string): { handlers: MediaSocketHandlers; open: (socket: MediaSocket) => void } | undefined {
     const s = this.incoming.get(connectionId);
     if (!s || s.closed || s.socket) return undefined;
@@ -178,21 +216,29 @@ export class WebSocketMedia {
 
   private handlers(s: Session): MediaSocketHandlers {
     return {
-      text: (data) => this.command(s, data),
+      text: (data) => runCommand(s, data, this.commandPort),
       binary: (data) => {
+        // Direction in: the application only listens, and what it sends anyway is dropped.
+        if (s.direction === 'in') return;
         if (s.queue.push(data)) this.send(s, bareEvent(s.ctx, 'MEDIA_XOFF'));
       },
-      closed: () => {
+      closed: (how) => {
         s.socket = null;
-        if (!s.closed) this.hangup(s);
+        if (s.closed) return;
+        // As chan_websocket: a close frame from the application is a normal clearing, a broken socket a
+        // network failure; either way the hangup reports the socket going away as its tech_cause.
+        if (how === 'peer') this.hangup(s, CAUSE_NORMAL, CLOSE_GOING_AWAY);
+        else this.hangup(s, CAUSE_FAILURE, CLOSE_GOING_AWAY);
       },
     };
   }
 
-  /** The application hangs up (HANGUP, or closing its socket): a call still being dialed fails, an answered one ends. */
-  private hangup(s: Session): void {
-    if (this.calls.isAwaitingAnswer(s.ch)) this.calls.farRejected(s.ch, CAUSE_NORMAL);
-    else this.calls.hangup(s.ch, { by: 'far', cause: CAUSE_NORMAL });
+  /** The application's side ends the call: one still being dialed fails, an answered one ends; `techCause` is the WebSocket status. */
+  private hangup(s: Session, cause: number, techCause: number): void {
+    s.ch.d.techCause = techCause;
+    this.eng.touch(s.ch);
+    if (this.calls.isAwaitingAnswer(s.ch)) this.calls.farRejected(s.ch, cause);
+    else this.calls.hangup(s.ch, { by: 'far', cause });
   }
 
   /** The socket is open: MEDIA_START, media starts flowing, and the channel is answered (unless `n`). */
@@ -208,45 +254,6 @@ export class WebSocketMedia {
 
   private send(s: Session, text: string): void {
     s.socket?.sendText(text);
-  }
-
-  private command(s: Session, text: string): void {
-    const c = parseCommand(text, s.ctx.format);
-    if (c === null) return;
-    if ('error' in c) return this.send(s, errorEvent(s.ctx, c.error));
-    const q = s.queue;
-    const queueCommands = ['START_MEDIA_BUFFERING', 'STOP_MEDIA_BUFFERING', 'MARK_MEDIA', 'FLUSH_MEDIA', 'REPORT_QUEUE_DRAINED', 'PAUSE_MEDIA', 'CONTINUE_MEDIA'];
-    if (q.passthrough && queueCommands.includes(c.command)) return this.send(s, errorEvent(s.ctx, `${c.command} not supported in passthrough mode`));
-    switch (c.command) {
-      case 'ANSWER':
-        if (this.calls.isAwaitingAnswer(s.ch)) this.calls.farAnswered(s.ch);
-        return;
-      case 'HANGUP':
-        return this.hangup(s);
-      case 'START_MEDIA_BUFFERING':
-        q.bulk = true;
-        return;
-      case 'STOP_MEDIA_BUFFERING':
-        if (q.stopBuffering(correlatedEvent(s.ctx, 'MEDIA_BUFFERING_COMPLETED', c.correlationId))) this.send(s, bareEvent(s.ctx, 'MEDIA_XOFF'));
-        return;
-      case 'MARK_MEDIA':
-        if (!q.mark(correlatedEvent(s.ctx, 'MEDIA_MARK_PROCESSED', c.correlationId))) this.send(s, errorEvent(s.ctx, 'Too many marks are waiting'));
-        return;
-      case 'FLUSH_MEDIA':
-        return q.flush();
-      case 'REPORT_QUEUE_DRAINED':
-        q.reportDrained = true;
-        return;
-      case 'GET_STATUS':
-        return this.send(s, statusEvent(s.ctx, { length: q.length, full: q.full, bulk: q.bulk, paused: q.paused }));
-      case 'PAUSE_MEDIA':
-      case 'CONTINUE_MEDIA':
-        q.paused = c.command === 'PAUSE_MEDIA';
-        return;
-      default:
-        // chan_websocket only logs a command it does not know.
-        this.eng.log.debug({ channel: s.ch.id, command: c.command }, 'unknown media websocket command');
-    }
   }
 
   /** The received frame playing at `tick`: taken from the queue the first time the tick is asked for, with the notices due. */
@@ -275,8 +282,9 @@ export class WebSocketMedia {
       this.send(s, dtmfEvent(s.ctx, dtmf[s.dtmfSent++]!.digit));
     }
     if (s.ch.d.state !== 'Up') return;
+    // The encoder runs every tick (a resampler keeps its state); direction out only keeps the frame from the application.
     const encoded = s.encoder.push(this.router.outbound(s.ch, tick));
-    if (encoded.length) s.socket?.sendBinary(encoded);
+    if (encoded.length && s.direction !== 'out') s.socket?.sendBinary(encoded);
   }
 
   /** The channel's inbound audio (AudioProviders.external). */
@@ -288,23 +296,36 @@ export class WebSocketMedia {
     return true;
   }
 
-  /** A channel restored after a restart lost its socket: it ends. */
+  /**
+   * A channel restored after a restart lost its socket: it ends at once, as
+   * a broken socket ends one (cause 38, the socket gone as tech_cause). No
+   * client connection is opened again, and its connection id is not served.
+   */
   restored(ch: Channel): void {
+    ch.d.techCause = CLOSE_GOING_AWAY;
     this.calls.hangup(ch, { by: 'none', cause: CAUSE_FAILURE });
   }
 
-  private close(ch: Channel): void {
+  /** Ends a channel's session; its socket closes normally, or as going away when the channel failed or the server stops. */
+  private close(ch: Channel, goingAway = ch.d.hangupCause === CAUSE_FAILURE): void {
     const s = this.sessions.get(ch);
     if (!s) return;
     s.closed = true;
     this.clock.delete(s);
     this.sessions.delete(ch);
     if (this.incoming.get(s.connectionId) === s) this.incoming.delete(s.connectionId);
-    s.socket?.close(ch.d.hangupCause === CAUSE_FAILURE ? CLOSE_GOING_AWAY : CLOSE_NORMAL);
+    s.socket?.close(goingAway ? CLOSE_GOING_AWAY : CLOSE_NORMAL);
     s.socket = null;
   }
 
+  /** The server stops: every socket closes as going away (the channels stay, and end when restored). */
   closeAll(): void {
-    for (const ch of [...this.sessions.keys()]) this.close(ch);
+    for (const ch of [...this.sessions.keys()]) this.close(ch, true);
   }
+}
+
+/** `<connection>[/<options>]`: the connection name, and the options after the first slash. */
+function splitResource(resource: string): [string, string | undefined] {
+  const slash = resource.indexOf('/');
+  return slash < 0 ? [resource, undefined] : [resource.slice(0, slash), resource.slice(slash + 1)];
 }

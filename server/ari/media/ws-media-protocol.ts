@@ -19,8 +19,17 @@ export const QUEUE_XON = 800;
 /** Longest text frame read as a command; longer ones are ignored. */
 export const MAX_COMMAND_LENGTH = 128;
 
-/** One command from the application, or why it could not be read. */
-export type MediaCommand = { command: string; correlationId: string | undefined } | { error: string } | null;
+/**
+ * Which way media flows, seen from the application (SET_MEDIA_DIRECTION, the
+ * `d()` dial option): `in` it only hears the channel (what it sends is
+ * dropped), `out` it only speaks (we send it no audio), `both` the default.
+ */
+export type MediaDirection = 'in' | 'out' | 'both';
+
+export const MEDIA_DIRECTIONS: readonly MediaDirection[] = ['in', 'out', 'both'];
+
+/** One command from the application (its argument: the correlation id, or the direction), or why it could not be read. */
+export type MediaCommand = { command: string; correlationId: string | undefined; direction: string | undefined } | { error: string } | null;
 
 /** Reads a text frame: null for an empty or over-long one (ignored), an error for JSON that does not parse. */
 export function parseCommand(text: string, format: ControlFormat): MediaCommand {
@@ -36,11 +45,13 @@ export function parseCommand(text: string, format: ControlFormat): MediaCommand 
     const o = obj !== null && typeof obj === 'object' ? (obj as Record<string, unknown>) : {};
     const command = typeof o.command === 'string' ? o.command : '';
     const correlationId = typeof o.correlation_id === 'string' ? o.correlation_id : undefined;
-    return { command, correlationId };
+    return { command, correlationId, direction: typeof o.direction === 'string' ? o.direction : undefined };
   }
   const space = line.indexOf(' ');
-  if (space < 0) return { command: line, correlationId: undefined };
-  return { command: line.slice(0, space), correlationId: line.slice(space + 1) };
+  if (space < 0) return { command: line, correlationId: undefined, direction: undefined };
+  // The one argument plain text carries: a bare value, or written as `direction:<value>` like our events' fields.
+  const arg = line.slice(space + 1);
+  return { command: line.slice(0, space), correlationId: arg, direction: arg.replace(/^direction:/, '') };
 }
 
 /** What every event is about. */
@@ -114,15 +125,17 @@ export function errorEvent(c: EventContext, text: string): string {
   return `ERROR channel_id:${c.channelId} error_text:${text}`;
 }
 
-/** The WebSocket dial options `transport_data` may carry: f(format), n, p, v(name=value,...). */
+/** The WebSocket dial options `transport_data` may carry: c(codec), d(direction), f(format), n, p, v(name=value,...). */
 export interface DialOptions {
+  codec?: string;
+  direction?: MediaDirection;
   format?: ControlFormat;
   noAutoAnswer: boolean;
   passthrough: boolean;
   uriParams?: string;
 }
 
-/** Parses dial options; undefined when they do not parse (an unknown letter, an unclosed parenthesis, a bad f() value). */
+/** Parses dial options; undefined when they do not parse (an unknown letter, an unclosed parenthesis, a bad d() or v() value). */
 export function parseDialOptions(text: string | undefined): DialOptions | undefined {
   const o: DialOptions = { noAutoAnswer: false, passthrough: false };
   const s = text ?? '';
@@ -142,7 +155,8 @@ export function parseDialOptions(text: string | undefined): DialOptions | undefi
       // Asterisk falls back to plain text for a value it does not know; so do we.
       o.format = (CONTROL_FORMATS as readonly string[]).includes(arg.toLowerCase()) ? (arg.toLowerCase() as ControlFormat) : 'plain-text';
     } else if (letter === 'v' && arg !== undefined && validUriParams(arg)) o.uriParams = arg.replace(/,/g, '&');
-    else if (letter === 'c' && arg !== undefined) continue; // the codec: format already says it
+    else if (letter === 'd' && arg !== undefined && (MEDIA_DIRECTIONS as readonly string[]).includes(arg)) o.direction = arg as MediaDirection;
+    else if (letter === 'c' && arg !== undefined) o.codec = arg;
     else return undefined;
   }
   return o;
