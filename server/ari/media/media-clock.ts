@@ -29,6 +29,8 @@ export class MediaClock {
   private batch: FrameConsumer[] | null = null;
   private batchIndex = 0;
   private slicing = false;
+  /** Where the next whole tick starts after the clock fell too far behind (see run). */
+  private skipTo = 0;
   /** Ticks dropped because the process could not keep up (a health figure for the benchmarks). */
   lateTicks = 0;
 
@@ -68,10 +70,13 @@ export class MediaClock {
 
   private run(): void {
     this.due = this.now();
-    if (this.due - this.nextTick > this.maxCatchUp) {
-      this.lateTicks += this.due - this.nextTick - this.maxCatchUp;
-      this.nextTick = this.due - this.maxCatchUp;
-      this.batch = null;
+    // A tick already given to some consumers is finished first: abandoning it would leave the rest
+    // without a frame that the first ones already took (a WebSocket queue's frame, say).
+    const next = this.batch ? this.nextTick + 1 : this.nextTick;
+    const floor = this.due - this.maxCatchUp;
+    if (floor > next) {
+      this.lateTicks += floor - next;
+      this.skipTo = floor;
     }
     if (!this.slicing) this.slice();
   }
@@ -82,6 +87,7 @@ export class MediaClock {
     const start = performance.now();
     while (this.nextTick <= this.due) {
       if (!this.batch) {
+        if (this.skipTo > this.nextTick) this.nextTick = this.skipTo;
         this.batch = [...this.consumers];
         this.batchIndex = 0;
       }
