@@ -8,6 +8,7 @@ import type { Channel } from './channel.js';
 import type { ChannelFactory } from './channel-factory.js';
 import { findExtension } from './dialplan.js';
 import type { DialplanStarter } from './dialplan-starter.js';
+import type { BlindTransferStatus, BridgeBlindTransferPort } from './dialplan-transfers.js';
 import type { Engine } from './engine.js';
 import type { Variables } from './variables.js';
 
@@ -24,7 +25,7 @@ const ATTENDED_LINK: Target = { kind: 'local', tech: 'Local', resource: '_attend
  * two bridges. A channel whose transfer handling is ari-only leaves both
  * kinds to its application instead (AriTransfers).
  */
-export class Transfers {
+export class Transfers implements BridgeBlindTransferPort {
   constructor(
     private readonly eng: Engine,
     private readonly calls: Calls,
@@ -51,6 +52,21 @@ export class Transfers {
     const ctx = context || ch.d.vars.TRANSFER_CONTEXT || this.eng.fixtures.endpoints.get(ch.d.endpoint.toLowerCase())?.context || 'default';
     // The PJSIP stack refuses a REFER to an extension that does not exist, before any transfer starts.
     if (!findExtension(this.eng.fixtures.dialplan, ctx, exten)) throw badRequest(`No such extension '${exten}' in context '${ctx}'`);
+    // After a successful transfer the phone that sent the REFER hangs up its call.
+    if (this.blindInBridge(ch, exten, ctx)) this.eng.schedule(ch, 'farHangup', 0, CAUSE.NORMAL);
+  }
+
+  /**
+   * BlindTransfer() in the dialplan: the same transfer of the channel's
+   * bridge peers, started by the channel itself (still is_external, as
+   * Asterisk's application asks for it); the channel stays where it is.
+   */
+  fromDialplan(ch: Channel, exten: string, context: string): BlindTransferStatus {
+    return this.blindInBridge(ch, exten, context) ? 'SUCCESS' : 'INVALID';
+  }
+
+  /** Moves the channel's bridge peers to exten@ctx by a Local channel and announces it; false (result Invalid) when there is nobody to move. */
+  private blindInBridge(ch: Channel, exten: string, ctx: string): boolean {
     const b = this.bridges.bridgeOf(ch);
     const others = b ? this.others(b, ch) : [];
     const base = { channel: this.eng.snapshot(ch), exten, context: ctx, is_external: true };
@@ -58,7 +74,7 @@ export class Transfers {
       // Not bridged, or alone in the bridge: Asterisk reports the attempt as invalid and nothing moves.
       const to = b ? this.involved(b, ch) : this.eng.recipients(ch);
       this.eng.emit('BridgeBlindTransfer', { ...base, result: 'Invalid', ...(b ? { bridge: this.bridges.json(b) } : {}) }, to);
-      return;
+      return false;
     }
     this.markTransfer(ch, others, 'BLINDTRANSFER');
     const transferee = others.length === 1 ? others[0] : undefined;
@@ -78,7 +94,7 @@ export class Transfers {
     this.eng.touch(one);
     this.eng.touch(two);
     this.pbx.start(two, ctx, exten, 1);
-    this.eng.schedule(ch, 'farHangup', 0, CAUSE.NORMAL);
+    return true;
   }
 
   /**
