@@ -105,6 +105,8 @@ export interface ToneDetectState {
   /** Dialplan location (`[[context,]exten,]priority`) to jump to on a received (g) or sent (h) match. */
   gotoRx: string | null;
   gotoTx: string | null;
+  /** Call-progress signals that match at once (options a, b, c); absent in detectors stored before they existed. */
+  signals?: { sit: boolean; busy: boolean; dial: boolean };
   hits: { rx: number; tx: number };
 }
 

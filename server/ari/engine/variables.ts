@@ -278,7 +278,7 @@ export class Variables {
       }
       case 'TONE_DETECT':
         try {
-          ch.d.toneDetect = parseToneDetect(a);
+          ch.d.toneDetect = parseToneDetect(a, ch.d.toneDetect);
         } catch (err) {
           if (err instanceof ToneDetectError) throw new FunctionError(err.message);
           throw err;
