@@ -196,6 +196,8 @@ export interface ChannelData {
   redirecting?: Redirecting;
   /** SIP status the far end refused the call with, reported as tech_cause. */
   techCause?: number;
+  /** Technology causes kept by channel name (HANGUPCAUSE): the latest SIP response and the Asterisk cause it maps to. */
+  dialedCauses?: Record<string, { code: string; cause: number }>;
   /** PJSIP_TRANSFER_HANDLING() written on the channel; absent: its endpoint's transfer_handling decides. */
   transferHandling?: TransferHandling;
   /** A transfer its far end asked for that was left to the application (ari-only) and has had no final report yet. */
