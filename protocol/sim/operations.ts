@@ -24,7 +24,7 @@ export const placeCall = defineOperation({
   responseClass: 'Channel', response: Channel.schema, success: 200,
   errors: [
     { code: 400, reason: 'Invalid endpoint, or unknown context/extension.' },
-    { code: 409, reason: 'Channel with given unique ID already exists' },
+    { code: 409, reason: 'Channel with given unique ID already exists, or the endpoint\'s channel driver (chan_pjsip.so) is not loaded and the call is refused.' },
   ],
 });
 

@@ -108,7 +108,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const devices = new DeviceStates(engine, opts.deviceStateRepo, opts.meta, opts.limits.maxStoredObjects, reachability);
   const mailboxes = new Mailboxes(opts.mailboxRepo, opts.limits.maxStoredObjects);
   const vars: Variables = new Variables(engine, opts.limits.maxChannelVariables, (ch) => tones.sync(ch));
-  const factory = new ChannelFactory(engine, vars);
+  const factory = new ChannelFactory(engine, vars, modules);
   const calls: Calls = new Calls(engine, vars, {
     start: (ch, context, exten, priority) => pbx.start(ch, context, exten, priority),
     startSoon: (ch, context, exten, priority) => pbx.startSoon(ch, context, exten, priority),
