@@ -116,9 +116,9 @@ test('s is accepted (the audio is not changed); hit counts carry over when the d
   for (const id of ['tdo-zero', 'tdo-sq']) await hangup(id);
 });
 
-test('bad arguments are refused: a fractional or negative frequency, a threshold below 1, zero hits', async () => {
+test('bad arguments are refused: a fractional or negative frequency, a threshold below 1, zero hits, x with no detector', async () => {
   const { id } = await callInApp(ctx.t, ctx.ev, { id: 'tdo-bad', app: 'app1' });
-  for (const variable of ['TONE_DETECT(2600.5)', 'TONE_DETECT(-1)', 'TONE_DETECT(2600,100,d(0))', 'TONE_DETECT(2600,100,n(0))', 'TONE_DETECT(2600,0)']) {
+  for (const variable of ['TONE_DETECT(2600.5)', 'TONE_DETECT(-1)', 'TONE_DETECT(2600,100,d(0))', 'TONE_DETECT(2600,100,n(0))', 'TONE_DETECT(2600,0)', 'TONE_DETECT(0,,x)']) {
     const r = await setVar(id, variable);
     assert.is(r.status, 400, variable);
     assert.equal(r.body, { message: 'Failed to execute function' }, variable);

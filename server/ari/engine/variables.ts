@@ -282,7 +282,10 @@ export class Variables {
       }
       case 'TONE_DETECT':
         try {
-          ch.d.toneDetect = parseToneDetect(a, ch.d.toneDetect);
+          const next = parseToneDetect(a, ch.d.toneDetect);
+          // Removing a detector the channel does not have fails, as in Asterisk.
+          if (!next && !ch.d.toneDetect) throw new FunctionError('No tone detector to remove');
+          ch.d.toneDetect = next;
         } catch (err) {
           if (err instanceof ToneDetectError) throw new FunctionError(err.message);
           throw err;
