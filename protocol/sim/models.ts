@@ -18,7 +18,7 @@ export const FarEnd = defineModel('FarEnd', 'What the far end of a channel perce
   dtmf_received: f.list(f.ref(FarEndDtmf), 'Every DTMF digit we sent, in order.'),
   holding: f.boolean('The far end has put us on hold.'),
   talking: f.boolean('The far end is talking.'),
-  redirected_to: optional(f.string('Endpoint the far end was redirected to (ARI redirect).')),
+  redirected_to: optional(f.string('Where the far end was last told to go (a 302 or a REFER): the endpoint of ARI redirect, or the destination written in Transfer().')),
   progress: f.boolean('We have indicated progress (early media, a 183) to the far end (ARI progress).'),
   transfer_notify: f.list(f.int(), 'SIP status of each transfer progress report the far end was sent, in order (ARI transfer_progress): 100, 200, 503 or 603; the newest SIM_FAR_END_KEEP of them.'),
 });

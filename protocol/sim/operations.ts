@@ -24,7 +24,7 @@ export const placeCall = defineOperation({
   responseClass: 'Channel', response: Channel.schema, success: 200,
   errors: [
     { code: 400, reason: 'Invalid endpoint, or unknown context/extension.' },
-    { code: 409, reason: 'Channel with given unique ID already exists' },
+    { code: 409, reason: 'Channel with given unique ID already exists, or the endpoint\'s channel driver (chan_pjsip.so) is not loaded and the call is refused.' },
   ],
 });
 
@@ -97,14 +97,14 @@ export const farBlindTransfer = defineOperation({
 
 const attendedErrors = [
   { code: 400, reason: 'No target, or the same call twice.' }, e404,
-  { code: 409, reason: 'A call is not answered, or only one of the two is bridged.' },
+  { code: 409, reason: 'A call is not answered.' },
 ];
 const target = query.string({ description: 'Id or name of the far end\'s other call, to the transfer target.', required: true });
 
 export const farAttendedTransfer = defineOperation({
   resource: 'sim', method: 'POST', path: '/channels/{channelId}/attendedTransfer', nickname: 'attendedTransfer', params: { channelId, target },
   summary: 'The far end joins two of its calls (a SIP REFER with Replaces): channelId is its call to the party transferred, target its call to the transfer target. Two bridged calls are linked by a Local pair (BridgeAttendedTransfer, destination_type link) and the far end hangs up both.',
-  notes: 'Two unbridged calls give BridgeAttendedTransfer with result Invalid; one bridged and one unbridged call is not simulated (409). When channelId\'s transfer handling is ari-only, any two calls are accepted and nothing moves: the far end is sent a 100 Trying NOTIFY and channelId\'s applications get ChannelTransfer naming target as the call to replace.',
+  notes: 'Two unbridged calls, or a bridged call alone in its bridge, give BridgeAttendedTransfer with result Invalid. One bridged and one unbridged call: a Local pair takes the unbridged call\'s place in its application (Stasis, with replace_channel, or its dialplan application) and the bridged call\'s place in the bridge (destination_type application, destination_application naming what the unbridged call ran); the far end hangs up both. When channelId\'s transfer handling is ari-only, any two calls are accepted and nothing moves: the far end is sent a 100 Trying NOTIFY and channelId\'s applications get ChannelTransfer naming target as the call to replace.',
   responseClass: 'void', response: null, success: 204, errors: attendedErrors,
 });
 

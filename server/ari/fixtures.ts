@@ -33,6 +33,8 @@ const EndpointSchema = v.strictObject({
   ),
   /** Who carries out transfers its far end asks for (PJSIP's transfer_handling): the server, or the application (ChannelTransfer). */
   transferHandling: v.optional(v.picklist(['core', 'ari-only']), 'core'),
+  /** How the far end answers a transfer we ask of it (REFER from Transfer()): the SIP status of its final report; 2xx is success. */
+  referStatus: v.optional(v.pipe(v.number(), v.integer(), v.minValue(200), v.maxValue(699)), 200),
   /** The codec its RTP carries (for octet counts). */
   codec: v.optional(v.picklist(['ulaw', 'alaw', 'slin', 'slin16']), 'ulaw'),
 });

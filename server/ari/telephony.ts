@@ -33,6 +33,7 @@ import { Recordings } from './engine/recordings.js';
 import { Registrations } from './engine/registrations.js';
 import { Snoops } from './engine/snoops.js';
 import { Transfers } from './engine/transfers.js';
+import { DialplanTransfers } from './engine/dialplan-transfers.js';
 import { ToneDetectors } from './engine/tone-detect.js';
 import { UserEvents } from './engine/user-events.js';
 import { Variables } from './engine/variables.js';
@@ -107,7 +108,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const devices = new DeviceStates(engine, opts.deviceStateRepo, opts.meta, opts.limits.maxStoredObjects, reachability);
   const mailboxes = new Mailboxes(opts.mailboxRepo, opts.limits.maxStoredObjects);
   const vars: Variables = new Variables(engine, opts.limits.maxChannelVariables, (ch) => tones.sync(ch));
-  const factory = new ChannelFactory(engine, vars, {
+  const factory = new ChannelFactory(engine, vars, modules, {
     owns: (tech) => websocketMedia.owns(tech),
     check: (resource) => websocketMedia.check(resource),
     allocate: (resource, formats, build) => websocketMedia.allocate(resource, formats, build),
@@ -117,7 +118,8 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
     startSoon: (ch, context, exten, priority) => pbx.startSoon(ch, context, exten, priority),
   }, factory, { dial: (ch) => websocketMedia.dial(ch) }, reachability);
   const broadcasts: Broadcasts = new Broadcasts(engine, { claimed: (ch, app, args) => pbx.claimed(ch, app, args) });
-  const pbx: Pbx = new Pbx(engine, vars, calls, broadcasts);
+  const dialplanTransfers = new DialplanTransfers(engine, { fromDialplan: (ch, exten, context) => transfers.fromDialplan(ch, exten, context) });
+  const pbx: Pbx = new Pbx(engine, vars, calls, broadcasts, dialplanTransfers);
   const control: Control = new Control(engine, calls, pbx, vars, (ch) => bridges.depart(ch), opts.limits.maxChannelVariables, {
     notified: (ch, status) => ariTransfers.notified(ch, status),
     reported: (ch, state) => ariTransfers.reported(ch, state),

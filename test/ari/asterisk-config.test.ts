@@ -22,7 +22,7 @@ const tuples = (o: Record<string, string>) => Object.entries(o).map(([attribute,
 const ENDPOINT_DEFAULTS = {
   accountcode: '', allow: 'ulaw', aors: '', auth: '', callerid: '', context: 'default', device_state_busy_at: '0', direct_media: 'true', disallow: '',
   dtmf_mode: 'rfc4733', force_rport: 'true', from_domain: '', from_user: '', language: '', mailboxes: '', outbound_auth: '', rewrite_contact: 'false',
-  rtp_symmetric: 'false', sim_answer_after_ms: '', sim_reject_after_ms: '', sim_reject_cause: '21', sim_ring_after_ms: '', sim_rtp_jitter_ms: '2',
+  rtp_symmetric: 'false', sim_answer_after_ms: '', sim_refer_status: '200', sim_reject_after_ms: '', sim_reject_cause: '21', sim_ring_after_ms: '', sim_rtp_jitter_ms: '2',
   sim_rtp_loss_percent: '0', sim_rtp_rtt_ms: '20', sim_state: 'online', transfer_handling: 'core', transport: '',
 };
 
@@ -32,7 +32,7 @@ test('a fixture endpoint reads as a res_pjsip endpoint, its behaviour as sim_* a
   assert.equal(r.body, tuples({ ...ENDPOINT_DEFAULTS, callerid: '"Alice" <1001>', language: 'en', sim_answer_after_ms: '1000', sim_ring_after_ms: '100' }));
   const busy = await ctx.t.http('GET', obj('endpoint', 'busy'));
   assert.equal(busy.body.filter((t: { attribute: string }) => t.attribute.startsWith('sim_')), tuples({
-    sim_answer_after_ms: '', sim_reject_after_ms: '300', sim_reject_cause: '17', sim_ring_after_ms: '', sim_rtp_jitter_ms: '2', sim_rtp_loss_percent: '0', sim_rtp_rtt_ms: '20', sim_state: 'online',
+    sim_answer_after_ms: '', sim_refer_status: '200', sim_reject_after_ms: '300', sim_reject_cause: '17', sim_ring_after_ms: '', sim_rtp_jitter_ms: '2', sim_rtp_loss_percent: '0', sim_rtp_rtt_ms: '20', sim_state: 'online',
   }));
 });
 

@@ -146,7 +146,7 @@ test('far-end attended transfer between two bridges: a Local pair links them (de
   for (const id of [x, y, l1.id]) await hangupAndWait(ctx.t, ctx.all, id);
 });
 
-test('attended transfer of two unbridged calls: result Invalid, destination_type fail; one bridged call and one not: 409; same call twice 400', async () => {
+test('attended transfer of two unbridged calls: result Invalid, destination_type fail; a bridged call alone in its bridge and an unbridged one: Invalid with the bridge; same call twice 400', async () => {
   const a1 = (await originateInApp(ctx.t, ctx.ev, { app: 'app1', id: 'ax-u1' })).id;
   const a2 = (await originateInApp(ctx.t, ctx.ev, { app: 'app1', id: 'ax-u2' })).id;
   assert.is((await ctx.t.http('POST', `/sim/channels/${a1}/attendedTransfer`, { query: { target: a2 } })).status, 204);
@@ -156,13 +156,79 @@ test('attended transfer of two unbridged calls: result Invalid, destination_type
   for (const k of ['transferee', 'transfer_target', 'transferer_first_leg_bridge', 'transferer_second_leg_bridge']) assert.not.ok(k in xfer, k);
   await bridged('ax-half', [a1]);
   const half = await ctx.t.http('POST', `/sim/channels/${a1}/attendedTransfer`, { query: { target: a2 } });
-  assert.is(half.status, 409);
+  assert.is(half.status, 204);
+  const lonely = await ctx.ev.waitFor((e) => e.type === 'BridgeAttendedTransfer' && e.transferer_first_leg?.id === a1 && e !== xfer);
+  assert.is(lonely.result, 'Invalid');
+  assert.is(lonely.destination_type, 'fail');
+  assert.equal(lonely.transferer_first_leg_bridge.channels, [a1]);
+  assert.equal((await ctx.t.http('GET', '/ari/bridges/ax-half')).body.channels, [a1], 'nothing moved');
   const same = await ctx.t.http('POST', `/sim/channels/${a1}/attendedTransfer`, { query: { target: a1 } });
   assert.is(same.status, 400);
   const none = await ctx.t.http('POST', `/sim/channels/${a1}/attendedTransfer`, { query: { target: 'ax-nope' } });
   assert.is(none.status, 404);
   await ctx.t.http('DELETE', '/ari/bridges/ax-half');
   for (const id of [a1, a2]) await hangupAndWait(ctx.t, ctx.ev, id);
+});
+
+test('attended transfer, first call bridged, second in an application and unbridged: a Local pair, its second half takes the second call\'s place in the app, its first the first call\'s in the bridge; destination_type application', async () => {
+  const a1 = (await originateInApp(ctx.t, ctx.ev, { app: 'app1', id: 'aa-a1' })).id;
+  const x = (await originateInApp(ctx.t, ctx.ev, { app: 'app1', id: 'aa-x' })).id;
+  const a2 = (await originateInApp(ctx.t, ctx.ev, { app: 'app1', id: 'aa-a2' })).id;
+  await bridged('aa-br', [a1, x]);
+  assert.is((await ctx.t.http('POST', `/sim/channels/${a1}/attendedTransfer`, { query: { target: a2 } })).status, 204);
+  const xfer = await ctx.ev.waitFor((e) => e.type === 'BridgeAttendedTransfer' && e.transferer_first_leg?.id === a1);
+  assert.is(xfer.result, 'Success');
+  assert.is(xfer.is_external, true);
+  assert.is(xfer.destination_type, 'application');
+  assert.is(xfer.destination_application, 'Stasis');
+  assert.is(xfer.transferer_second_leg.id, a2);
+  assert.is(xfer.transferee.id, x);
+  assert.equal(xfer.transferer_first_leg_bridge.channels, [a1, x]);
+  const l1 = xfer.replace_channel;
+  assert.match(l1.name, /^Local\/_attended@transfer-[0-9a-f]{8};1$/);
+  for (const k of ['transfer_target', 'transferer_second_leg_bridge', 'destination_link_first_leg', 'destination_link_second_leg', 'destination_bridge']) assert.not.ok(k in xfer, k);
+  const l2name = l1.name.replace(/;1$/, ';2');
+  // The second half is in the app first (in the unbridged call's place), then the first half takes the bridge seat.
+  const s2 = await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.name === l2name);
+  assert.is(s2.replace_channel.id, a2);
+  assert.equal(s2.args, []);
+  const s1 = await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === l1.id);
+  assert.is(s1.replace_channel.id, a1);
+  const order = ctx.ev.events.filter((e) => e === s2 || e === s1 || e === xfer);
+  assert.equal(order, [s2, s1, xfer]);
+  for (const id of [a1, a2]) await ctx.ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === id);
+  assert.equal((await ctx.t.http('GET', '/ari/bridges/aa-br')).body.channels, [x, l1.id]);
+  const two = (await ctx.t.http('GET', `/ari/channels/${encodeURIComponent(s2.channel!.id)}`)).body;
+  assert.is(two.state, 'Up');
+  assert.equal(two.dialplan.app_name, 'Stasis');
+  await ctx.t.http('DELETE', '/ari/bridges/aa-br');
+  for (const id of [x, l1.id]) await hangupAndWait(ctx.t, ctx.all, id);
+});
+
+test('attended transfer, first call running the dialplan and unbridged, second bridged: the Local half goes on with the first call\'s dialplan application', async () => {
+  const r = await ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/instant', extension: '3000', context: 'default', channelId: 'ad-a1' } });
+  assert.is(r.status, 200, r.text);
+  await ctx.all.waitFor((e) => e.type === 'ChannelDialplan' && e.channel?.id === 'ad-a1' && e.dialplan_app === 'Echo');
+  const a2 = (await originateInApp(ctx.t, ctx.ev, { app: 'app1', id: 'ad-a2' })).id;
+  const y = (await originateInApp(ctx.t, ctx.ev, { app: 'app1', id: 'ad-y' })).id;
+  await bridged('ad-br', [a2, y]);
+  assert.is((await ctx.t.http('POST', '/sim/channels/ad-a1/attendedTransfer', { query: { target: a2 } })).status, 204);
+  const xfer = await ctx.all.waitFor((e) => e.type === 'BridgeAttendedTransfer' && e.transferer_first_leg?.id === 'ad-a1');
+  assert.is(xfer.result, 'Success');
+  assert.is(xfer.destination_type, 'application');
+  assert.is(xfer.destination_application, 'Echo');
+  assert.is(xfer.transfer_target.id, y);
+  assert.not.ok('transferee' in xfer);
+  assert.equal(xfer.transferer_second_leg_bridge.channels, [a2, y]);
+  const l1 = xfer.replace_channel;
+  const l2name = l1.name.replace(/;1$/, ';2');
+  const echo = await ctx.all.waitFor((e) => e.type === 'ChannelDialplan' && e.channel?.name === l2name);
+  assert.is(echo.dialplan_app, 'Echo');
+  assert.equal(echo.channel!.dialplan, { context: 'default', exten: '3000', priority: 2, app_name: 'Echo', app_data: '' });
+  for (const id of ['ad-a1', a2]) await ctx.all.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === id);
+  assert.equal((await ctx.t.http('GET', '/ari/bridges/ad-br')).body.channels, [y, l1.id]);
+  await ctx.t.http('DELETE', '/ari/bridges/ad-br');
+  for (const id of [y, l1.id]) await hangupAndWait(ctx.t, ctx.all, id);
 });
 
 test('TRANSFER_CONTEXT picks the context; errors: no extension 400, unknown extension 400, not answered 409, unknown channel 404', async () => {

@@ -131,7 +131,7 @@ export const recordBridge = defineOperation({
     maxDurationSeconds: query.int({ description: 'Ends the recording after this many seconds; 0 means no limit.', default: 0, min: 0, invalidMessage: 'max_duration_seconds cannot be negative' }),
     maxSilenceSeconds: query.int({ description: 'Ends the recording after this many seconds of silence; 0 means no limit.', default: 0, min: 0, invalidMessage: 'max_silence_seconds cannot be negative' }),
     ifExists: query.string({ description: 'What to do when a stored recording has that name: fail (409), overwrite it, or append to it.', default: 'fail', values: ['fail', 'overwrite', 'append'] as const, handlerValidates: true }),
-    beep: query.boolean({ description: 'Accepted; a bridge recording starts without a beep.', default: false }),
+    beep: query.boolean({ description: 'Play a beep into the bridge before capture starts: every member hears it; the recording does not hold it.', default: false }),
     terminateOn: query.string({ description: 'Checked like a channel recording, but DTMF never ends a bridge recording.', default: 'none', values: ['none', 'any', '*', '#'] as const, handlerValidates: true }),
     recorder_format: query.string({ description: 'Audio format of the channel that captures the bridge mix (a format the formats fixture declares); by default the file\'s format.' }),
   },

@@ -33,7 +33,7 @@ const originateTail = {
   formats: query.string({ description: 'Comma-separated audio formats the new channel offers, each one listed in the formats fixture (e.g. ulaw,slin16); default ulaw, alaw and slin. Not together with originator.' }),
 };
 const originateErrors = [
-  { code: 400, reason: 'Missing, malformed or unknown endpoint; neither app nor extension, or app mixed with dialplan parameters; originator with formats, or an unknown originator or format; a timeout below -1; a malformed variable; an id over 149 characters.' },
+  { code: 400, reason: 'Missing, malformed or unknown endpoint, or one whose channel driver is not loaded (Allocation failed); neither app nor extension, or app mixed with dialplan parameters; originator with formats, or an unknown originator or format; a timeout below -1; a malformed variable; an id over 149 characters.' },
   { code: 404, reason: 'Requested label can not be found' },
   { code: 409, reason: 'Channel with given unique ID already exists' },
 ];
@@ -64,7 +64,7 @@ export const create = defineOperation({
     variables,
   },
   responseClass: 'Channel', response: Channel.schema, success: 200,
-  errors: [{ code: 400, reason: 'Missing, malformed or unknown endpoint; no app; originator with formats, or an unknown originator or format; a malformed variable; an id over 149 characters.' }, { code: 409, reason: 'Channel with given unique ID already exists' }],
+  errors: [{ code: 400, reason: 'Missing, malformed or unknown endpoint, or one whose channel driver is not loaded (Allocation failed); no app; originator with formats, or an unknown originator or format; a malformed variable; an id over 149 characters.' }, { code: 409, reason: 'Channel with given unique ID already exists' }],
 });
 
 export const get = defineOperation({

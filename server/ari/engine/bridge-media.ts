@@ -32,6 +32,7 @@ export class BridgeMedia {
     // Asterisk checks the file format, then recorder_format, before the other parameters.
     if (!this.codecs.get(req.format)) throw unprocessable('specified format is unknown on this system');
     if (req.recorder_format && !this.codecs.get(req.recorder_format)) throw unprocessable('specified recorder_format is unknown on this system');
-    return this.recordings.record({ targetUri: `bridge:${b.d.id}`, frame: (tick) => this.bridges.mix(b, tick) }, req);
+    // beep: the Recorder channel plays it into the bridge before capture starts, so the members hear it.
+    return this.recordings.record({ targetUri: `bridge:${b.d.id}`, frame: (tick) => this.bridges.mix(b, tick), beep: (samples) => this.bridges.overlay(b, samples) }, req);
   }
 }

@@ -54,6 +54,8 @@ export interface AddOptions {
 export class Bridges {
   private readonly byId = new Map<string, Bridge>();
   private readonly mohTones = new Map<string, Tone>();
+  /** Sounds played once into a bridge (a bridge recording's beep), by bridge id. */
+  private readonly overlays = new Map<string, { samples: Int16Array; since: number }>();
 
   constructor(
     private readonly eng: Engine,
@@ -237,6 +239,7 @@ export class Bridges {
     }
     this.playbacks.endTarget(`bridge:${b.d.id}`);
     this.endRecordings(`bridge:${b.d.id}`);
+    this.overlays.delete(id);
     this.byId.delete(id);
     this.repo.remove(id);
     this.eng.emit('BridgeDestroyed', { bridge: this.json(b) }, this.recipients(b));
@@ -315,6 +318,28 @@ export class Bridges {
     }
   }
 
+  /**
+   * Plays `samples` once into the bridge, starting now: every member hears
+   * it, as they hear what a bridge recording's Recorder channel sends (its
+   * beep); the bridge's own recordings do not hold it.
+   */
+  overlay(b: Bridge, samples: Int16Array): void {
+    this.overlays.set(b.d.id, { samples, since: this.eng.clock.now() });
+  }
+
+  private renderOverlay(b: Bridge, tick: number, out: Int16Array): void {
+    const o = this.overlays.get(b.d.id);
+    if (!o) return;
+    const pos = this.router.samplesSince(o.since, tick);
+    if (pos >= o.samples.length) {
+      this.overlays.delete(b.d.id);
+      return;
+    }
+    const part = new Int16Array(out.length);
+    for (let i = Math.max(0, -pos); i < out.length && pos + i < o.samples.length; i++) part[i] = o.samples[pos + i]!;
+    mixInto(out, part);
+  }
+
   /** The bridge's mix at a tick (for bridge recordings): every unmuted member's inbound plus what the bridge plays. */
   mix(b: Bridge, tick: number): Int16Array {
     const out = new Int16Array(FRAME_SAMPLES);
@@ -330,7 +355,10 @@ export class Bridges {
   of(ch: Channel) {
     const b = ch.d.bridge ? this.byId.get(ch.d.bridge) : undefined;
     if (!b) return undefined;
-    const render = (tick: number, out: Int16Array) => this.render(b, tick, out);
+    const render = (tick: number, out: Int16Array) => {
+      this.render(b, tick, out);
+      this.renderOverlay(b, tick, out);
+    };
     // In a holding bridge an announcer hears nothing; participants hear the announcers and what the bridge plays.
     if (b.d.holding && this.isAnnouncer(b, ch.id)) return { members: [], render: () => {} };
     return { members: this.voices(b).filter((m) => m !== ch), render };

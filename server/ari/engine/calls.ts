@@ -12,6 +12,7 @@ import type { DialplanStarter } from './dialplan-starter.js';
 import type { Engine } from './engine.js';
 import type { ChannelDriver } from './media-socket.js';
 import { enterPerCallStasis } from './per-call-stasis.js';
+import { noteDialResponse } from './sip-cause-codes.js';
 import type { Variables } from './variables.js';
 
 /**
@@ -176,6 +177,7 @@ export class Calls {
 
   private dialEvent(ch: Channel, dialstatus: string): void {
     const d = ch.d.dialing;
+    if (noteDialResponse(ch, dialstatus)) this.eng.touch(ch);
     if (d?.quiet) return;
     const caller = d?.caller ? this.eng.find(d.caller) : undefined;
     const peer = this.eng.snapshot(ch);
@@ -258,10 +260,10 @@ export class Calls {
   farRejected(ch: Channel, cause: number): void {
     if (!ch.d.dialing) return;
     this.stopDialTimers(ch);
-    this.dialEvent(ch, dialStatusForCause(cause));
-    ch.d.dialing = null;
     // A SIP far end refuses with a failure response, which the hangup events report as tech_cause.
     if (ch.d.tech === 'PJSIP') ch.d.techCause = sipStatusForCause(cause);
+    this.dialEvent(ch, dialStatusForCause(cause));
+    ch.d.dialing = null;
     // A channel already in Stasis (create + dial) is hung up like any other; an originate simply fails.
     this.hangup(ch, ch.inStasis ? { by: 'far', cause } : { by: 'none', cause });
   }

@@ -21,10 +21,15 @@ const EMPTY = EMPTY_PARTY;
  * new channel's ids and formats, and building the channel record (both
  * halves for a Local pair) with its ChannelCreated.
  */
+/** The channel driver of PJSIP channels. */
+const PJSIP_DRIVER = 'chan_pjsip.so';
+
 export class ChannelFactory {
   constructor(
     private readonly eng: Engine,
     private readonly vars: Variables,
+    /** Which modules are loaded: a PJSIP channel needs chan_pjsip.so. */
+    private readonly modules: { isRunning(name: string): boolean },
     /** Technologies whose channels a driver of ours makes (WebSocket/…). */
     private readonly drivers?: DriverChannels,
   ) {}
@@ -108,6 +113,11 @@ export class ChannelFactory {
     /** The whole name, for drivers whose names do not end in a suffix (WebSocket/INCOMING/0x…). */
     name?: string;
   }): Channel {
+    if (p.tech === 'PJSIP' && !this.modules.isRunning(PJSIP_DRIVER)) {
+      // No driver for the technology: Asterisk's channel request fails (ARI answers "Allocation failed", with a 500 that
+      // the spec's originate and create errors make a 400); an inbound INVITE finds nothing to take the call.
+      throw p.direction === 'inbound' ? conflict(`${PJSIP_DRIVER} is not loaded: the call is refused`) : badRequest('Allocation failed');
+    }
     const id = p.id ?? this.eng.nextUniqueId();
     const seq = this.eng.nextSeq();
     const ch = new Channel({

@@ -105,6 +105,8 @@ export interface ToneDetectState {
   /** Dialplan location (`[[context,]exten,]priority`) to jump to on a received (g) or sent (h) match. */
   gotoRx: string | null;
   gotoTx: string | null;
+  /** Call-progress signals that match at once (options a, b, c); absent in detectors stored before they existed. */
+  signals?: { sit: boolean; busy: boolean; dial: boolean };
   hits: { rx: number; tx: number };
 }
 
@@ -196,6 +198,8 @@ export interface ChannelData {
   redirecting?: Redirecting;
   /** SIP status the far end refused the call with, reported as tech_cause. */
   techCause?: number;
+  /** Technology causes kept by channel name (HANGUPCAUSE): the latest SIP response and the Asterisk cause it maps to. */
+  dialedCauses?: Record<string, { code: string; cause: number }>;
   /** PJSIP_TRANSFER_HANDLING() written on the channel; absent: its endpoint's transfer_handling decides. */
   transferHandling?: TransferHandling;
   /** A transfer its far end asked for that was left to the application (ari-only) and has had no final report yet. */

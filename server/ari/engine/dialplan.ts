@@ -2,6 +2,7 @@
 export const DIALPLAN_APPS = [
   'Answer', 'Wait', 'Playback', 'Stasis', 'Hangup', 'Goto', 'GotoIf', 'Set', 'NoOp', 'Echo',
   'Ringing', 'Progress', 'Busy', 'Congestion', 'MusicOnHold', 'Verbose', 'Log', 'UserEvent', 'StasisBroadcast',
+  'Transfer', 'BlindTransfer',
 ] as const;
 export type DialplanApp = (typeof DIALPLAN_APPS)[number];
 const APP_BY_LOWER = new Map<string, DialplanApp>(DIALPLAN_APPS.map((a) => [a.toLowerCase(), a]));

@@ -5,6 +5,7 @@ import { CAUSE } from './causes.js';
 import type { Channel } from './channel.js';
 import type { DialplanStarter } from './dialplan-starter.js';
 import { findExtension, findLabel, type Priority } from './dialplan.js';
+import type { DialplanTransfers } from './dialplan-transfers.js';
 import type { Engine } from './engine.js';
 import { enterPerCallStasis } from './per-call-stasis.js';
 import { dialplanUserEvent } from './user-events.js';
@@ -22,7 +23,14 @@ type Step =
  * resumes it); `set` writes a status variable first (PLAYBACKSTATUS is set
  * when the playback ends, as app_playback does).
  */
-type Resume = { then: 'next' | 'stopMoh' | 'same' | 'broadcastTimeout'; set?: [string, string] };
+type Resume = {
+  then: 'next' | 'stopMoh' | 'same' | 'broadcastTimeout';
+  set?: [string, string];
+  /** Several status variables, written in order (Transfer()). */
+  sets?: Array<[string, string]>;
+  /** The far end hangs up with this cause once the dialplan has moved on (after a transfer sent it elsewhere). */
+  farHangup?: number;
+};
 
 /** Priorities run in one go before yielding to the event loop, so a Goto loop cannot starve it. */
 const STEPS_PER_TURN = 1000;
@@ -39,6 +47,7 @@ export class Pbx implements DialplanStarter, ClaimedCallPort {
     private readonly vars: Variables,
     private readonly calls: Calls,
     private readonly broadcasts: Pick<Broadcasts, 'offer' | 'end'>,
+    private readonly transfers: Pick<DialplanTransfers, 'transfer' | 'blindTransfer'>,
   ) {
     eng.onTimer('pbx', (ch, data) => this.resume(ch, (data ?? { then: 'next' }) as Resume));
   }
@@ -63,6 +72,8 @@ export class Pbx implements DialplanStarter, ClaimedCallPort {
   private resume(ch: Channel, r: Resume): void {
     if (!ch.d.pbx || ch.inStasis) return;
     if (r.set) this.vars.write(ch, r.set[0], r.set[1]);
+    for (const [k, val] of r.sets ?? []) this.vars.write(ch, k, val);
+    if (r.farHangup !== undefined) this.eng.schedule(ch, 'farHangup', 0, r.farHangup);
     if (r.then === 'broadcastTimeout') {
       // Nobody claimed the call in time: the offer ends and the dialplan goes on.
       this.broadcasts.end(ch);
@@ -252,6 +263,14 @@ export class Pbx implements DialplanStarter, ClaimedCallPort {
         if (peer && ch.d.localHalf === 2) this.calls.farProgress(peer);
         return NEXT;
       }
+      case 'Transfer': {
+        // The application waits for the far end's answer to the REFER; the variables are set when it comes.
+        const out = this.transfers.transfer(ch, data);
+        return this.after(ch, out.afterMs, { then: 'next', sets: out.sets, ...(out.farHangup !== undefined ? { farHangup: out.farHangup } : {}) });
+      }
+      case 'BlindTransfer':
+        this.vars.write(ch, 'BLINDTRANSFERSTATUS', this.transfers.blindTransfer(ch, data));
+        return NEXT;
       case 'Busy':
         return this.refuse(ch, CAUSE.BUSY);
       case 'Congestion':

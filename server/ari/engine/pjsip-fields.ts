@@ -53,6 +53,7 @@ export const PJSIP_FIELDS: Record<string, Record<string, FieldDef>> = {
     rewrite_contact: { default: 'false', check: bool },
     rtp_symmetric: { default: 'false', check: bool },
     sim_answer_after_ms: { default: '', check: msOrNever },
+    sim_refer_status: { default: '200', check: between(200, 699, true) },
     sim_reject_after_ms: { default: '', check: msOrNever },
     sim_reject_cause: { default: '21', check: between(1, 127, true) },
     sim_ring_after_ms: { default: '', check: msOrNever },
@@ -124,6 +125,7 @@ export function endpointFields(values: Record<string, string>): Record<string, u
     rtp: { jitterMs: Number(values.sim_rtp_jitter_ms), lossPercent: Number(values.sim_rtp_loss_percent), rttMs: Number(values.sim_rtp_rtt_ms) },
     codec: CARRIED.find((c) => allowed.includes(c)) ?? 'ulaw',
     transferHandling: values.transfer_handling,
+    referStatus: Number(values.sim_refer_status),
   };
 }
 
@@ -138,6 +140,7 @@ export function fixtureEndpointValues(e: EndpointFixture): Record<string, string
     device_state_busy_at: String(e.deviceStateBusyAt),
     language: e.language,
     sim_answer_after_ms: ms(e.answerAfterMs),
+    sim_refer_status: String(e.referStatus),
     sim_reject_after_ms: ms(e.rejectAfterMs),
     sim_reject_cause: String(e.rejectCause),
     sim_ring_after_ms: ms(e.ringAfterMs),

@@ -3,6 +3,7 @@ import { FRAME_MS, RATE } from '../media/pcm.js';
 import type { AudioRouter } from './audio.js';
 import type { Channel, ToneDetectState } from './channel.js';
 import type { Engine } from './engine.js';
+import { progressState, type ProgressState } from './call-progress.js';
 
 /** Why a TONE_DETECT argument list was refused. */
 export class ToneDetectError extends Error {}
@@ -30,37 +31,50 @@ function parseOptions(s: string): Map<string, string> {
   return out;
 }
 
+/** The option letters TONE_DETECT takes. */
+const OPTIONS = 'abcdeghnrstx';
+
 /**
  * Reads `TONE_DETECT(freq[,duration_ms,options])` as written: the detector
- * it sets up, or null for option x (remove). Options we carry out: r and t
- * (direction), d (threshold in dB), n (hits) with e (end after them), g and
- * h (dialplan jumps), x. The others (call-progress matches a, b, c, p;
- * squelch s) are refused rather than silently ignored.
+ * it sets up, or null for option x (remove). A frequency of 0 listens for
+ * call-progress signals only. Options: r and t (direction: without any
+ * option Asterisk listens to received audio only, with options but neither
+ * letter to both, and r wins over t), d (threshold in dB), n (hits) with e
+ * (end after them), g and h (dialplan jumps), a, b and c (match at once on
+ * a Special Information Tone, a busy tone, a dial tone), s (squelch:
+ * accepted and without effect, as in Asterisk, whose detector works on a
+ * copy of each frame), x. Hit counts carry over from the detector it
+ * replaces, as Asterisk keeps them while the detector exists.
  */
-export function parseToneDetect(args: string[]): ToneDetectState | null {
+export function parseToneDetect(args: string[], previous?: ToneDetectState | null): ToneDetectState | null {
   const [freqArg = '', durArg = '', optArg = ''] = args;
   const opts = parseOptions(optArg);
   if (opts.has('x')) return null;
   for (const o of opts.keys()) {
-    if (!'rtdnegh'.includes(o)) throw new ToneDetectError(`TONE_DETECT option '${o}' is not supported here`);
+    if (!OPTIONS.includes(o)) throw new ToneDetectError(`TONE_DETECT option '${o}' is not supported here`);
   }
-  const freq = Number(freqArg);
-  if (!freqArg || !Number.isFinite(freq) || freq <= 0 || freq >= RATE / 2) throw new ToneDetectError(`Invalid frequency '${freqArg}'`);
+  const freq = Number(freqArg.trim());
+  if (!/^\d+$/.test(freqArg.trim()) || freq >= RATE / 2) throw new ToneDetectError(`Invalid frequency '${freqArg}'`);
   const durationMs = durArg ? Number(durArg) : DEFAULT_DURATION_MS;
   if (!Number.isInteger(durationMs) || durationMs <= 0) throw new ToneDetectError(`Invalid duration '${durArg}'`);
-  const db = opts.has('d') ? Number(opts.get('d')) : DEFAULT_DB;
-  if (!Number.isFinite(db) || db < 0) throw new ToneDetectError(`Invalid decibel threshold '${opts.get('d')}'`);
-  const times = opts.has('n') ? Number(opts.get('n')) : 1;
+  const db = opts.has('d') && opts.get('d') ? Number(opts.get('d')) : DEFAULT_DB;
+  if (!Number.isInteger(db) || db < 1) throw new ToneDetectError(`Invalid decibel threshold '${opts.get('d')}'`);
+  const times = opts.has('n') && opts.get('n') ? Number(opts.get('n')) : 1;
   if (!Number.isInteger(times) || times < 1) throw new ToneDetectError(`Invalid number of hits '${opts.get('n')}'`);
-  const rx = !opts.has('t') || opts.has('r');
-  const tx = !opts.has('r') || opts.has('t');
+  const none = !optArg;
+  const rx = none || opts.has('r') || !opts.has('t');
+  const tx = !none && !opts.has('r');
   const jump = (o: string) => {
     const spec = opts.get(o);
     if (spec === undefined) return null;
     if (!spec.trim()) throw new ToneDetectError(`Option '${o}' needs a dialplan location`);
     return spec;
   };
-  return { freq, durationMs, db, rx, tx, times, end: opts.has('e'), gotoRx: jump('g'), gotoTx: jump('h'), hits: { rx: 0, tx: 0 } };
+  return {
+    freq, durationMs, db, rx, tx, times, end: opts.has('e'), gotoRx: jump('g'), gotoTx: jump('h'),
+    signals: { sit: opts.has('a'), busy: opts.has('b'), dial: opts.has('c') },
+    hits: previous ? { ...previous.hits } : { rx: 0, tx: 0 },
+  };
 }
 
 /**
@@ -86,11 +100,25 @@ export function frameHasTone(frame: Int16Array, freq: number, db: number): boole
   return tone >= rest * 10 ** (db / 10);
 }
 
-/** Per direction: how long the tone has lasted, and whether that run was counted already. */
+/**
+ * Per direction: how long the tone has lasted, and whether that run was
+ * counted already; the call-progress state of the last frame, and the last
+ * one heard (kept across a few frames that mix two steps of a tone).
+ */
 interface Run {
   ms: number;
   counted: boolean;
+  progress: ProgressState | null;
+  heard: ProgressState | null;
+  quiet: number;
 }
+
+/** Frames a call-progress step is remembered through while nothing is recognised. */
+const PROGRESS_GAP_FRAMES = 3;
+/** Which option's signal each progress state completes. */
+const SIGNAL_OF: Partial<Record<ProgressState, 'sit' | 'busy' | 'dial'>> = { special3: 'sit', busy: 'busy', dial: 'dial' };
+const freshRuns = () => ({ rx: freshRun(), tx: freshRun() });
+const freshRun = (): Run => ({ ms: 0, counted: false, progress: null, heard: null, quiet: 0 });
 
 /**
  * TONE_DETECT on the media clock: while a channel has a detector, each
@@ -118,10 +146,10 @@ export class ToneDetectors {
     if (!ch.d.toneDetect || ch.d.ended !== null) return this.stop(ch);
     const existing = this.active.get(ch);
     if (existing) {
-      existing.runs = { rx: { ms: 0, counted: false }, tx: { ms: 0, counted: false } };
+      existing.runs = freshRuns();
       return;
     }
-    const consumer = { runs: { rx: { ms: 0, counted: false }, tx: { ms: 0, counted: false } }, onFrame: (tick: number) => this.frame(ch, tick) };
+    const consumer = { runs: freshRuns(), onFrame: (tick: number) => this.frame(ch, tick) };
     this.active.set(ch, consumer);
     this.clock.add(consumer);
   }
@@ -141,22 +169,49 @@ export class ToneDetectors {
       if (!det[dir]) continue;
       const frame = dir === 'rx' ? this.router.inbound(ch, tick) : this.router.outbound(ch, tick);
       const run = c.runs[dir];
-      if (!frameHasTone(frame, det.freq, det.db)) {
-        run.ms = 0;
-        run.counted = false;
-        continue;
-      }
-      run.ms += FRAME_MS;
-      if (run.counted || run.ms < det.durationMs) continue;
-      run.counted = true;
-      det.hits[dir]++;
-      const matched = det.hits[dir] === det.times;
-      if (matched && det.end) ch.d.toneDetect = null;
-      this.eng.touch(ch);
-      this.eng.emitChannel(ch, 'ChannelToneDetected', {});
-      const location = dir === 'rx' ? det.gotoRx : det.gotoTx;
-      if (matched && location) this.jump(ch, location);
+      if (det.freq > 0) this.frequency(ch, det, run, dir, frame);
+      if (ch.d.toneDetect === det && det.signals) this.signal(ch, det, run, dir, frame);
       if (!ch.d.toneDetect) return this.stop(ch);
     }
+  }
+
+  /** The frequency asked for: a tone lasting the minimum duration counts one hit and raises ChannelToneDetected. */
+  private frequency(ch: Channel, det: ToneDetectState, run: Run, dir: 'rx' | 'tx', frame: Int16Array): void {
+    if (!frameHasTone(frame, det.freq, det.db)) {
+      run.ms = 0;
+      run.counted = false;
+      return;
+    }
+    run.ms += FRAME_MS;
+    if (run.counted || run.ms < det.durationMs) return;
+    run.counted = true;
+    det.hits[dir]++;
+    const matched = det.hits[dir] === det.times;
+    if (matched && det.end) ch.d.toneDetect = null;
+    this.eng.touch(ch);
+    this.eng.emitChannel(ch, 'ChannelToneDetected', {});
+    const location = dir === 'rx' ? det.gotoRx : det.gotoTx;
+    if (matched && location) this.jump(ch, location);
+  }
+
+  /**
+   * Options a, b and c: the signal matches as soon as it is recognised (no
+   * minimum duration, no hit counted), once for each time it starts. It
+   * raises ChannelToneDetected and takes the jump; as in Asterisk, a
+   * received signal without a g location takes the h one.
+   */
+  private signal(ch: Channel, det: ToneDetectState, run: Run, dir: 'rx' | 'tx', frame: Int16Array): void {
+    const state = progressState(frame, run.heard);
+    if (state) {
+      run.heard = state;
+      run.quiet = 0;
+    } else if (++run.quiet >= PROGRESS_GAP_FRAMES) run.heard = null;
+    const was = run.progress;
+    run.progress = state;
+    const which = state ? SIGNAL_OF[state] : undefined;
+    if (!which || state === was || !det.signals![which]) return;
+    this.eng.emitChannel(ch, 'ChannelToneDetected', {});
+    const location = dir === 'rx' && det.gotoRx ? det.gotoRx : det.gotoTx;
+    if (location) this.jump(ch, location);
   }
 }

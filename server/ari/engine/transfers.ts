@@ -1,4 +1,5 @@
 import { badRequest, conflict, notFound } from '../../errors.js';
+import type { EventProps } from './ari-models.js';
 import type { AriTransfers } from './ari-transfers.js';
 import type { Bridge, Bridges } from './bridges.js';
 import type { Calls } from './calls.js';
@@ -8,8 +9,12 @@ import type { Channel } from './channel.js';
 import type { ChannelFactory } from './channel-factory.js';
 import { findExtension } from './dialplan.js';
 import type { DialplanStarter } from './dialplan-starter.js';
+import type { BlindTransferStatus, BridgeBlindTransferPort } from './dialplan-transfers.js';
 import type { Engine } from './engine.js';
 import type { Variables } from './variables.js';
+
+/** What every BridgeAttendedTransfer of one transfer carries, whatever its outcome. */
+type AttendedProps = Pick<EventProps<'BridgeAttendedTransfer'>, 'transferer_first_leg' | 'transferer_second_leg' | 'is_external' | 'transferee' | 'transfer_target' | 'transferer_first_leg_bridge' | 'transferer_second_leg_bridge'>;
 
 /** Where Asterisk points the Local pair that links two bridges in an attended transfer (it never runs there). */
 const ATTENDED_LINK: Target = { kind: 'local', tech: 'Local', resource: '_attended@transfer', exten: '_attended', context: 'transfer' };
@@ -24,7 +29,7 @@ const ATTENDED_LINK: Target = { kind: 'local', tech: 'Local', resource: '_attend
  * two bridges. A channel whose transfer handling is ari-only leaves both
  * kinds to its application instead (AriTransfers).
  */
-export class Transfers {
+export class Transfers implements BridgeBlindTransferPort {
   constructor(
     private readonly eng: Engine,
     private readonly calls: Calls,
@@ -51,6 +56,21 @@ export class Transfers {
     const ctx = context || ch.d.vars.TRANSFER_CONTEXT || this.eng.fixtures.endpoints.get(ch.d.endpoint.toLowerCase())?.context || 'default';
     // The PJSIP stack refuses a REFER to an extension that does not exist, before any transfer starts.
     if (!findExtension(this.eng.fixtures.dialplan, ctx, exten)) throw badRequest(`No such extension '${exten}' in context '${ctx}'`);
+    // After a successful transfer the phone that sent the REFER hangs up its call.
+    if (this.blindInBridge(ch, exten, ctx)) this.eng.schedule(ch, 'farHangup', 0, CAUSE.NORMAL);
+  }
+
+  /**
+   * BlindTransfer() in the dialplan: the same transfer of the channel's
+   * bridge peers, started by the channel itself (still is_external, as
+   * Asterisk's application asks for it); the channel stays where it is.
+   */
+  fromDialplan(ch: Channel, exten: string, context: string): BlindTransferStatus {
+    return this.blindInBridge(ch, exten, context) ? 'SUCCESS' : 'INVALID';
+  }
+
+  /** Moves the channel's bridge peers to exten@ctx by a Local channel and announces it; false (result Invalid) when there is nobody to move. */
+  private blindInBridge(ch: Channel, exten: string, ctx: string): boolean {
     const b = this.bridges.bridgeOf(ch);
     const others = b ? this.others(b, ch) : [];
     const base = { channel: this.eng.snapshot(ch), exten, context: ctx, is_external: true };
@@ -58,7 +78,7 @@ export class Transfers {
       // Not bridged, or alone in the bridge: Asterisk reports the attempt as invalid and nothing moves.
       const to = b ? this.involved(b, ch) : this.eng.recipients(ch);
       this.eng.emit('BridgeBlindTransfer', { ...base, result: 'Invalid', ...(b ? { bridge: this.bridges.json(b) } : {}) }, to);
-      return;
+      return false;
     }
     this.markTransfer(ch, others, 'BLINDTRANSFER');
     const transferee = others.length === 1 ? others[0] : undefined;
@@ -78,13 +98,15 @@ export class Transfers {
     this.eng.touch(one);
     this.eng.touch(two);
     this.pbx.start(two, ctx, exten, 1);
-    this.eng.schedule(ch, 'farHangup', 0, CAUSE.NORMAL);
+    return true;
   }
 
   /**
    * The far end completes an attended transfer: `id` is its call to the
    * party being transferred, `targetId` its call to the target. Two bridged
-   * calls are linked by a Local pair; two unbridged calls are invalid.
+   * calls are linked by a Local pair; a bridged call and an unbridged one
+   * join the bridge to whatever the unbridged call was running (see
+   * toApplication); two unbridged calls are invalid.
    */
   attended(id: string, targetId: string): void {
     const first = this.channel(id);
@@ -93,15 +115,13 @@ export class Transfers {
     if (this.ariOnly.handles(first)) return this.ariOnly.attended(first, second);
     const b1 = this.bridges.bridgeOf(first);
     const b2 = this.bridges.bridgeOf(second);
-    // Asterisk joins a bridged call and an unbridged one by masquerading a Local channel into the unbridged one; not simulated.
-    if (!!b1 !== !!b2) throw conflict('Only two bridged calls, or two unbridged ones, can be transferred here');
     const peer = (b: Bridge | undefined, ch: Channel) => {
       const o = b ? this.others(b, ch) : [];
       return o.length === 1 ? o[0] : undefined;
     };
     const transferee = peer(b1, first);
     const target = peer(b2, second);
-    const props = {
+    const props: AttendedProps = {
       transferer_first_leg: this.eng.snapshot(first), transferer_second_leg: this.eng.snapshot(second),
       is_external: true,
       ...(transferee ? { transferee: this.eng.snapshot(transferee) } : {}),
@@ -111,9 +131,13 @@ export class Transfers {
     };
     const to = b1 ? this.involved(b1, first) : this.eng.recipients(first);
     for (const app of b2 ? this.involved(b2, second) : this.eng.recipients(second)) to.add(app);
+    const fail = () => this.eng.emit('BridgeAttendedTransfer', { ...props, result: 'Invalid', destination_type: 'fail' }, to);
+    if (!b1 && !b2) return fail();
     if (!b1 || !b2) {
-      this.eng.emit('BridgeAttendedTransfer', { ...props, result: 'Invalid', destination_type: 'fail' }, to);
-      return;
+      const [bridged, unbridged, b] = b1 ? [first, second, b1] : [second, first, b2!];
+      // Alone in its bridge, the bridged call has nobody to transfer.
+      if (!this.others(b, bridged).length) return fail();
+      return this.toApplication(bridged, unbridged, b, props, to);
     }
     this.markTransfer(first, this.others(b1, first), 'ATTENDEDTRANSFER');
     const one = this.make.allocate(ATTENDED_LINK, undefined, undefined, first.d.formats, { ...first.d.caller });
@@ -135,6 +159,42 @@ export class Transfers {
     for (const ch of [first, second]) this.eng.schedule(ch, 'farHangup', 0, CAUSE.NORMAL);
   }
 
+  /**
+   * One call bridged, the other not (application bridges only transfer as
+   * bridges, so Asterisk always does it this way): a Local pair is made; its
+   * second half takes the unbridged call's place in what that call was
+   * running (its Stasis application, with replace_channel, or its dialplan
+   * location), its first half takes the bridged call's place in the bridge.
+   * Announced with destination_type application, naming the application the
+   * unbridged call was in. Both of the far end's calls then hang up.
+   */
+  private toApplication(bridged: Channel, unbridged: Channel, b: Bridge, props: AttendedProps, to: Set<string>): void {
+    const app = unbridged.d.dialplan.appName;
+    this.markTransfer(bridged, this.others(b, bridged), 'ATTENDEDTRANSFER');
+    const one = this.make.allocate(ATTENDED_LINK, undefined, undefined, bridged.d.formats, { ...bridged.d.caller });
+    const two = this.calls.peerOf(one)!;
+    this.vars.write(one, 'ATTENDEDTRANSFER', bridged.d.name);
+    for (const ch of [one, two]) {
+      ch.d.state = 'Up';
+      ch.d.answered = this.eng.clock.now();
+      this.eng.touch(ch);
+    }
+    if (unbridged.d.stasis) this.takeApp(unbridged, two);
+    else if (unbridged.d.pbx) {
+      // The dialplan goes on on the Local half, from the application the call was running.
+      const { context, exten, priority } = unbridged.d.dialplan;
+      this.eng.cancel(unbridged, 'pbx');
+      unbridged.d.pbx = false;
+      this.pbx.start(two, context, exten, priority);
+    }
+    this.replace(b, bridged, one);
+    for (const a of [...this.eng.recipients(one), ...this.eng.recipients(two)]) to.add(a);
+    this.eng.emit('BridgeAttendedTransfer', {
+      ...props, result: 'Success', destination_type: 'application', destination_application: app, replace_channel: this.eng.snapshot(one),
+    }, to);
+    for (const ch of [bridged, unbridged]) this.eng.schedule(ch, 'farHangup', 0, CAUSE.NORMAL);
+  }
+
   private others(b: Bridge, ch: Channel): Channel[] {
     return b.d.channels.filter((x) => x !== ch.id).map((x) => this.eng.find(x)).filter((c): c is Channel => !!c);
   }
@@ -154,6 +214,12 @@ export class Transfers {
 
   /** The Local channel enters the replaced channel's app (StasisStart with replace_channel), then takes its place in the bridge. */
   private replace(b: Bridge, replaced: Channel, local: Channel): void {
+    this.takeApp(replaced, local);
+    this.bridges.swap(b, local, replaced);
+  }
+
+  /** The Local channel enters the application the replaced channel is in, with replace_channel (nothing when that app has gone). */
+  private takeApp(replaced: Channel, local: Channel): void {
     const app = replaced.d.stasis?.app;
     if (app && this.eng.apps.isActive(app)) {
       this.calls.setLocation(local, { appName: 'Stasis', appData: app });
@@ -162,6 +228,5 @@ export class Transfers {
       this.eng.subscribe(local, app);
       this.eng.emitChannel(local, 'StasisStart', { args: [], replace_channel: this.eng.snapshot(replaced) }, [app]);
     }
-    this.bridges.swap(b, local, replaced);
   }
 }

@@ -1,10 +1,10 @@
 import { badRequest } from '../../errors.js';
 import { formatCallerId, parseCallerId, type Party } from './callerid.js';
-import { causeText } from './causes.js';
 import type { Channel } from './channel.js';
 import type { Engine } from './engine.js';
 import { evaluate } from './expression.js';
 import { emptyRedirecting, redirectingField } from './redirecting.js';
+import { dialedCause } from './sip-cause-codes.js';
 import { parseToneDetect, ToneDetectError } from './tone-detect.js';
 import { transferHandlingOf, transferHandlingWritten } from './transfer-handling.js';
 
@@ -150,9 +150,13 @@ export class Variables {
       }
       case 'LANGUAGE': return need().d.language;
       case 'HANGUPCAUSE': {
-        const c = need();
-        return a[1] === 'tech' ? '' : c.d.hangupCause !== null ? causeText(c.d.hangupCause) : '';
+        if (a.length !== 2) throw new FunctionError('HANGUPCAUSE takes a channel name and a type');
+        if (a[1] !== 'tech' && a[1] !== 'ast') throw new FunctionError(`Unknown cause type '${a[1]}'`);
+        const found = dialedCause(need(), a[0]!, a[1]);
+        if (found === undefined) throw new FunctionError(`No cause kept for channel ${a[0]}`);
+        return found;
       }
+      case 'HANGUPCAUSE_KEYS': return Object.keys(need().d.dialedCauses ?? {}).join(',');
       case 'LEN': return String(args.length);
       case 'ISNULL': return args === '' ? '1' : '0';
       case 'EXISTS': return args !== '' ? '1' : '0';
@@ -278,7 +282,10 @@ export class Variables {
       }
       case 'TONE_DETECT':
         try {
-          ch.d.toneDetect = parseToneDetect(a);
+          const next = parseToneDetect(a, ch.d.toneDetect);
+          // Removing a detector the channel does not have fails, as in Asterisk.
+          if (!next && !ch.d.toneDetect) throw new FunctionError('No tone detector to remove');
+          ch.d.toneDetect = next;
         } catch (err) {
           if (err instanceof ToneDetectError) throw new FunctionError(err.message);
           throw err;

@@ -1,0 +1,98 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { FRAME_SAMPLES, level, SILENCE_THRESHOLD, tonePower } from '../../server/ari/media/pcm.js';
+import { parseWav } from '../../server/ari/media/wav.js';
+import { hangupAndWait } from '../_helpers/ari.js';
+import type { AriEvent } from '../_helpers/events.js';
+import { useServer } from '../_helpers/suite.js';
+
+// A bridge recording with beep: the Recorder plays the beep into the bridge before capture, so the
+// members hear it; the recording itself starts after it. What a member hears is observed through a
+// Local pair: ;1 is in the bridge, and a recording of ;2 holds what ;1 is sent.
+const test = suite('bridge-record-beep');
+const ctx = useServer(test);
+const enc = encodeURIComponent;
+
+const finished = (name: string) => ctx.ev.waitFor((e: AriEvent) => e.type === 'RecordingFinished' && e.recording?.name === name);
+const started = (name: string) => ctx.ev.waitFor((e: AriEvent) => e.type === 'RecordingStarted' && e.recording?.name === name);
+
+async function audio(name: string): Promise<Int16Array> {
+  const r = await ctx.t.http('GET', `/ari/recordings/stored/${enc(name)}/file`);
+  assert.is(r.status, 200);
+  const w = parseWav(r.bytes);
+  assert.is(w.rate, 8000);
+  return w.samples;
+}
+
+function frames(s: Int16Array): Int16Array[] {
+  const out: Int16Array[] = [];
+  for (let i = 0; i + FRAME_SAMPLES <= s.length; i += FRAME_SAMPLES) out.push(s.subarray(i, i + FRAME_SAMPLES));
+  return out;
+}
+
+/** Share of the signal's power at `f` (1 for a pure tone). */
+function purity(s: Int16Array, f: number): number {
+  let ms = 0;
+  for (const x of s) ms += (x / 32768) ** 2;
+  ms /= s.length || 1;
+  return ms ? tonePower(s, f, 8000) / (2 * ms) : 0;
+}
+
+/** A bridge holding the first half of a Local pair (the second half observed) and a silent PJSIP call. */
+async function setup(tag: string): Promise<{ bridge: string; one: string; two: string; other: string }> {
+  const one = `${tag}-loc`;
+  const two = `${one};2`;
+  const o = await ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'Local/1000@default', app: 'app1', channelId: one }, json: { variables: { STASIS_APP: 'app1' } } });
+  assert.is(o.status, 200, o.text);
+  for (const id of [one, two]) await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === id);
+  const other = `${tag}-pj`;
+  assert.is((await ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/instant', app: 'app1', channelId: other } })).status, 200);
+  await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === other);
+  const bridge = `${tag}-br`;
+  assert.is((await ctx.t.http('POST', '/ari/bridges', { query: { bridgeId: bridge } })).status, 200);
+  for (const id of [one, other]) {
+    assert.is((await ctx.t.http('POST', `/ari/bridges/${bridge}/addChannel`, { query: { channel: id } })).status, 204);
+    await ctx.ev.waitFor((e) => e.type === 'ChannelEnteredBridge' && e.channel?.id === id);
+  }
+  return { bridge, one, two, other };
+}
+
+/** Records the bridge for 1 s (beep or not) while ;2 is recorded; returns what ;2 heard and the bridge recording. */
+async function recordBridge(tag: string, beep: boolean): Promise<{ heard: Int16Array; own: Int16Array }> {
+  const { bridge, one, two, other } = await setup(tag);
+  const observer = `${tag}-heard`;
+  assert.is((await ctx.t.http('POST', `/ari/channels/${enc(two)}/record`, { query: { name: observer, format: 'wav' } })).status, 201);
+  await started(observer);
+  const name = `${tag}-bridge`;
+  const r = await ctx.t.http('POST', `/ari/bridges/${bridge}/record`, { query: { name, format: 'wav', beep, maxDurationSeconds: 1 } });
+  assert.is(r.status, 201, r.text);
+  assert.is((await finished(name)).recording.state, 'done');
+  assert.is((await ctx.t.http('POST', `/ari/recordings/live/${enc(observer)}/stop`)).status, 204);
+  await finished(observer);
+  const result = { heard: await audio(observer), own: await audio(name) };
+  await ctx.t.http('DELETE', `/ari/bridges/${bridge}`);
+  for (const id of [one, other]) await hangupAndWait(ctx.t, ctx.ev, id);
+  return result;
+}
+
+test('beep=true: the members hear one 250 ms 1 kHz beep when the recording starts; the recording does not hold it', async () => {
+  const { heard, own } = await recordBridge('rb-beep', true);
+  const loudness = frames(heard).map((f) => level(f) >= SILENCE_THRESHOLD);
+  const loud = frames(heard).filter((f) => level(f) >= SILENCE_THRESHOLD);
+  // 250 ms = 12.5 frames, in one stretch (upper bound with slack for ticks rendered again after a lag).
+  assert.ok(loud.length >= 12 && loud.length <= 20, `${loud.length} frames of beep`);
+  assert.is(loudness.lastIndexOf(true) - loudness.indexOf(true) + 1, loud.length, 'one stretch');
+  const beep = new Int16Array(loud.length * FRAME_SAMPLES);
+  loud.forEach((f, i) => beep.set(f, i * FRAME_SAMPLES));
+  assert.ok(purity(beep, 1000) > 0.8, `the beep is 1 kHz (${purity(beep, 1000)})`);
+  assert.ok(Math.abs(own.length / 8000 - 1) < 0.05, `the bridge recording lasts 1 s (${own.length / 8000})`);
+  assert.not.ok(frames(own).some((f) => level(f) >= SILENCE_THRESHOLD), 'the beep is not recorded');
+});
+
+test('beep=false (the default): the members hear nothing', async () => {
+  const { heard } = await recordBridge('rb-quiet', false);
+  assert.ok(heard.length > 0);
+  assert.not.ok(frames(heard).some((f) => level(f) >= SILENCE_THRESHOLD), 'silence throughout');
+});
+
+test.run();
