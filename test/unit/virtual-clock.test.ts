@@ -1,0 +1,141 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { VirtualClock } from '../../server/ari/time/virtual-clock.js';
+
+// The virtual clock on its own: it stands still, runs due timers in (instant, creation) order when
+// advanced, moves to each timer's instant before running it, and counts what is still ahead.
+const test = suite('virtual clock');
+
+const START = Date.UTC(2000, 0, 1);
+const tick = () => new Promise((r) => setImmediate(r));
+
+test('time stands still until advanced; advance lands exactly on now + ms', async () => {
+  const c = new VirtualClock(START);
+  assert.is(c.now(), START);
+  await tick();
+  assert.is(c.now(), START);
+  assert.is(await c.advance(1500), START + 1500);
+  assert.is(c.now(), START + 1500);
+  assert.is(c.simSince(START), 1500);
+  assert.is(c.instantAfter(250), START + 1750);
+  assert.is(c.instantAfter(250, START), START + 250);
+});
+
+test('timers run in instant order, ties in the order they were made, each at its own instant', async () => {
+  const c = new VirtualClock(START);
+  const ran: Array<[string, number]> = [];
+  const log = (name: string) => () => ran.push([name, c.now() - START]);
+  c.after(300, log('c'));
+  c.after(100, log('a1'));
+  c.at(START + 100, log('a2'));
+  c.after(200, log('b'));
+  c.after(1000, log('late'));
+  assert.is(c.pending(), 5);
+  await c.advance(300);
+  assert.equal(ran, [['a1', 100], ['a2', 100], ['b', 200], ['c', 300]]);
+  assert.is(c.pending(), 1);
+  assert.is(c.nextDue(), START + 1000);
+});
+
+test('timers made by running timers inside the window run too; those beyond it wait', async () => {
+  const c = new VirtualClock(START);
+  const ran: number[] = [];
+  c.after(100, () => {
+    ran.push(c.now() - START);
+    c.after(50, () => ran.push(c.now() - START));
+    c.after(500, () => ran.push(c.now() - START));
+  });
+  await c.advance(200);
+  assert.equal(ran, [100, 150]);
+  assert.is(c.pending(), 1);
+  await c.advance(400);
+  assert.equal(ran, [100, 150, 600]);
+});
+
+test('every re-arms a period after each run until cancelled (also from inside itself)', async () => {
+  const c = new VirtualClock(START);
+  const ticks: number[] = [];
+  const h = c.every(20, () => {
+    ticks.push(c.now() - START);
+    if (ticks.length === 4) c.cancel(h);
+  });
+  await c.advance(50);
+  assert.equal(ticks, [20, 40]);
+  await c.advance(1000);
+  assert.equal(ticks, [20, 40, 60, 80]);
+  assert.is(c.pending(), 0);
+});
+
+test('cancelled timers never run and are not counted; cancelling twice or nothing is harmless', async () => {
+  const c = new VirtualClock(START);
+  let ran = 0;
+  const h = c.after(10, () => ran++);
+  c.after(20, () => ran++);
+  c.cancel(h);
+  c.cancel(h);
+  c.cancel(undefined);
+  c.cancel(null);
+  assert.is(c.pending(), 1);
+  await c.advance(100);
+  assert.is(ran, 1);
+});
+
+test('a timer due now runs on a later turn without an advance, and time does not move', async () => {
+  const c = new VirtualClock(START);
+  const ran: number[] = [];
+  c.after(0, () => ran.push(c.now()));
+  c.at(START - 5000, () => ran.push(c.now())); // in the past: runs now, the clock never goes back
+  assert.is(c.pending(), 0);
+  assert.equal(ran, []);
+  await tick();
+  assert.equal(ran, [START, START]);
+  assert.is(c.now(), START);
+});
+
+test('advanceUntilIdle stops at the last timer, or at max_ms with timers still ahead', async () => {
+  const c = new VirtualClock(START);
+  const ran: number[] = [];
+  c.after(100, () => c.after(900, () => ran.push(c.now() - START)));
+  c.after(30_000, () => ran.push(c.now() - START));
+  assert.equal(await c.advanceUntilIdle(), { now: START + 30_000, idle: true });
+  assert.equal(ran, [1000, 30_000]);
+
+  const d = new VirtualClock(START);
+  d.every(1000, () => {});
+  assert.equal(await d.advanceUntilIdle(5500), { now: START + 5500, idle: false });
+  assert.is(d.pending(), 1);
+});
+
+test('advances run one after another; the second starts where the first ended', async () => {
+  const c = new VirtualClock(START);
+  const ran: number[] = [];
+  c.after(150, () => ran.push(c.now() - START));
+  const [a, b] = await Promise.all([c.advance(100), c.advance(100)]);
+  assert.is(a, START + 100);
+  assert.is(b, START + 200);
+  assert.equal(ran, [150]);
+});
+
+test('work a timer defers to a later turn settles before time moves on', async () => {
+  const c = new VirtualClock(START);
+  const seen: number[] = [];
+  c.after(10, () => setImmediate(() => c.after(5, () => seen.push(c.now() - START))));
+  c.after(12, () => seen.push(c.now() - START));
+  await c.advance(100);
+  assert.equal(seen, [12, 15]);
+});
+
+test('a timer that throws is reported and the advance goes on', async () => {
+  const errors: unknown[] = [];
+  const c = new VirtualClock(START, (err) => errors.push(err));
+  let ran = false;
+  c.after(1, () => {
+    throw new Error('boom');
+  });
+  c.after(2, () => (ran = true));
+  await c.advance(5);
+  assert.is(errors.length, 1);
+  assert.ok(ran);
+});
+
+test.run();
