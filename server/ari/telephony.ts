@@ -7,6 +7,9 @@ import type { EndpointRepo } from '../db/repos/endpoint-repo.js';
 import type { MailboxRepo } from '../db/repos/mailbox-repo.js';
 import type { BridgeRepo, RecordingRepo } from '../db/repos/recording-repo.js';
 import { MediaClock } from './media/media-clock.js';
+import { ClockControl } from './time/clock-control.js';
+import { VIRTUAL_NOW_KEY } from './time/sim-time.js';
+import { nextTurn } from './time/virtual-clock.js';
 import { createExternalHostPolicy } from './media/external-host-policy.js';
 import { Codecs } from './media/codec.js';
 import { AudioRouter } from './engine/audio.js';
@@ -68,6 +71,8 @@ export interface Telephony {
   modules: Modules;
   logChannels: LogChannels;
   dynamicConfig: DynamicConfig;
+  /** The simulation API's hold on the clock: its state, and advancing a virtual one. */
+  clockControl: ClockControl;
   /** Stops media (recordings are completed and kept) and the engine. */
   stop(): void;
 }
@@ -166,11 +171,22 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const websocketMedia: WebSocketMedia = new WebSocketMedia(engine, calls, router, clock, createMediaConnector(ws.clients, { hosts: hostPolicy, allowLoopback: ws.allowLoopback }), ws.controlFormat);
   const external: ExternalMedia = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost, hostPolicy, websocketMedia);
   engine.onHangup((ch) => router.forget(ch));
+  const clockControl = new ClockControl({
+    clock: opts.clock,
+    // Between two timers of an advance: deferred starts run, frames handed out in slices finish, and the commit delivers.
+    settle: async () => {
+      do {
+        await nextTurn();
+        await engine.commit();
+      } while (clock.busy);
+    },
+    remember: (now) => engine.deferWrite(() => opts.meta.set(VIRTUAL_NOW_KEY, String(now))),
+  });
   await external.restore();
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeMedia, transfers, bridgeVars, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages, modules, logChannels, dynamicConfig,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeMedia, transfers, bridgeVars, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages, modules, logChannels, dynamicConfig, clockControl,
     stop() {
       registrations.stop();
       recordings.stopAll();

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { VariableInput } from '../../../protocol/operation.js';
 import { badRequest, conflict } from '../../errors.js';
 import { type Party } from './callerid.js';
@@ -7,9 +6,6 @@ import { Channel, type Direction } from './channel.js';
 import { findExtension } from './dialplan.js';
 import type { Engine } from './engine.js';
 import type { Variables } from './variables.js';
-
-/** SIP Call-IDs only need to be unique: a per-process random prefix and a sequence. */
-const CALL_ID_PREFIX = randomBytes(8).toString('hex');
 
 /** The empty caller id. */
 export const EMPTY_PARTY: Party = { name: '', number: '' };
@@ -21,10 +17,15 @@ const EMPTY = EMPTY_PARTY;
  * halves for a Local pair) with its ChannelCreated.
  */
 export class ChannelFactory {
+  /** SIP Call-IDs only need to be unique: a prefix made up once per process, and a sequence. */
+  private readonly callIdPrefix: string;
+
   constructor(
     private readonly eng: Engine,
     private readonly vars: Variables,
-  ) {}
+  ) {
+    this.callIdPrefix = eng.ids.hex(8);
+  }
 
   // ---- endpoints ------------------------------------------------------------
 
@@ -107,7 +108,7 @@ export class ChannelFactory {
       seq,
       id,
       name: p.name ?? `${p.nameBase}-${p.suffix ?? this.eng.nextNameSuffix(p.tech)}${p.localHalf ? `;${p.localHalf}` : ''}`,
-      protocolId: p.tech === 'PJSIP' ? `${CALL_ID_PREFIX}-${seq.toString(16)}@trunkline` : '',
+      protocolId: p.tech === 'PJSIP' ? `${this.callIdPrefix}-${seq.toString(16)}@trunkline` : '',
       endpoint: p.endpoint,
       tech: p.tech,
       direction: p.direction,

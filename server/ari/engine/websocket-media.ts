@@ -1,4 +1,3 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import type { VariableInput } from '../../../protocol/operation.js';
 import { badRequest } from '../../errors.js';
 import type { Codec } from '../media/codec.js';
@@ -110,7 +109,7 @@ export class WebSocketMedia {
       const refused = this.connector.refusal(dialName);
       if (refused) throw badRequest(refused);
     }
-    const connectionId = server ? randomUUID() : dialName;
+    const connectionId = server ? this.eng.ids.uuid() : dialName;
     const frameSize = (codec.rate * FRAME_MS * codec.bytesPerSample) / 1000;
     let session: Session | undefined;
     const ch = this.calls.createInternal({
@@ -118,7 +117,7 @@ export class WebSocketMedia {
       tech: 'WebSocket',
       nameBase: `WebSocket/${dialName}`,
       // Asterisk names the channel after its private structure's address.
-      name: `WebSocket/${dialName}/0x${randomBytes(6).toString('hex').replace(/^0+/, '')}`,
+      name: `WebSocket/${dialName}/0x${this.eng.ids.hex(6).replace(/^0+/, '')}`,
       endpoint: `WebSocket/${dialName}`,
       app: req.app,
       args: splitAppArgs(req.data),
