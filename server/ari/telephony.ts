@@ -173,12 +173,15 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   engine.onHangup((ch) => router.forget(ch));
   const clockControl = new ClockControl({
     clock: opts.clock,
-    // Between two timers of an advance: deferred starts run, frames handed out in slices finish, and the commit delivers.
+    // Between two timers of an advance: deferred starts run, frames handed out in slices finish, and the commit
+    // delivers. A turn that committed anything may have deferred more work to the next, so quiet is a turn without one.
     settle: async () => {
-      do {
+      for (;;) {
+        const flushes = engine.flushes;
         await nextTurn();
         await engine.commit();
-      } while (clock.busy);
+        if (engine.flushes === flushes && !clock.busy) return;
+      }
     },
     remember: (now) => engine.deferWrite(() => opts.meta.set(VIRTUAL_NOW_KEY, String(now))),
   });

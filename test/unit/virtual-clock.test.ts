@@ -125,6 +125,22 @@ test('work a timer defers to a later turn settles before time moves on', async (
   assert.equal(seen, [12, 15]);
 });
 
+test('the settle given to an advance runs after every timer, before the next is looked for', async () => {
+  const c = new VirtualClock(START);
+  const seen: number[] = [];
+  const later = (n: number, fn: () => void) => (n ? setImmediate(() => later(n - 1, fn)) : fn());
+  c.after(10, () => later(3, () => c.after(0, () => seen.push(c.now() - START))));
+  c.after(11, () => seen.push(c.now() - START));
+  let settles = 0;
+  const threeTurns = async () => {
+    settles++;
+    for (let i = 0; i < 4; i++) await tick();
+  };
+  await c.advance(100, threeTurns);
+  assert.equal(seen, [10, 11]);
+  assert.is(settles, 4); // one per timer, and one more after the timer made meanwhile
+});
+
 test('a timer that throws is reported and the advance goes on', async () => {
   const errors: unknown[] = [];
   const c = new VirtualClock(START, (err) => errors.push(err));

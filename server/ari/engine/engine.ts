@@ -237,6 +237,11 @@ export class Engine {
     this.commits.flush();
   }
 
+  /** How many group commits have run: a count that moves while work is going on. */
+  get flushes(): number {
+    return this.commits.flushes;
+  }
+
   // ---- timers -------------------------------------------------------------------
 
   /** Registers the handler of a timer kind. */

@@ -31,6 +31,8 @@ export class GroupCommit {
   private deferred: Array<() => void> = [];
   private endedSincePrune = 0;
   private frozen = false;
+  /** Flushes run so far (the virtual clock's advance watches it to see whether work is still going on). */
+  flushes = 0;
 
   constructor(private readonly deps: GroupCommitDeps) {}
 
@@ -75,6 +77,7 @@ export class GroupCommit {
 
   /** Commits every changed channel in one transaction, then delivers the queued events and releases waiting answers. */
   flush(): void {
+    this.flushes++;
     this.queued = false;
     if (this.frozen) return;
     const { repo, meta, counters } = this.deps;

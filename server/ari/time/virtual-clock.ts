@@ -147,7 +147,11 @@ export class VirtualClock implements Clock {
   private async runUntil(target: number, settle: Settle): Promise<void> {
     for (let t = this.queue.peek(); t && t.instant <= target; t = this.queue.peek()) {
       this.fire(t);
-      await settle();
+      // Work that made timers on a later turn may still be going on: it settles again until none are made.
+      for (let made = -1; made !== this.seq;) {
+        made = this.seq;
+        await settle();
+      }
     }
   }
 
