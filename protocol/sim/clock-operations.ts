@@ -16,8 +16,6 @@ export const SimClockAdvanced = defineModel('SimClockAdvanced', 'Where an advanc
   now: f.date('The clock\'s instant once everything due on the way has run and its events have been sent.'),
 });
 
-const realRefused = 'The clock is real (SIM_CLOCK=real): only a virtual clock can be advanced.';
-
 export const getSimClock = defineOperation({
   resource: 'sim', method: 'GET', path: '/clock', nickname: 'getClock',
   summary: 'Which clock runs the simulation, its current instant and how many timers wait ahead.',
@@ -35,7 +33,7 @@ export const advanceSimClock = defineOperation({
     max_ms: query.int({ description: 'With until=idle: stop after this many simulated milliseconds even if timers are left.', min: 0, max: MAX_ADVANCE_MS }),
   },
   responseClass: 'SimClockAdvanced', response: SimClockAdvanced.schema, success: 200,
-  errors: [{ code: 400, reason: `Neither or both of ms and until, max_ms without until, a value out of range, or a real clock. ${realRefused}` }],
+  errors: [{ code: 400, reason: 'Neither or both of ms and until, max_ms without until, a value out of range, or a real clock (SIM_CLOCK=real), which cannot be advanced.' }],
 });
 
 export const simClockOperations = [getSimClock, advanceSimClock] as const;
