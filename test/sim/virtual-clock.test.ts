@@ -4,6 +4,7 @@ import { eventSequence } from '../_helpers/ari.js';
 import { connectEvents, type AriEvent, type EventLog } from '../_helpers/events.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
+import { tempDir } from '../_helpers/temp-dir.js';
 
 // SIM_CLOCK=virtual: simulated time stands still until /sim/clock/advance moves it, and an advance
 // answers only once every event the advanced time caused has been sent. Timestamps are asserted
@@ -168,6 +169,40 @@ test('on the real clock, GET /sim/clock shows it and advancing is 400', async ()
     t.assertNoViolations();
   } finally {
     await t.close();
+  }
+});
+
+test('a restart goes on from the last advanced instant: restored timers keep their virtual due time, new ids do not repeat', async () => {
+  const dir = tempDir('virtual-restart');
+  let s = await startTestServer(VIRTUAL, dir);
+  try {
+    let ev = await connectEvents(s.url, 'app1');
+    const first = await s.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/noanswer', app: 'app1', timeout: '30' } });
+    assert.is(first.status, 200);
+    assert.is(await advance(s, { ms: '10000' }), START + 10_000);
+    const bridge = await s.http('POST', '/ari/bridges');
+    await ev.close();
+    s.assertNoViolations();
+    await s.close({ keepData: true });
+
+    s = await startTestServer(VIRTUAL, dir);
+    ev = await connectEvents(s.url, 'app1');
+    assert.equal(await clockOf(s), { mode: 'virtual', now: stamp(START + 10_000), pending: 1 });
+    assert.is(await advance(s, { ms: '20000' }), START + 30_000);
+    const destroyed = await ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === first.body.id);
+    assert.is(destroyed.timestamp, stamp(START + 30_000));
+    assert.is(destroyed.cause, 19);
+    const second = await s.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/noanswer', app: 'app1' } });
+    assert.is(second.body.id, `${(START + 30_000) / 1000}.2`);
+    assert.is(second.body.name, 'PJSIP/noanswer-00000002');
+    const other = await s.http('POST', '/ari/bridges');
+    assert.is.not(other.body.id, bridge.body.id);
+    assert.is((await s.http('DELETE', `/ari/channels/${second.body.id}`)).status, 204);
+    await ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === second.body.id);
+    await ev.close();
+    s.assertNoViolations();
+  } finally {
+    await s.close();
   }
 });
 

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { SeededIds } from '../../server/ari/time/id-source.js';
 import { VirtualClock } from '../../server/ari/time/virtual-clock.js';
 
 // The virtual clock on its own: it stands still, runs due timers in (instant, creation) order when
@@ -152,6 +153,19 @@ test('a timer that throws is reported and the advance goes on', async () => {
   await c.advance(5);
   assert.is(errors.length, 1);
   assert.ok(ran);
+});
+
+test('seeded ids: the same seed gives the same sequence, another seed another; UUIDs have the version 4 layout', () => {
+  const a = new SeededIds('2025-01-01T00:00:00.000Z#1');
+  const b = new SeededIds('2025-01-01T00:00:00.000Z#1');
+  const c = new SeededIds('2025-01-01T00:00:00.000Z#2');
+  const seqA = [a.uuid(), a.hex(8), a.hex(40), a.uuid()];
+  assert.equal([b.uuid(), b.hex(8), b.hex(40), b.uuid()], seqA);
+  assert.is.not(c.uuid(), seqA[0]);
+  assert.match(seqA[0]!, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.match(seqA[1]!, /^[0-9a-f]{16}$/);
+  assert.match(seqA[2]!, /^[0-9a-f]{80}$/);
+  assert.is.not(seqA[3], seqA[0]);
 });
 
 test.run();
