@@ -120,6 +120,40 @@ test('a recording of 10 virtual seconds lasts exactly 10 s and holds exactly 80,
   await ctx.ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === id);
 });
 
+test('far-end DTMF is timed in virtual time: each digit ends its duration after it starts, the next a gap later', async () => {
+  const id = await answeredInApp(ctx.t, ctx.ev);
+  const t0 = instant((await clockOf(ctx.t)).now);
+  assert.is((await ctx.t.http('POST', `/sim/channels/${id}/dtmf`, { query: { dtmf: '12#', duration: '80', between: '40' } })).status, 204);
+  assert.is(await advance(ctx.t, { until: 'idle' }), t0 + 3 * 80 + 2 * 40);
+  const digits = (await ctx.ev.waitForCount((e) => e.type === 'ChannelDtmfReceived' && e.channel?.id === id, 3)).map((e) => [e.digit, e.duration_ms, e.timestamp]);
+  assert.equal(digits, [['1', 80, stamp(t0 + 80)], ['2', 80, stamp(t0 + 200)], ['#', 80, stamp(t0 + 320)]]);
+  assert.is((await ctx.t.http('DELETE', `/ari/channels/${id}`)).status, 204);
+  await ctx.ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === id);
+});
+
+test('a dialplan call (Answer, Playback of 797 ms, Wait(1), Hangup) ends exactly 1797 virtual ms after it starts', async () => {
+  const all = await connectEvents(ctx.t.url, 'vc-watch', { subscribeAll: true });
+  try {
+    const t0 = instant((await clockOf(ctx.t)).now);
+    const r = await ctx.t.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/alice', extension: '2000' } });
+    assert.is(r.status, 200);
+    assert.is(await advance(ctx.t, { until: 'idle' }), t0 + 1797);
+    const destroyed = await all.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === r.body.id);
+    assert.is(destroyed.timestamp, stamp(t0 + 1797));
+    const states = all.of(r.body.id).filter((e) => e.type === 'ChannelStateChange').map((e) => `${e.channel!.state}@${e.timestamp}`);
+    assert.equal(states, [`Up@${stamp(t0)}`]);
+  } finally {
+    await all.close();
+  }
+});
+
+test('concurrent advances run one after the other: each moves the clock by its own amount', async () => {
+  const t0 = instant((await clockOf(ctx.t)).now);
+  const [a, b] = await Promise.all([advance(ctx.t, { ms: '1000' }), advance(ctx.t, { ms: '1000' })]);
+  assert.equal([a, b].sort((x, y) => x - y), [t0 + 1000, t0 + 2000]);
+  assert.is(instant((await clockOf(ctx.t)).now), t0 + 2000);
+});
+
 test('until=idle moves to each due moment and stops at the last; max_ms stops short of it', async () => {
   const t0 = instant((await clockOf(ctx.t)).now);
   const r = await ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/noanswer', app: 'app1', timeout: '45' } });

@@ -110,7 +110,7 @@ export class VirtualClock implements Clock {
   /**
    * Moves from one due timer to the next until none is left, or until the
    * next one lies more than `maxMs` ahead of where it started (the clock then
-   * stops at that limit).
+   * stops at that limit). A repeating timer is never done: give a limit while one runs.
    */
   advanceUntilIdle(maxMs = Number.POSITIVE_INFINITY, settle: Settle = nextTurn): Promise<AdvanceResult> {
     return this.exclusive(async () => {
@@ -181,7 +181,7 @@ export class VirtualClock implements Clock {
       if (this.advancing) return;
       // Only the timers due now when the turn starts; any they make due now get a turn of their own.
       const due: VirtualTimer[] = [];
-      for (let t = this.queue.peek(); t && t.instant <= this.current && due.length < 10_000; t = this.queue.peek()) {
+      for (let t = this.queue.peek(); t && t.instant <= this.current; t = this.queue.peek()) {
         due.push(t);
         this.queue.remove(t);
       }
