@@ -95,6 +95,9 @@ export interface TelephonyOptions extends EngineOptions {
   limits: AriLimits;
 }
 
+/** Most event-loop turns an advance of the virtual clock waits, after a timer, for the work it started to go quiet. */
+const SETTLE_TURNS = 16;
+
 /** Wires the simulated telephony engine and its media, and restores what was live at the last stop. */
 export async function createTelephony(opts: TelephonyOptions): Promise<Telephony> {
   // Parts are built in the order their hooks must run (hangup hooks run in registration order).
@@ -174,13 +177,14 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const clockControl = new ClockControl({
     clock: opts.clock,
     // Between two timers of an advance: deferred starts run, frames handed out in slices finish, and the commit
-    // delivers. A turn that committed anything may have deferred more work to the next, so quiet is a turn without one.
+    // delivers. A turn that committed anything may have deferred more work to the next, so quiet is a turn without
+    // one; other clients' requests commit too, so a busy server is given a bounded number of turns, not forever.
     settle: async () => {
-      for (;;) {
+      for (let turn = 1; ; turn++) {
         const flushes = engine.flushes;
         await nextTurn();
         await engine.commit();
-        if (engine.flushes === flushes && !clock.busy) return;
+        if (!clock.busy && (engine.flushes === flushes || turn >= SETTLE_TURNS)) return;
       }
     },
     remember: (now) => engine.deferWrite(() => opts.meta.set(VIRTUAL_NOW_KEY, String(now))),

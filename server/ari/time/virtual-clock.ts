@@ -20,6 +20,9 @@ class VirtualTimer implements TimerHandle, QueuedTimer {
  */
 export type Settle = () => Promise<void>;
 
+/** How many times one timer's work is let settle again while it keeps making timers. */
+const MAX_RESETTLES = 8;
+
 /** One event-loop turn: microtasks, then everything queued with setImmediate before it. */
 export const nextTurn: Settle = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -147,8 +150,9 @@ export class VirtualClock implements Clock {
   private async runUntil(target: number, settle: Settle): Promise<void> {
     for (let t = this.queue.peek(); t && t.instant <= target; t = this.queue.peek()) {
       this.fire(t);
-      // Work that made timers on a later turn may still be going on: it settles again until none are made.
-      for (let made = -1; made !== this.seq;) {
+      // Work that made timers on a later turn may still be going on: it settles again until none are made
+      // (a few times at most: other clients' requests make timers too, and must not hold the advance up).
+      for (let made = -1, n = 0; made !== this.seq && n < MAX_RESETTLES; n++) {
         made = this.seq;
         await settle();
       }
