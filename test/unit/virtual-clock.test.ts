@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SeededIds } from '../../server/ari/time/id-source.js';
+import { TimerQueue, type QueuedTimer } from '../../server/ari/time/timer-queue.js';
 import { VirtualClock } from '../../server/ari/time/virtual-clock.js';
 
 // The virtual clock on its own: it stands still, runs due timers in (instant, creation) order when
@@ -153,6 +154,29 @@ test('a timer that throws is reported and the advance goes on', async () => {
   await c.advance(5);
   assert.is(errors.length, 1);
   assert.ok(ran);
+});
+
+test('the timer queue gives (instant, sequence) order after any mix of pushes and removals', () => {
+  let x = 12345; // a fixed pseudo-random sequence: the same run every time
+  const rnd = (n: number) => ((x = (x * 1103515245 + 12345) % 2 ** 31), x % n);
+  const q = new TimerQueue<QueuedTimer>();
+  const all: QueuedTimer[] = [];
+  for (let seq = 1; seq <= 600; seq++) {
+    const t = { instant: rnd(50), seq, index: -1 };
+    all.push(t);
+    q.push(t);
+    if (rnd(3) === 0) q.remove(all[rnd(all.length)]!);
+  }
+  const kept = all.filter((t) => t.index >= 0);
+  assert.is(q.size, kept.length);
+  assert.is(q.countAfter(25), kept.filter((t) => t.instant > 25).length);
+  const out: QueuedTimer[] = [];
+  for (let t = q.peek(); t; t = q.peek()) {
+    out.push(t);
+    q.remove(t);
+  }
+  const sorted = [...kept].sort((a, b) => a.instant - b.instant || a.seq - b.seq);
+  assert.equal(out.map((t) => t.seq), sorted.map((t) => t.seq));
 });
 
 test('seeded ids: the same seed gives the same sequence, another seed another; UUIDs have the version 4 layout', () => {
