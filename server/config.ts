@@ -6,6 +6,7 @@ import { parseCidr } from './ari/media/external-host-policy.js';
 import { parseMediaClients, type MediaClientConfig } from './ari/media/media-clients-setting.js';
 import type { OutboundConnectionConfig } from './ari/outbound/outbound-config.js';
 import { localNetworksSetting, readOutboundConnections, type OutboundSource } from './ari/outbound/outbound-setting.js';
+import { clockSetting, parseClockStart, type ClockSetting } from './ari/time/clock-setting.js';
 import { parseGoDuration } from './util/go-duration.js';
 
 const int = (name: string, min: number, max: number) =>
@@ -118,6 +119,8 @@ const Env = v.object({
     ),
     '1',
   ),
+  SIM_CLOCK: v.optional(v.picklist(['real', 'virtual'], 'SIM_CLOCK must be real or virtual'), 'real'),
+  SIM_CLOCK_START: v.optional(v.pipe(v.string(), v.check((s) => parseClockStart(s) !== undefined, 'SIM_CLOCK_START must be an ISO instant such as 2025-01-01T00:00:00Z'))),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'), 'info'),
   DB_SYNCHRONOUS: v.optional(v.picklist(['NORMAL', 'FULL'], 'DB_SYNCHRONOUS must be NORMAL or FULL'), 'NORMAL'),
   MAX_BODY_BYTES: v.optional(int('MAX_BODY_BYTES', 1024, 2 ** 31), String(50 * 1024 * 1024)),
@@ -221,6 +224,8 @@ export type Config = {
   ariUsers: AriUser[];
   ariChannelVars: string[];
   simTimeScale: number;
+  /** The real clock (sped up by simTimeScale), or a virtual one that moves only through /sim/clock/advance. */
+  simClock: ClockSetting;
   logLevel: string;
   dbSynchronous: 'NORMAL' | 'FULL';
   maxBodyBytes: number;
@@ -329,6 +334,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`invalid ${key ?? 'configuration'}: ${issue.message} (got ${shown})`);
   }
   const e = parsed.output;
+  const simClock = clockSetting(e.SIM_CLOCK, e.SIM_CLOCK_START);
+  if (typeof simClock === 'string') throw new ConfigError(`invalid SIM_CLOCK_START: ${simClock} (got ${JSON.stringify(e.SIM_CLOCK_START)})`);
   return {
     ariOutbound: checked(() => readOutboundConnections({ text: e.ARI_OUTBOUND_WEBSOCKETS, file: e.ARI_OUTBOUND_WEBSOCKETS_FILE }, e.ARI_USERS.map((u) => u.name))),
     ariOutboundSource: { text: e.ARI_OUTBOUND_WEBSOCKETS, file: e.ARI_OUTBOUND_WEBSOCKETS_FILE },
@@ -343,6 +350,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ariUsers: e.ARI_USERS,
     ariChannelVars: e.ARI_CHANNELVARS,
     simTimeScale: e.SIM_TIME_SCALE,
+    simClock,
     logLevel: e.LOG_LEVEL,
     dbSynchronous: e.DB_SYNCHRONOUS,
     maxBodyBytes: e.MAX_BODY_BYTES,

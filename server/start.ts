@@ -11,7 +11,7 @@ import { loadFixtures } from './ari/fixtures.js';
 import { readOutboundConnections } from './ari/outbound/outbound-setting.js';
 import { createOutboundWebsockets } from './ari/outbound/outbound-websockets.js';
 import { createTelephony, type Telephony } from './ari/telephony.js';
-import { RealClock } from './ari/time/real-clock.js';
+import { createSimTime } from './ari/time/sim-time.js';
 import type { AriUser, Config } from './config.js';
 import { lockDataDir, type DataDirLock } from './db/data-dir-lock.js';
 import { openDatabase, type Db } from './db/open.js';
@@ -160,6 +160,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     opened.lock = lockDataDir(config.dataDir);
     const db = (opened.db = openDatabase(join(config.dataDir, 'trunkline.db'), config.dbSynchronous));
     const channelRepo = createChannelRepo(db);
+    const meta = createMetaRepo(db);
+    const { clock, ids } = createSimTime(config.simClock, config.simTimeScale, meta, (err) => log.error({ err }, 'timer failed on the virtual clock'));
     const violations: string[] = [];
     const telephony = (opened.telephony = await createTelephony({
       recordingRepo: createRecordingRepo(db),
@@ -175,9 +177,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       limits: config.ariLimits,
       fixtures,
       repo: channelRepo,
-      meta: createMetaRepo(db),
+      meta,
       log,
-      clock: new RealClock(config.simTimeScale),
+      clock,
+      ids,
       channelVars: config.ariChannelVars,
       historyLimit: config.channelHistoryLimit,
       appReconnectGraceMs: config.appReconnectGraceMs,

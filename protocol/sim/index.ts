@@ -3,3 +3,4 @@ export * from './operations.js';
 export { SIM_RESOURCE } from './resource.js';
 export * from './endpoint-models.js';
 export * from './endpoint-operations.js';
+export * from './clock-operations.js';

@@ -4,6 +4,7 @@ import { Channel } from '../ari/models/channel.js';
 import { CallRecord, SimChannel } from './models.js';
 import { HANGUP_REASONS } from '../ari/hangup-reasons.js';
 import { simEndpointOperations } from './endpoint-operations.js';
+import { simClockOperations } from './clock-operations.js';
 
 const channelId = path.string({ description: 'Id or name of a live channel.' });
 const e404 = { code: 404, reason: 'Channel not found' };
@@ -148,5 +149,5 @@ export const history = defineOperation({
 
 export const simOperations = [
   placeCall, getSimChannel, farAnswer, farHangup, farDtmf, farHold, farUnhold, farTalkStart, farTalkStop, farBlindTransfer, farAttendedTransfer, setFarAudio, uploadFarAudio, history,
-  ...simEndpointOperations,
+  ...simEndpointOperations, ...simClockOperations,
 ] as const;

@@ -7,6 +7,9 @@ import type { EndpointRepo } from '../db/repos/endpoint-repo.js';
 import type { MailboxRepo } from '../db/repos/mailbox-repo.js';
 import type { BridgeRepo, RecordingRepo } from '../db/repos/recording-repo.js';
 import { MediaClock } from './media/media-clock.js';
+import { ClockControl } from './time/clock-control.js';
+import { VIRTUAL_NOW_KEY } from './time/sim-time.js';
+import { nextTurn } from './time/virtual-clock.js';
 import { createExternalHostPolicy } from './media/external-host-policy.js';
 import { Codecs } from './media/codec.js';
 import { AudioRouter } from './engine/audio.js';
@@ -69,6 +72,8 @@ export interface Telephony {
   modules: Modules;
   logChannels: LogChannels;
   dynamicConfig: DynamicConfig;
+  /** The simulation API's hold on the clock: its state, and advancing a virtual one. */
+  clockControl: ClockControl;
   /** Stops media (recordings are completed and kept) and the engine. */
   stop(): void;
 }
@@ -90,6 +95,9 @@ export interface TelephonyOptions extends EngineOptions {
   mediaWebsocket: { clients: ReadonlyMap<string, MediaClientConfig>; allowLocalNetworks: boolean; controlFormat: 'plain-text' | 'json' };
   limits: AriLimits;
 }
+
+/** Most event-loop turns an advance of the virtual clock waits, after a timer, for the work it started to go quiet. */
+const SETTLE_TURNS = 16;
 
 /** Wires the simulated telephony engine and its media, and restores what was live at the last stop. */
 export async function createTelephony(opts: TelephonyOptions): Promise<Telephony> {
@@ -172,11 +180,26 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const websocketMedia: WebSocketMedia = new WebSocketMedia(engine, calls, router, clock, codecs, createMediaConnector(ws.clients, { hosts: hostPolicy, allowLocalNetworks: ws.allowLocalNetworks }), ws.controlFormat);
   const external: ExternalMedia = new ExternalMedia(engine, calls, router, clock, codecs, opts.bindHost, hostPolicy, websocketMedia);
   engine.onHangup((ch) => router.forget(ch));
+  const clockControl = new ClockControl({
+    clock: opts.clock,
+    // Between two timers of an advance: deferred starts run, frames handed out in slices finish, and the commit
+    // delivers. A turn that committed anything may have deferred more work to the next, so quiet is a turn without
+    // one; other clients' requests commit too, so a busy server is given a bounded number of turns, not forever.
+    settle: async () => {
+      for (let turn = 1; ; turn++) {
+        const flushes = engine.flushes;
+        await nextTurn();
+        await engine.commit();
+        if (!clock.busy && (engine.flushes === flushes || turn >= SETTLE_TURNS)) return;
+      }
+    },
+    remember: (now) => engine.deferWrite(() => opts.meta.set(VIRTUAL_NOW_KEY, String(now))),
+  });
   await external.restore();
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeMedia, transfers, bridgeVars, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages, modules, logChannels, dynamicConfig,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeMedia, transfers, bridgeVars, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages, modules, logChannels, dynamicConfig, clockControl,
     stop() {
       registrations.stop();
       recordings.stopAll();

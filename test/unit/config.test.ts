@@ -54,6 +54,28 @@ test('a bad value throws a ConfigError naming the key (and never echoing ARI_USE
   }
 });
 
+test('SIM_CLOCK and SIM_CLOCK_START: real by default, a fixed start in virtual mode, bad values naming the key', () => {
+  assert.equal(loadConfig({}).simClock, { mode: 'real' });
+  assert.equal(loadConfig({ SIM_CLOCK: 'virtual' }).simClock, { mode: 'virtual', start: Date.UTC(2025, 0, 1) });
+  assert.equal(loadConfig({ SIM_CLOCK: 'virtual', SIM_CLOCK_START: '2030-06-30T12:00:00.250+02:00' }).simClock, { mode: 'virtual', start: Date.UTC(2030, 5, 30, 10, 0, 0, 250) });
+  const cases: Array<[Record<string, string>, string]> = [
+    [{ SIM_CLOCK: 'fake' }, 'invalid SIM_CLOCK: SIM_CLOCK must be real or virtual (got "fake")'],
+    [{ SIM_CLOCK: 'virtual', SIM_CLOCK_START: 'yesterday' }, 'invalid SIM_CLOCK_START: SIM_CLOCK_START must be an ISO instant such as 2025-01-01T00:00:00Z (got "yesterday")'],
+    [{ SIM_CLOCK: 'virtual', SIM_CLOCK_START: '2025-02-30T00:00:00Z' }, 'invalid SIM_CLOCK_START: SIM_CLOCK_START must be an ISO instant such as 2025-01-01T00:00:00Z (got "2025-02-30T00:00:00Z")'],
+    [{ SIM_CLOCK: 'virtual', SIM_CLOCK_START: '2025-01-01T00:00:00' }, 'invalid SIM_CLOCK_START: SIM_CLOCK_START must be an ISO instant such as 2025-01-01T00:00:00Z (got "2025-01-01T00:00:00")'],
+    [{ SIM_CLOCK_START: '2025-01-01T00:00:00Z' }, 'invalid SIM_CLOCK_START: SIM_CLOCK_START needs SIM_CLOCK=virtual (the real clock starts at the system time) (got "2025-01-01T00:00:00Z")'],
+  ];
+  for (const [env, message] of cases) {
+    try {
+      loadConfig(env);
+      assert.unreachable(`${JSON.stringify(env)} accepted`);
+    } catch (err) {
+      assert.instance(err, ConfigError);
+      assert.is((err as Error).message, message);
+    }
+  }
+});
+
 test('stored-object and far-end list limits: defaults, settings, and bad values naming the key', () => {
   const d = loadConfig({}).ariLimits;
   assert.is(d.maxStoredObjects, 10_000);

@@ -14,6 +14,7 @@ class HandClock implements Clock {
   after(): TimerHandle { return {} as TimerHandle; }
   every(_ms: number, fn: () => void): TimerHandle { this.tick = fn; return {} as TimerHandle; }
   cancel(): void { this.tick = null; }
+  pending(): number { return this.tick ? 1 : 0; }
 }
 
 const turn = () => new Promise<void>((r) => setImmediate(r));

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { BridgeRepo } from '../../db/repos/recording-repo.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../errors.js';
 import { ariTimestamp } from '../../util/timestamp.js';
@@ -148,7 +147,7 @@ export class Bridges {
   }
 
   create(id: string | undefined, type: string | undefined, name: string | undefined): Bridge {
-    const bid = id || randomUUID();
+    const bid = id || this.eng.ids.uuid();
     if (this.byId.has(bid)) throw conflict(`Bridge with id '${bid}' already exists`);
     const { types, holding, videoMode } = parseBridgeType(type);
     const b = new Bridge({ id: bid, name: name ?? '', types, holding, videoMode, videoSource: null, created: this.eng.clock.now(), channels: [], moh: null, options: {} });

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { VariableInput } from '../../../protocol/operation.js';
 import { badRequest, conflict } from '../../errors.js';
 import { type Party } from './callerid.js';
@@ -8,9 +7,6 @@ import { findExtension } from './dialplan.js';
 import type { Engine } from './engine.js';
 import type { DriverChannels } from './media-socket.js';
 import type { Variables } from './variables.js';
-
-/** SIP Call-IDs only need to be unique: a per-process random prefix and a sequence. */
-const CALL_ID_PREFIX = randomBytes(8).toString('hex');
 
 /** The empty caller id. */
 export const EMPTY_PARTY: Party = { name: '', number: '' };
@@ -25,6 +21,9 @@ const EMPTY = EMPTY_PARTY;
 const PJSIP_DRIVER = 'chan_pjsip.so';
 
 export class ChannelFactory {
+  /** SIP Call-IDs only need to be unique: a prefix made up once per process, and a sequence. */
+  private readonly callIdPrefix: string;
+
   constructor(
     private readonly eng: Engine,
     private readonly vars: Variables,
@@ -32,7 +31,9 @@ export class ChannelFactory {
     private readonly modules: { isRunning(name: string): boolean },
     /** Technologies whose channels a driver of ours makes (WebSocket/…). */
     private readonly drivers?: DriverChannels,
-  ) {}
+  ) {
+    this.callIdPrefix = eng.ids.hex(8);
+  }
 
   // ---- endpoints ------------------------------------------------------------
 
@@ -124,7 +125,7 @@ export class ChannelFactory {
       seq,
       id,
       name: p.name ?? `${p.nameBase}-${p.suffix ?? this.eng.nextNameSuffix(p.tech)}${p.localHalf ? `;${p.localHalf}` : ''}`,
-      protocolId: p.tech === 'PJSIP' ? `${CALL_ID_PREFIX}-${seq.toString(16)}@trunkline` : '',
+      protocolId: p.tech === 'PJSIP' ? `${this.callIdPrefix}-${seq.toString(16)}@trunkline` : '',
       endpoint: p.endpoint,
       tech: p.tech,
       direction: p.direction,

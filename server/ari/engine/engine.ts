@@ -3,6 +3,7 @@ import type { ChannelRepo, ChannelRow } from '../../db/repos/channel-repo.js';
 import type { MetaRepo } from '../../db/repos/meta-repo.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../time/clock.js';
+import type { IdSource } from '../time/id-source.js';
 import { AppRegistry } from '../apps.js';
 import type { Fixtures } from '../fixtures.js';
 import type { AriChannel, ChannelEventProps, ChannelEventType, EventProps } from './ari-models.js';
@@ -33,6 +34,8 @@ export interface EngineOptions {
   log: Logger;
   /** The one time source: timestamps, and every timer of the engine and its media. */
   clock: Clock;
+  /** Made-up identifiers: random on the real clock, a seeded sequence on the virtual one. */
+  ids: IdSource;
   /** ari.conf-style channelvars shown on every channel snapshot. */
   channelVars: string[];
   historyLimit: number;
@@ -54,6 +57,7 @@ export class Engine {
   readonly fixtures: Fixtures;
   readonly log: Logger;
   readonly clock: Clock;
+  readonly ids: IdSource;
   readonly entityId: string;
   readonly startedAt: number;
   readonly globals: Map<string, string>;
@@ -79,8 +83,9 @@ export class Engine {
     this.fixtures = opts.fixtures;
     this.log = opts.log;
     this.clock = opts.clock;
+    this.ids = opts.ids;
     this.startedAt = opts.clock.now();
-    this.entityId = loadEntityId(opts.meta);
+    this.entityId = loadEntityId(opts.meta, opts.ids);
     this.globals = loadGlobals(opts.fixtures, opts.meta);
     this.counters = new EngineCounters(opts.meta, opts.clock);
     const { apps, log, clock } = this;
@@ -230,6 +235,11 @@ export class Engine {
   /** Commits every changed channel in one transaction, then delivers the queued events and releases waiting answers. */
   flush(): void {
     this.commits.flush();
+  }
+
+  /** How many group commits have run: a count that moves while work is going on. */
+  get flushes(): number {
+    return this.commits.flushes;
   }
 
   // ---- timers -------------------------------------------------------------------

@@ -9,6 +9,7 @@ import type { FrameConsumer, MediaClock } from '../media/media-clock.js';
 import type { Codec, Codecs } from '../media/codec.js';
 import { FRAME_MS, FRAME_SAMPLES, slinBytes, slinFromBytes } from '../media/pcm.js';
 import { decodeRtp, encodeRtp, PAYLOAD_TYPES, RtpReceiveStats } from '../media/rtp.js';
+import type { IdSource } from '../time/id-source.js';
 import type { AudioRouter } from './audio.js';
 import { splitAppArgs } from './call-requests.js';
 import type { Calls } from './calls.js';
@@ -47,8 +48,8 @@ class Stream implements FrameConsumer {
   readonly queue: Int16Array[] = [];
   tx = { packets: 0, octets: 0 };
   readonly rx: RtpReceiveStats;
-  seq = Math.floor(Math.random() * 0x10000);
-  timestamp = Math.floor(Math.random() * 0x7fffffff);
+  seq: number;
+  timestamp: number;
   udp: UdpSocket | null = null;
   tcp: Socket | null = null;
   tcpBuffer = Buffer.alloc(0);
@@ -56,8 +57,12 @@ class Stream implements FrameConsumer {
   /** One continuous stream: resampling (slin16) must not restart at every frame edge. */
   private readonly encoder: ReturnType<Codec['encoder']>;
 
-  constructor(readonly ch: Channel, readonly codec: Codec, readonly owner: ExternalMedia) {
+  constructor(readonly ch: Channel, readonly codec: Codec, readonly owner: ExternalMedia, ids: IdSource) {
     this.rx = new RtpReceiveStats(codec.rate);
+    // RTP starts its sequence and timestamp at unpredictable values (seeded ones on the virtual clock).
+    const start = Buffer.from(ids.hex(6), 'hex');
+    this.seq = start.readUInt16BE(0);
+    this.timestamp = start.readUInt32BE(2) & 0x7fffffff;
     this.encoder = codec.encoder();
   }
 
@@ -199,7 +204,7 @@ export class ExternalMedia {
   private async open(ch: Channel, localPort: number): Promise<void> {
     const ext = ch.d.external!;
     const codec = this.codecs.get(ext.format)!;
-    const stream = new Stream(ch, codec, this);
+    const stream = new Stream(ch, codec, this, this.eng.ids);
     this.streams.set(ch, stream);
     if (ext.encapsulation === 'rtp') {
       const udp = createSocket(ext.host.includes(':') ? 'udp6' : 'udp4');

@@ -31,8 +31,14 @@ export class GroupCommit {
   private deferred: Array<() => void> = [];
   private endedSincePrune = 0;
   private frozen = false;
+  private flushCount = 0;
 
   constructor(private readonly deps: GroupCommitDeps) {}
+
+  /** Flushes run so far (an advance of the virtual clock watches it to see whether work is still going on). */
+  get flushes(): number {
+    return this.flushCount;
+  }
 
   /** True once frozen or stopped: nothing is committed, delivered or run any more. */
   get stopped(): boolean {
@@ -75,6 +81,7 @@ export class GroupCommit {
 
   /** Commits every changed channel in one transaction, then delivers the queued events and releases waiting answers. */
   flush(): void {
+    this.flushCount++;
     this.queued = false;
     if (this.frozen) return;
     const { repo, meta, counters } = this.deps;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { PLAYBACK_STATES } from '../../../protocol/ari/models/media.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { checkMediaUri, resolveMedia, type ItemAudio } from '../media/media-uri.js';
@@ -102,7 +101,7 @@ export class Playbacks {
     if (req.offsetms < 0) throw badRequest('offsetms cannot be negative');
     if (!req.media?.length) throw badRequest('Missing parameter media');
     for (const uri of req.media) checkMediaUri(uri, this.eng.fixtures);
-    const id = req.playbackId || randomUUID();
+    const id = req.playbackId || this.eng.ids.uuid();
     if (this.byId.has(id)) throw conflict(`Playback with id '${id}' already exists`);
     const queue = this.targets.queue(target);
     if (!queue) throw notFound('Target not found');

@@ -1,4 +1,3 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import type { VariableInput } from '../../../protocol/operation.js';
 import { badRequest } from '../../errors.js';
 import type { Codec, Codecs } from '../media/codec.js';
@@ -111,7 +110,7 @@ export class WebSocketMedia implements TickSink, DriverChannels {
 
   /** The channel's variables and session, set up while the channel is built (before its ChannelCreated leaves). */
   private attach(c: Channel, p: Plan): Session {
-    const connectionId = p.server ? randomUUID() : p.dialName;
+    const connectionId = p.server ? this.eng.ids.uuid() : p.dialName;
     const frameSize = (p.codec.rate * FRAME_MS * p.codec.bytesPerSample) / 1000;
     for (const [k, val] of [['MEDIA_WEBSOCKET_OPTIMAL_FRAME_SIZE', String(frameSize)], ['MEDIA_WEBSOCKET_CONNECTION_ID', connectionId]] as const) {
       c.d.vars[k] = val;
@@ -124,8 +123,8 @@ export class WebSocketMedia implements TickSink, DriverChannels {
   }
 
   /** Asterisk names the channel after its private structure's address. */
-  private static channelName(dialName: string): string {
-    return `WebSocket/${dialName}/0x${randomBytes(6).toString('hex').replace(/^0+/, '')}`;
+  private channelName(dialName: string): string {
+    return `WebSocket/${dialName}/0x${this.eng.ids.hex(6).replace(/^0+/, '')}`;
   }
 
   /** externalMedia: creates the channel; the 200 shows it Down with MEDIA_WEBSOCKET_CONNECTION_ID and MEDIA_WEBSOCKET_OPTIMAL_FRAME_SIZE in channelvars. */
@@ -135,7 +134,7 @@ export class WebSocketMedia implements TickSink, DriverChannels {
       id: req.channelId,
       tech: 'WebSocket',
       nameBase: `WebSocket/${p.dialName}`,
-      name: WebSocketMedia.channelName(p.dialName),
+      name: this.channelName(p.dialName),
       endpoint: `WebSocket/${p.dialName}`,
       app: req.app,
       args: splitAppArgs(req.data),
@@ -167,7 +166,7 @@ export class WebSocketMedia implements TickSink, DriverChannels {
     // Without c(), the first format of the caller (originator, formats, or the default list), as chan_websocket does.
     const p = this.plan(dialName, options, () => this.codec(formats[0] ?? 'ulaw'));
     return build({
-      tech: 'WebSocket', endpoint: `WebSocket/${dialName}`, name: WebSocketMedia.channelName(dialName), formats: [p.codec.name],
+      tech: 'WebSocket', endpoint: `WebSocket/${dialName}`, name: this.channelName(dialName), formats: [p.codec.name],
       setup: (c) => {
         c.d.external = { encapsulation: 'websocket', host: dialName, port: 0, format: p.codec.name, localPort: null, data: '' };
         this.attach(c, p);

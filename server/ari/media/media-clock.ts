@@ -64,6 +64,11 @@ export class MediaClock {
     }
   }
 
+  /** True while a tick's frames are handed out in slices: the rest follow on later turns. */
+  get busy(): boolean {
+    return this.slicing;
+  }
+
   get active(): number {
     return this.consumers.size;
   }

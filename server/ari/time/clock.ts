@@ -26,4 +26,6 @@ export interface Clock {
   every(simMs: number, fn: () => void): TimerHandle;
   /** Cancels a timer made by `at`, `after` or `every`; cancelling twice, or `undefined`, does nothing. */
   cancel(handle: TimerHandle | null | undefined): void;
+  /** How many timers are waiting for a later instant (a repeating one counts until cancelled). */
+  pending(): number;
 }

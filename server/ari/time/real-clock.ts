@@ -16,7 +16,15 @@ class RealTimer implements TimerHandle {
  * only place in the engine that reads the system time or arms Node timers.
  */
 export class RealClock implements Clock {
+  /** Timers armed and not yet run or cancelled (repeating ones until cancelled). */
+  private readonly live = new Set<RealTimer>();
+
   constructor(readonly scale: number) {}
+
+  /** How many timers are waiting (GET /sim/clock's `pending`). */
+  pending(): number {
+    return this.live.size;
+  }
 
   now(): number {
     return Date.now();
@@ -32,6 +40,7 @@ export class RealClock implements Clock {
 
   at(instant: number, fn: () => void): TimerHandle {
     const t = new RealTimer();
+    this.live.add(t);
     this.arm(t, instant, fn);
     return t;
   }
@@ -43,6 +52,7 @@ export class RealClock implements Clock {
   every(simMs: number, fn: () => void): TimerHandle {
     const t = new RealTimer();
     t.repeating = true;
+    this.live.add(t);
     t.timeout = setInterval(fn, Math.max(1, Math.floor(simMs / this.scale)));
     return t;
   }
@@ -50,6 +60,7 @@ export class RealClock implements Clock {
   cancel(handle: TimerHandle | null | undefined): void {
     if (!handle) return;
     const t = handle as RealTimer;
+    this.live.delete(t);
     if (t.repeating) clearInterval(t.timeout);
     else clearTimeout(t.timeout);
     t.timeout = undefined;
@@ -64,6 +75,7 @@ export class RealClock implements Clock {
       // event it causes is never stamped earlier than its due time.
       if (Date.now() < instant) return this.arm(t, instant, fn);
       t.timeout = undefined;
+      this.live.delete(t);
       fn();
     }, Math.min(delay, MAX_TIMEOUT));
   }
