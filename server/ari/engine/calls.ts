@@ -7,7 +7,7 @@ import { CAUSE, SOFTHANGUP_EXPLICIT, causeText, dialStatusForCause, sipStatusFor
 import type { EventProps } from './ari-models.js';
 import type { AfterAnswer, Channel } from './channel.js';
 import { EMPTY_PARTY, type ChannelFactory } from './channel-factory.js';
-import { findExtension } from './dialplan.js';
+import { findExtension, resolveLabel } from './dialplan.js';
 import type { DialplanStarter } from './dialplan-starter.js';
 import type { Engine } from './engine.js';
 import type { ChannelDriver } from './media-socket.js';
@@ -78,7 +78,7 @@ export class Calls {
       const context = req.context || 'default';
       let priority = req.priority && req.priority > 0 ? req.priority : 1;
       if (req.label) {
-        priority = this.resolveLabel(context, req.extension, req.label);
+        priority = resolveLabel(this.eng.fixtures.dialplan, context, req.extension, req.label);
       }
       after = { kind: 'dialplan', context, exten: req.extension, priority };
     } else throw badRequest('Application or extension must be specified');
@@ -97,18 +97,6 @@ export class Calls {
     ch.d.dialing = { dialstring: target.resource, caller: null, after };
     this.eng.schedule(ch, 'dialStart', 0, { timeoutMs });
     return ch;
-  }
-
-  /** A label (or numeric string) in the target extension; Asterisk's 404/400 when it cannot be used. */
-  resolveLabel(context: string, exten: string, label: string): number {
-    if (/^\s*-?\d+\s*$/.test(label)) {
-      const n = Number(label);
-      if (n === 0) throw badRequest('Requested priority is illegal');
-      return n;
-    }
-    const p = findExtension(this.eng.fixtures.dialplan, context, exten)?.labels.get(label);
-    if (p === undefined) throw notFound('Requested label can not be found');
-    return p;
   }
 
   /** POST /channels/create: the channel enters the app at once (still Down) and waits for /dial. */

@@ -1,6 +1,7 @@
 import { badRequest, conflict, invalidState, notFound, unprocessable } from '../../errors.js';
 import { REASON_CAUSE } from './causes.js';
 import type { Calls } from './calls.js';
+import { resolveLabel } from './dialplan.js';
 import type { Channel, DtmfStep, QueuedCommand } from './channel.js';
 import type { Engine } from './engine.js';
 import type { Pbx } from './pbx.js';
@@ -273,7 +274,7 @@ export class Control {
       exten = a.extension || 's';
     }
     let priority: number;
-    if (a.label) priority = this.calls.resolveLabel(context, exten, a.label);
+    if (a.label) priority = resolveLabel(this.eng.fixtures.dialplan, context, exten, a.label);
     else if (a.priority) {
       if (a.priority < 0) throw badRequest('Requested priority is illegal');
       priority = a.priority;
@@ -293,7 +294,7 @@ export class Control {
     const [priorityOrLabel = '', exten = ch.d.dialplan.exten, context = ch.d.dialplan.context] = [...parts].reverse();
     let priority: number;
     try {
-      priority = this.calls.resolveLabel(context, exten, priorityOrLabel);
+      priority = resolveLabel(this.eng.fixtures.dialplan, context, exten, priorityOrLabel);
     } catch {
       return;
     }

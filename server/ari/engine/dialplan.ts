@@ -1,3 +1,5 @@
+import { badRequest, notFound } from '../../errors.js';
+
 /** Dialplan applications the interpreter runs, by canonical name (lookups are case-insensitive, as Asterisk's). */
 export const DIALPLAN_APPS = [
   'Answer', 'Wait', 'Playback', 'Stasis', 'Hangup', 'Goto', 'GotoIf', 'Set', 'NoOp', 'Echo',
@@ -113,4 +115,12 @@ export function findExtension(dp: Dialplan, context: string, exten: string): Ext
 export function findLabel(dp: Dialplan, context: string, exten: string, label: string): number | undefined {
   if (/^-?\d+$/.test(label.trim())) return Number(label.trim());
   return findExtension(dp, context, exten)?.labels.get(label);
+}
+
+/** The priority an ARI request names by label or number: Asterisk's 400 for priority 0, 404 for a label the extension lacks. */
+export function resolveLabel(dp: Dialplan, context: string, exten: string, label: string): number {
+  const p = findLabel(dp, context, exten, label);
+  if (p === 0) throw badRequest('Requested priority is illegal');
+  if (p === undefined) throw notFound('Requested label can not be found');
+  return p;
 }
