@@ -168,6 +168,13 @@ test('CONNECTEDLINE(name) write emits ChannelConnectedLine and shows in connecte
   assert.equal((await getVar(id, 'CONNECTEDLINE(name)')).body, { value: 'Reception' });
   assert.is((await ctx.t.http('GET', `/ari/channels/${id}`)).body.connected.name, 'Reception');
   assert.not.ok(ctx.ev.of(id).some((x) => x.type === 'ChannelVarset' || x.type === 'ChannelCallerId'));
+  // Writing what is already there changes no snapshot, so no event; a plain variable set after them marks the end.
+  const again = ctx.ev.events.length;
+  assert.is((await setVar(id, { variable: 'CONNECTEDLINE(name)', value: 'Reception' })).status, 204);
+  assert.is((await setVar(id, { variable: 'CALLERID(num)', value: (await getVar(id, 'CALLERID(num)')).body.value })).status, 204);
+  assert.is((await setVar(id, { variable: 'MARK', value: '1' })).status, 204);
+  await nextOf(id, 'ChannelVarset', again);
+  assert.equal(ctx.ev.events.slice(again).filter((x) => x.channel?.id === id).map((x) => x.type), ['ChannelVarset']);
   await hangupAndWait(ctx.t, ctx.ev, id);
 });
 

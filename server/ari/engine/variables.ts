@@ -229,11 +229,14 @@ export class Variables {
       case 'CALLERID':
       case 'CONNECTEDLINE': {
         const p = this.party(ch, name);
+        const before = { ...p };
         if (item === 'name') p.name = value;
         else if (item === 'num' || item === 'number') p.number = value;
         else if (item === 'all') Object.assign(p, parseCallerId(value));
         else if (item === 'pres' || item === 'name-pres' || item === 'num-pres') return;
         else throw new FunctionError(`Unknown ${name} data type '${a[0]}'`);
+        // As in Asterisk, the event comes from comparing snapshots: a write that changes nothing raises none.
+        if (p.name === before.name && p.number === before.number) return;
         this.eng.touch(ch);
         if (name === 'CALLERID') this.eng.emitChannel(ch, 'ChannelCallerId', PRESENTATION_ALLOWED);
         else this.eng.emitChannel(ch, 'ChannelConnectedLine', {});
