@@ -29,6 +29,27 @@ test('subscriptions: PJSIP/carol, the PJSIP technology, PJSIP/bob', async () => 
   }
 });
 
+test('an endpoint made at run time (asterisk/config/dynamic) publishes its first snapshot to apps that hear about it', async () => {
+  const from = { all: ctx.all.events.length, tech: ctx.tech.events.length, ev: ctx.ev.events.length };
+  const r = await ctx.t.http('PUT', '/ari/asterisk/config/dynamic/res_pjsip/endpoint/ese-dyn', { json: { fields: [{ attribute: 'context', value: 'default' }] } });
+  assert.is(r.status, 200, r.text);
+  const made = (await ctx.t.http('GET', '/ari/endpoints/PJSIP/ese-dyn')).body;
+  assert.equal(made.channel_ids, []);
+  for (const log of [ctx.all, ctx.tech]) {
+    const e = await log.waitFor(isAbout('ese-dyn'));
+    assert.equal(e.endpoint, made);
+  }
+  // Changing it again (the same state) publishes nothing more; apps not subscribed hear nothing.
+  assert.is((await ctx.t.http('PUT', '/ari/asterisk/config/dynamic/res_pjsip/endpoint/ese-dyn', { json: { fields: [{ attribute: 'language', value: 'fr' }] } })).status, 200);
+  // A second new endpoint marks the end: anything the change above published would have come before it.
+  assert.is((await ctx.t.http('PUT', '/ari/asterisk/config/dynamic/res_pjsip/endpoint/ese-dyn2', { json: { fields: [] } })).status, 200);
+  await ctx.all.waitFor(isAbout('ese-dyn2'));
+  await ctx.tech.waitFor(isAbout('ese-dyn2'));
+  assert.is(ctx.all.events.slice(from.all).filter(isAbout('ese-dyn')).length, 1);
+  assert.is(ctx.tech.events.slice(from.tech).filter(isAbout('ese-dyn')).length, 1);
+  assert.equal(ctx.ev.events.slice(from.ev).filter((e) => e.type === 'EndpointStateChange'), []);
+});
+
 test('a call to carol: its channel joins channel_ids once it exists and leaves after ChannelDestroyed; endpoint events only for endpoint subscribers', async () => {
   const call = await originateInApp(ctx.t, ctx.ev, { app: 'ese-app', id: 'to-carol', endpoint: 'PJSIP/carol' });
   const destroyed = await hangupAndWait(ctx.t, ctx.ev, call.id);

@@ -87,11 +87,18 @@ export class Registrations {
   /**
    * Runs a change of the endpoint's configuration (the entry keyed `key`,
    * changed in place) and announces the state it moves, as a registration's
-   * change is announced: EndpointStateChange, then PeerStatusChange.
+   * change is announced: EndpointStateChange, then PeerStatusChange. An
+   * endpoint the change creates is announced with EndpointStateChange alone.
    */
   reconfigure(key: string, change: () => void): void {
     const e = this.fixture(key);
-    if (!e) return change();
+    if (!e) {
+      // A new endpoint: its first snapshot is published as it is made.
+      change();
+      const made = this.fixture(key);
+      if (made) this.snapshots.announce(made);
+      return;
+    }
     const before = this.state(e);
     change();
     this.settleState(e, before);
