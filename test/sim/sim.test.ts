@@ -461,6 +461,8 @@ test('GET /sim/api-docs.json: a Swagger 1.1 declaration of every sim operation; 
     'DELETE /channels/{channelId}/talk stopTalking',
     'DELETE /endpoints/{tech}/{resource}/contacts unregister',
     'GET /channels/{channelId} getChannel',
+    'GET /channels/{channelId}/heard heard',
+    'GET /channels/{channelId}/heard.wav heardAudio',
     'GET /clock getClock',
     'GET /endpoints/{tech}/{resource} getEndpoint',
     'GET /history history',
