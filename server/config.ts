@@ -45,10 +45,9 @@ export interface AriLimits {
   maxVariables: number;
   /** Variables setChannelVar may leave on one channel; also the most global variables. */
   maxChannelVariables: number;
-  /** Far-end audio uploads: bytes of the body, seconds once decoded. */
+  /** Far-end audio uploads: bytes of the body, seconds once decoded; and the newest seconds of audio sent to a far end kept for heard.wav (0: none). */
   simAudioMaxBytes: number;
   simAudioMaxSeconds: number;
-  /** Newest seconds of outbound audio kept per channel for /sim/channels/{id}/heard.wav (0: no capture). */
   simHeardMaxSeconds: number;
   /** One /sim/history answer. */
   simHistoryMaxBytes: number;
@@ -56,10 +55,7 @@ export interface AriLimits {
   recordingsMaxBytes: number;
   /** Longest recording, whatever maxDurationSeconds asks. */
   recordingMaxSeconds: number;
-  /**
-   * Objects of one kind clients may make us keep: Stasis device states, mailboxes, dynamic
-   * configuration objects of one type, log channels added at run time, devices one application subscribes to.
-   */
+  /** Objects of one kind clients may make us keep: Stasis device states, mailboxes, dynamic configuration objects of one type, log channels added at run time, devices one application subscribes to. */
   maxStoredObjects: number;
   /** Entries the simulated far end keeps of each list (messages, REFERs, transfer NOTIFYs, contacts of one endpoint); the oldest go first. */
   simFarEndKeep: number;
