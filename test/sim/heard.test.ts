@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { callInApp, originateInApp } from '../_helpers/ari.js';
-import type { TestServer } from '../_helpers/server.js';
+import { startTestServer, type TestServer } from '../_helpers/server.js';
+import { connectEvents } from '../_helpers/events.js';
 import { useServer } from '../_helpers/suite.js';
 import { parseWav, wavToSlin } from '../../server/ari/media/wav.js';
 
@@ -171,6 +172,73 @@ test('a prompt stopped part way is listed as not completed, with the time it pla
   assert.equal(await heard(ctx.t, a.id), [{ at: stamp(t0), kind: 'playback', media: 'sound:welcome', lang: 'en', duration_ms: 240, completed: false }]);
   assert.is((await ctx.t.http('DELETE', `/ari/channels/${a.id}`)).status, 204);
   await ctx.ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === a.id);
+});
+
+test('a prompt played on a bridge is listed for each member; a tone: playback is a tone item', async () => {
+  const a = await originateInApp(ctx.t, ctx.ev, { app: 'app1', id: 'heard-ba' });
+  const b = await originateInApp(ctx.t, ctx.ev, { app: 'app1', id: 'heard-bb' });
+  assert.is((await ctx.t.http('POST', '/ari/bridges', { query: { type: 'mixing', bridgeId: 'heard-br2' } })).status, 200);
+  assert.is((await ctx.t.http('POST', '/ari/bridges/heard-br2/addChannel', { query: { channel: `${a.id},${b.id}` } })).status, 204);
+  const tb = await now(ctx.t);
+  const t0 = await alignToFrame(ctx.t);
+  assert.is((await ctx.t.http('POST', '/ari/bridges/heard-br2/play', { query: { media: 'sound:hello-world', playbackId: 'heard-bpb' } })).status, 201);
+  await ctx.ev.waitFor((e) => e.type === 'PlaybackStarted' && e.playback.id === 'heard-bpb');
+  await advance(ctx.t, 797);
+  await ctx.ev.waitFor((e) => e.type === 'PlaybackFinished' && e.playback.id === 'heard-bpb');
+  const prompt = { at: stamp(t0), kind: 'playback', media: 'sound:hello-world', lang: 'en', duration_ms: 797, completed: true };
+  assert.equal((await heard(ctx.t, a.id)).slice(1), [prompt]);
+  assert.equal((await heard(ctx.t, b.id)).slice(1), [prompt]);
+  // b hears the prompt over a's silence.
+  const { pcm, at } = await heardWav(ctx.t, b.id, b.body.creationtime);
+  assert.is(pcm.length, at(frameEnd(t0 + 797)));
+  assert.equal([...pcm.subarray(at(t0), at(t0) + HELLO.length)], [...HELLO]);
+
+  assert.is((await ctx.t.http('POST', `/ari/bridges/heard-br2/removeChannel`, { query: { channel: a.id } })).status, 204);
+  const t1 = await now(ctx.t);
+  assert.is((await ctx.t.http('POST', `/ari/channels/${a.id}/play`, { query: { media: 'tone:ring', playbackId: 'heard-tone' } })).status, 201);
+  await ctx.ev.waitFor((e) => e.type === 'PlaybackStarted' && e.playback.id === 'heard-tone');
+  await advance(ctx.t, 1000);
+  assert.is((await ctx.t.http('DELETE', '/ari/playbacks/heard-tone')).status, 204);
+  // Out of the bridge a has no bridge item open; the tone ran until stopped.
+  assert.equal(await heard(ctx.t, a.id), [
+    { at: stamp(tb), kind: 'bridge', peers: [b.id], duration_ms: t1 - tb },
+    prompt,
+    { at: stamp(t1), kind: 'tone', media: 'tone:ring', duration_ms: 1000, completed: false },
+  ]);
+  for (const id of [a.id, b.id]) {
+    assert.is((await ctx.t.http('DELETE', `/ari/channels/${id}`)).status, 204);
+    await ctx.ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === id);
+  }
+  assert.is((await ctx.t.http('DELETE', '/ari/bridges/heard-br2')).status, 204);
+});
+
+test('SIM_HEARD_MAX_SECONDS bounds heard.wav to the newest audio; the list keeps the newest 200 items', async () => {
+  const t = await startTestServer({ SIM_CLOCK: 'virtual', SIM_HEARD_MAX_SECONDS: '1' });
+  const ev = await connectEvents(t.url, 'app1');
+  try {
+    const a = await originateInApp(t, ev, { app: 'app1', id: 'heard-bound' });
+    const t0 = await alignToFrame(t);
+    assert.is((await t.http('POST', `/ari/channels/${a.id}/moh`)).status, 204);
+    await advance(t, 3000);
+    const r = await t.http('GET', `/sim/channels/${a.id}/heard.wav`);
+    assert.is(r.status, 200);
+    const pcm = parseWav(r.bytes).samples;
+    // One second: the frames of [t0 + 2000, t0 + 3000), which carry the music.
+    assert.is(pcm.length, 8000);
+    assert.ok(loud(pcm, 0, pcm.length));
+    assert.is((await t.http('DELETE', `/ari/channels/${a.id}/moh`)).status, 204);
+    assert.is((await t.http('POST', `/ari/channels/${a.id}/dtmf`, { query: { dtmf: '1'.repeat(201), duration: '10', between: '0' } })).status, 204);
+    await advance(t, 2010);
+    const items = await heard(t, a.id);
+    assert.is(items.length, 200);
+    // The music and the first digit dropped off the front.
+    assert.equal(items[0], { at: stamp(t0 + 3010), kind: 'dtmf', digit: '1', duration_ms: 10 });
+    assert.equal(items[199], { at: stamp(t0 + 5000), kind: 'dtmf', digit: '1', duration_ms: 10 });
+    t.assertNoViolations();
+  } finally {
+    await ev.close();
+    await t.close();
+  }
 });
 
 test('404 for a channel neither live nor in the history', async () => {

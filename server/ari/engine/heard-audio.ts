@@ -84,8 +84,7 @@ export class HeardAudio {
     const cap = this.capture(ch);
     if (cap.consumer) this.media.delete(cap.consumer);
     cap.consumer = null;
-    // The frame the channel ended in counts: it started before the end.
-    cap.end = this.media.tickAt(this.clock.instantAfter(-1, this.clock.now())) + 1;
+    cap.end = this.frameEnd();
     this.live.delete(ch);
     this.ended.delete(ch.id);
     this.ended.set(ch.id, cap);
@@ -95,11 +94,16 @@ export class HeardAudio {
     }
   }
 
+  /** Ticks past the last frame begun by now: the frame now falls in counts, as it started before now. */
+  private frameEnd(): number {
+    return this.media.tickAt(this.clock.instantAfter(-1, this.clock.now())) + 1;
+  }
+
   /** The WAV of a live channel (up to the current tick), or of an ended one by id while its audio is kept. */
   wav(live: Channel | undefined, endedId: string): { data: Uint8Array; contentType: string } {
     const cap = live ? this.capture(live) : this.ended.get(endedId);
     if (!cap) throw notFound('Channel not found, or its audio is no longer kept');
-    const end = cap.end ?? this.media.tickAt(this.clock.now());
+    const end = cap.end ?? this.frameEnd();
     const from = this.maxTicks === 0 ? cap.start : Math.max(cap.start, end - this.maxTicks);
     const pcm = new Int16Array(Math.max(0, end - from) * FRAME_SAMPLES);
     for (const [tick, f] of cap.frames) if (tick >= from && tick < end) pcm.set(f, (tick - from) * FRAME_SAMPLES);
