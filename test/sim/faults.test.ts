@@ -10,7 +10,8 @@ import { waitUntil } from '../_helpers/wait.js';
 // socket, requests failing with a chosen status, an unreachable endpoint; and the list itself.
 // Delayed events and media loss are asserted on the virtual clock (faults-virtual.test.ts).
 const test = suite('sim faults');
-const ctx = useServer(test);
+// A small ARI_MAX_STORED_OBJECTS, so the bound on faults in place is reached.
+const ctx = useServer(test, { env: { ARI_MAX_STORED_OBJECTS: '3' } });
 
 test.after.each(async () => {
   assert.is((await ctx.t.http('DELETE', '/sim/faults')).status, 204);
@@ -48,6 +49,17 @@ test('list, delete one, delete all; Location names the fault', async () => {
   assert.equal(gone.body, { message: 'Fault not found' });
   assert.is((await ctx.t.http('DELETE', '/sim/faults')).status, 204);
   assert.equal((await ctx.t.http('GET', '/sim/faults')).body, []);
+});
+
+test('faults in place are bounded by ARI_MAX_STORED_OBJECTS; one that acts at once is not counted', async () => {
+  for (let i = 0; i < 3; i++) assert.is((await addFault({ kind: 'media_loss', endpoint: 'PJSIP/alice', percent: i })).status, 201);
+  const over = await addFault({ kind: 'endpoint_unreachable', endpoint: 'PJSIP/bob' });
+  assert.is(over.status, 400);
+  assert.equal(over.body, { message: 'At most 3 faults may be in place at once (ARI_MAX_STORED_OBJECTS)' });
+  const log = await connectEvents(ctx.t.url, 'bounded-drop');
+  assert.is((await addFault({ kind: 'drop_socket', app: 'bounded-drop' })).status, 201);
+  await waitUntil(async () => log.closed !== undefined, 'the socket closes');
+  assert.is((await ctx.t.http('GET', '/sim/faults')).body.length, 3);
 });
 
 test('bad input: each kind\'s fields are checked, with a message that says what is wrong', async () => {
