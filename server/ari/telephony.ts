@@ -145,6 +145,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
     bridge: (ch) => bridges.of(ch),
     whisperers: (ch) => snoops.whisperers(ch),
     external: (ch, tick, out) => external.read(ch, tick, out),
+    lossPercent: (ch) => faults.lossPercent(ch.d.endpoint),
   });
   const tones: ToneDetectors = new ToneDetectors(engine, router, clock, (ch, location) => control.asyncGoto(ch, location));
   const farEnd: FarEnd = new FarEnd(engine, calls, control, router, join(opts.dataDir, 'sim-audio'), opts.limits.simAudioMaxSeconds);

@@ -1,6 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { farTone } from '../_helpers/audio.js';
 import type { AriEvent } from '../_helpers/events.js';
+import { pcmOf, serverMediaChannel, share } from '../_helpers/media-peer.js';
+import { waitUntil } from '../_helpers/wait.js';
 import { useServer } from '../_helpers/suite.js';
 
 // Faults whose effect is measured in simulated time, on the virtual clock: events held back by
@@ -85,6 +88,29 @@ test('media_loss: RTP statistics lose exactly that share of the packets sent sin
   assert.is(clean.body.rxcount, 100);
   assert.is(clean.body.rxploss, 0);
   assert.is((await ctx.t.http('DELETE', '/ari/channels/lossy')).status, 204);
+});
+
+test('media_loss: the lost packets are silent frames in what external media receives from the endpoint', async () => {
+  assert.is((await ctx.t.http('POST', '/sim/faults', { json: { kind: 'media_loss', endpoint: 'PJSIP/instant', percent: 10 } })).status, 201);
+  const { peer } = await serverMediaChannel(ctx.t, 'loss-ext');
+  await advance(0);
+  await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'loss-ext');
+  assert.is((await ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/instant', app: 'app1', channelId: 'loss-far' } })).status, 200);
+  await advance(0);
+  await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'loss-far');
+  await farTone(ctx.t, 'loss-far', 1000);
+  assert.is((await ctx.t.http('POST', '/ari/bridges/loss-br', { query: { type: 'mixing' } })).status, 200);
+  for (const m of ['loss-ext', 'loss-far']) assert.is((await ctx.t.http('POST', '/ari/bridges/loss-br/addChannel', { query: { channel: m } })).status, 204);
+  await advance(100);
+  const from = peer.binaries.length;
+  await advance(1000);
+  await waitUntil(() => peer.binaries.length >= from + 50, '50 frames');
+  const frames = peer.binaries.slice(from, from + 50).map((f) => share(pcmOf(f), 1000));
+  // Every tenth packet from PJSIP/instant is lost: 45 of 50 frames carry its tone, 5 are silent.
+  assert.is(frames.filter((x) => x === 1).length, 45, JSON.stringify(frames));
+  assert.is(frames.filter((x) => x === 0).length, 5, JSON.stringify(frames));
+  assert.is((await ctx.t.http('DELETE', '/ari/bridges/loss-br')).status, 204);
+  for (const id of ['loss-far', 'loss-ext']) assert.is((await ctx.t.http('DELETE', `/ari/channels/${id}`)).status, 204);
 });
 
 test.run();
