@@ -119,7 +119,7 @@ export function createApp(deps: AppDeps) {
     beforeRespond: () => telephony.engine.commit(),
     ...(config.crashAfter ? { onAnswer: createCrashPoint(config.crashAfter, () => telephony.engine.freeze()) } : {}),
   };
-  const ari = createAriBinder(app, { ...common, prefix: '/ari' });
+  const ari = createAriBinder(app, { ...common, prefix: '/ari', injectFailure: (op) => telephony.faults.failing(op.resource, op.nickname) });
   const sim = createAriBinder(app, { ...common, prefix: '/sim' });
   const served = (op: Operation) => op === eventWebsocket || ari.mounted.has(op) || sim.mounted.has(op);
   mountDocs(app, served);

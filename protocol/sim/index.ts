@@ -5,3 +5,4 @@ export * from './endpoint-models.js';
 export * from './endpoint-operations.js';
 export * from './clock-operations.js';
 export * from './heard.js';
+export * from './fault-operations.js';

@@ -4,6 +4,8 @@ export interface EventSink {
   /** Frames queued in one flush are written together (one socket write instead of one each). */
   cork?(): void;
   uncork?(): void;
+  /** Cuts the connection under the sink at once, without a goodbye (the drop_socket fault). */
+  cut?(): void;
 }
 
 export interface StasisApp {

@@ -25,7 +25,9 @@ import { EndpointMessages } from './engine/endpoint-messages.js';
 import { AriTransfers } from './engine/ari-transfers.js';
 import { DynamicConfig } from './engine/dynamic-config.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
+import { EventDelays } from './engine/event-delays.js';
 import { ExternalMedia } from './engine/external-media.js';
+import { Faults } from './engine/faults.js';
 import { FarEnd } from './engine/far-end.js';
 import { LogChannels } from './engine/log-channels.js';
 import { Mailboxes } from './engine/mailboxes.js';
@@ -78,6 +80,8 @@ export interface Telephony {
   dynamicConfig: DynamicConfig;
   /** The simulation API's hold on the clock: its state, and advancing a virtual one. */
   clockControl: ClockControl;
+  /** Faults injected through the simulation API (in memory only). */
+  faults: Faults;
   /** Stops media (recordings are completed and kept) and the engine. */
   stop(): void;
 }
@@ -107,7 +111,8 @@ const SETTLE_TURNS = 16;
 export async function createTelephony(opts: TelephonyOptions): Promise<Telephony> {
   // Parts are built in the order their hooks must run (hangup hooks run in registration order).
   // A part that needs one built after it gets a closure that reaches it once wiring is done.
-  const engine: Engine = new Engine(opts, { readForSnapshot: (ch, name) => vars.readForSnapshot(ch, name) });
+  const delays = new EventDelays(opts.clock);
+  const engine: Engine = new Engine(opts, { readForSnapshot: (ch, name) => vars.readForSnapshot(ch, name) }, delays);
   const restored = engine.restore(opts.repo.live());
   if (restored) opts.log.info({ channels: restored }, 'restored live channels');
   const modules = new Modules(engine, opts.asteriskConfigRepo);
@@ -117,6 +122,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   // Registrations make endpoints online or offline; device states follow them, and count the restored channels from the start.
   const registrations: Registrations = new Registrations(engine, opts.endpointRepo, (e) => devices.endpointChanged(e.key), opts.limits.simFarEndKeep);
   const reachability = registrations.state.bind(registrations);
+  const faults = new Faults({ apps: engine.apps, delays, endpoint: (name) => engine.fixtures.endpoints.get(name.toLowerCase()), ids: engine.ids, max: opts.limits.maxStoredObjects });
   const devices = new DeviceStates(engine, opts.deviceStateRepo, opts.meta, opts.limits.maxStoredObjects, reachability);
   const mailboxes = new Mailboxes(opts.mailboxRepo, opts.limits.maxStoredObjects);
   const vars: Variables = new Variables(engine, opts.limits.maxChannelVariables, (ch) => tones.sync(ch));
@@ -128,7 +134,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const calls: Calls = new Calls(engine, vars, {
     start: (ch, context, exten, priority) => pbx.start(ch, context, exten, priority),
     startSoon: (ch, context, exten, priority) => pbx.startSoon(ch, context, exten, priority),
-  }, factory, { dial: (ch) => websocketMedia.dial(ch) }, reachability);
+  }, factory, { dial: (ch) => websocketMedia.dial(ch) }, (f) => (faults.unreachable(f.key) ? 'offline' : reachability(f)), (f) => faults.unreachable(f.key));
   const broadcasts: Broadcasts = new Broadcasts(engine, { claimed: (ch, app, args) => pbx.claimed(ch, app, args) });
   const dialplanTransfers = new DialplanTransfers(engine, { fromDialplan: (ch, exten, context) => transfers.fromDialplan(ch, exten, context) });
   const pbx: Pbx = new Pbx(engine, vars, calls, broadcasts, dialplanTransfers);
@@ -143,6 +149,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
     bridge: (ch) => bridges.of(ch),
     whisperers: (ch) => snoops.whisperers(ch),
     external: (ch, tick, out) => external.read(ch, tick, out),
+    lossPercent: (ch) => faults.lossPercent(ch.d.endpoint),
   });
   const tones: ToneDetectors = new ToneDetectors(engine, router, clock, (ch, location) => control.asyncGoto(ch, location));
   const farEnd: FarEnd = new FarEnd(engine, calls, control, router, join(opts.dataDir, 'sim-audio'), opts.limits.simAudioMaxSeconds);
@@ -205,7 +212,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeMedia, transfers, bridgeVars, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages, modules, logChannels, dynamicConfig, clockControl, heard, heardAudio,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeMedia, transfers, bridgeVars, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages, modules, logChannels, dynamicConfig, clockControl, faults, heard, heardAudio,
     stop() {
       registrations.stop();
       recordings.stopAll();

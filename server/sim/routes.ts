@@ -6,11 +6,12 @@ import type { ChannelRepo } from '../db/repos/channel-repo.js';
 import type { Telephony } from '../ari/telephony.js';
 import { mountSimClock } from './clock-routes.js';
 import { mountSimEndpoints } from './endpoint-routes.js';
+import { mountSimFaults } from './fault-routes.js';
 import { mountSimHeard } from './heard-routes.js';
 import { boundedHistory } from './history.js';
 
 /** The simulation API: the far end's side of calls. */
-export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd' | 'transfers' | 'registrations' | 'endpointMessages' | 'clockControl' | 'heard' | 'heardAudio'>, repo: ChannelRepo, historyMaxBytes: number): void {
+export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd' | 'transfers' | 'registrations' | 'endpointMessages' | 'clockControl' | 'faults' | 'heard' | 'heardAudio'>, repo: ChannelRepo, historyMaxBytes: number): void {
   const { engine, farEnd, transfers } = t;
 
   b.mount(op.placeCall, (a) => engine.snapshot(farEnd.call(a)));
@@ -34,5 +35,6 @@ export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd' | 
   });
   mountSimEndpoints(b, t);
   mountSimClock(b, t);
+  mountSimFaults(b, t);
   mountSimHeard(b, t, repo);
 }

@@ -460,11 +460,14 @@ test('GET /sim/api-docs.json: a Swagger 1.1 declaration of every sim operation; 
     'DELETE /channels/{channelId}/hold unhold',
     'DELETE /channels/{channelId}/talk stopTalking',
     'DELETE /endpoints/{tech}/{resource}/contacts unregister',
+    'DELETE /faults clearFaults',
+    'DELETE /faults/{faultId} removeFault',
     'GET /channels/{channelId} getChannel',
     'GET /channels/{channelId}/heard heard',
     'GET /channels/{channelId}/heard.wav heardAudio',
     'GET /clock getClock',
     'GET /endpoints/{tech}/{resource} getEndpoint',
+    'GET /faults listFaults',
     'GET /history history',
     'POST /calls placeCall',
     'POST /channels/{channelId}/answer answer',
@@ -479,6 +482,7 @@ test('GET /sim/api-docs.json: a Swagger 1.1 declaration of every sim operation; 
     'POST /endpoints/{tech}/{resource}/contacts register',
     'POST /endpoints/{tech}/{resource}/contacts/qualify qualify',
     'POST /endpoints/{tech}/{resource}/messages sendMessage',
+    'POST /faults addFault',
     'PUT /channels/{channelId}/audio uploadAudio',
   ]);
   const placeCall = doc.apis.find((a: { path: string }) => a.path === '/calls').operations[0];

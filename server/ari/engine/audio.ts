@@ -2,10 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { soundAudio } from '../fixtures.js';
 import type { MediaClock } from '../media/media-clock.js';
-import { FRAME_SAMPLES, mixInto, RATE, slinFromBytes } from '../media/pcm.js';
+import { FRAME_MS, FRAME_SAMPLES, mixInto, RATE, slinFromBytes } from '../media/pcm.js';
 import { Tone } from '../media/tones.js';
 import type { Channel, FarAudio } from './channel.js';
 import type { Engine } from './engine.js';
+import { lostPacket } from './packet-loss.js';
 
 /** Who can contribute audio to a channel or bridge besides its far end. */
 export interface AudioProviders {
@@ -17,6 +18,8 @@ export interface AudioProviders {
   whisperers(ch: Channel): Channel[];
   /** Audio received from an external media stream, for its channel. */
   external(ch: Channel, tick: number, out: Int16Array): void;
+  /** Share of the packets from the channel's far end that are lost (the media_loss fault); undefined for none. */
+  lossPercent(ch: Channel): number | undefined;
 }
 
 const MAX_DEPTH = 6;
@@ -124,7 +127,7 @@ export class AudioRouter {
   /** What the far end sends, as set through the simulation API. */
   private far(ch: Channel, tick: number, out: Int16Array): void {
     const a: FarAudio = ch.d.far.audio;
-    if (a.kind === 'silence') return;
+    if (a.kind === 'silence' || this.lost(ch, tick)) return;
     const pos = this.samplesSince(a.since, tick);
     if (a.kind === 'tone') {
       if (pos + out.length <= 0) return;
@@ -134,6 +137,14 @@ export class AudioRouter {
     }
     const samples = a.kind === 'sound' ? soundAudio(this.eng.fixtures.sounds.get(a.sound), a.lang) : this.upload(a.file);
     if (samples?.length) this.copyAt(samples, pos, out, a.loop);
+  }
+
+  /** A packet from the far end lost on the way: its frame stays silent (packets count from the answer). */
+  private lost(ch: Channel, tick: number): boolean {
+    const percent = this.providers.lossPercent(ch);
+    if (!percent || ch.d.answered === null) return false;
+    const n = Math.floor(this.eng.clock.simSince(ch.d.answered, this.clock.instantOf(tick)) / FRAME_MS);
+    return n >= 0 && lostPacket(n, percent);
   }
 
   /** The channel's inbound audio at a tick: its far end (or the other Local half, a spied channel, a stream), plus whispers. */

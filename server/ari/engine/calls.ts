@@ -32,6 +32,8 @@ export class Calls {
     private readonly driver: ChannelDriver,
     /** Whether an endpoint can be reached now (its registrations); the fixture's state by default. */
     private readonly endpointState: (f: EndpointFixture) => EndpointState = (f) => f.state,
+    /** Whether an endpoint's calls fail to reach us (the endpoint_unreachable fault). */
+    private readonly unreachable: (f: EndpointFixture) => boolean = () => false,
   ) {
     eng.onTimer('dialStart', (ch, data) => this.startDial(ch, (data as { timeoutMs: number | null }).timeoutMs));
     eng.onTimer('stasisStart', (ch, data) => this.createdEnterStasis(ch, data as { app: string; args: string[]; varsets: string[] }));
@@ -276,6 +278,7 @@ export class Calls {
     const target = this.make.resolve(req.endpoint);
     if (target.kind !== 'fixture') throw badRequest('Inbound calls come from a fixture endpoint, not a Local channel');
     const f = target.fixture;
+    if (this.unreachable(f)) throw conflict(`Endpoint ${f.key} is unreachable: its calls do not get through`);
     const context = req.context || f.context;
     if (!this.eng.fixtures.dialplan.contexts.has(context)) throw badRequest(`No such context '${context}'`);
     if (!findExtension(this.eng.fixtures.dialplan, context, req.extension)) throw badRequest(`No such extension '${req.extension}' in context '${context}'`);

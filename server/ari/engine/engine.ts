@@ -16,6 +16,7 @@ import { EngineHooks } from './engine-hooks.js';
 import { loadEntityId } from './entity-id.js';
 import { EventFilters } from './event-filters.js';
 import { EventOutbox } from './event-outbox.js';
+import type { EventDelay } from './event-delays.js';
 import { loadGlobals, setGlobal } from './globals.js';
 import { GroupCommit } from './group-commit.js';
 import { RestoredChannels } from './restored-channels.js';
@@ -79,6 +80,8 @@ export class Engine {
   constructor(
     private readonly opts: EngineOptions,
     private readonly variables: ChannelVariableReader,
+    /** Holds some applications' events back (injected faults); none by default. */
+    delay?: EventDelay,
   ) {
     this.fixtures = opts.fixtures;
     this.log = opts.log;
@@ -90,7 +93,7 @@ export class Engine {
     this.counters = new EngineCounters(opts.meta, opts.clock);
     const { apps, log, clock } = this;
     // The outbox wakes the commit and the commit delivers the outbox: each reaches the other once both exist.
-    this.outbox = new EventOutbox({ apps, clock, log, entityId: this.entityId, checkEvents: opts.checkEvents, wake: () => this.commits.queue() });
+    this.outbox = new EventOutbox({ apps, clock, log, entityId: this.entityId, checkEvents: opts.checkEvents, wake: () => this.commits.queue(), delay });
     this.commits = new GroupCommit({
       repo: opts.repo, meta: opts.meta, historyLimit: opts.historyLimit, counters: this.counters,
       committed: (changed) => this.hooks.runCommitted(changed), deliver: () => this.outbox.deliver(),

@@ -5,6 +5,7 @@ import { ariTimestamp } from '../../util/timestamp.js';
 import { eventAllowed, type AppRegistry, type EventSink } from '../apps.js';
 import type { Clock } from '../time/clock.js';
 import type { EventProps } from './ari-models.js';
+import type { EventDelay } from './event-delays.js';
 
 /** How the outbox stamps, checks and wakes the group commit. */
 export interface EventOutboxDeps {
@@ -16,6 +17,8 @@ export interface EventOutboxDeps {
   checkEvents: boolean;
   /** Asks for a flush at the end of the turn (the events leave there). */
   wake: () => void;
+  /** Frames to some applications may leave later (the delay_events fault). */
+  delay?: EventDelay | undefined;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface EventOutboxDeps {
 export class EventOutbox {
   /** Contract violations seen in test mode (events that do not match protocol/). */
   readonly violations: string[] = [];
-  private pending: Array<{ sink: EventSink; json: string }> = [];
+  private pending: Array<{ sink: EventSink; json: string; app: string }> = [];
 
   constructor(private readonly deps: EventOutboxDeps) {}
 
@@ -53,9 +56,9 @@ export class EventOutbox {
       }
       if (this.deps.checkEvents) this.check(type, { ...obj, asterisk_id: entityId, application: app });
       const json = `${base},"asterisk_id":${JSON.stringify(entityId)},"application":${JSON.stringify(app)}}`;
-      if (sink) this.pending.push({ sink, json });
+      if (sink) this.pending.push({ sink, json, app });
       // Read-only sockets watching the app get the same frames, in the same flush.
-      if (watchers) for (const w of watchers) this.pending.push({ sink: w, json });
+      if (watchers) for (const w of watchers) this.pending.push({ sink: w, json, app });
     }
     if (base !== undefined) this.deps.wake();
   }
@@ -66,7 +69,9 @@ export class EventOutbox {
     const out = this.pending;
     this.pending = [];
     const corked = new Set<EventSink>();
-    for (const { sink, json } of out) {
+    const { delay } = this.deps;
+    for (const { sink, json, app } of out) {
+      if (delay?.hold(app, sink, json)) continue;
       if (sink.cork && !corked.has(sink)) {
         corked.add(sink);
         sink.cork();

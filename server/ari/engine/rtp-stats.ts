@@ -15,7 +15,7 @@ const BYTES_PER_PACKET: Record<string, number> = { ulaw: 160, alaw: 160, slin: 3
  * trip of its endpoint's network profile. Channels without RTP (Local,
  * Snoop) have none: 404, as the spec lists.
  */
-export function rtpStatistics(ch: Channel, fixtures: Fixtures, external: ExternalMedia, clock: Clock): AriRtpStat {
+export function rtpStatistics(ch: Channel, fixtures: Fixtures, external: ExternalMedia, clock: Clock, faultLoss?: (endpoint: string) => number | undefined): AriRtpStat {
   const ext = ch.d.external?.encapsulation === 'rtp' ? external.stats(ch) : undefined;
   if (ch.d.external && !ext) throw notFound('RTP info not found');
   if (ext) {
@@ -45,7 +45,8 @@ export function rtpStatistics(ch: Channel, fixtures: Fixtures, external: Externa
   // The fixture's default for `rtp` is an empty object (valibot does not parse defaults), so fill its fields here.
   const profile: { jitterMs?: number; lossPercent?: number; rttMs?: number } = ep.rtp;
   const jitterMs = profile.jitterMs ?? 2;
-  const lossPercent = profile.lossPercent ?? 0;
+  // A media_loss fault on the endpoint takes the place of its profile's loss while it is in place.
+  const lossPercent = faultLoss?.(ep.key) ?? profile.lossPercent ?? 0;
   const rttMs = profile.rttMs ?? 20;
   const lost = Math.round((packets * lossPercent) / 100);
   const jitter = jitterMs / 1000;

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { Context, Hono } from 'hono';
 import type { Operation, OperationArgs, OperationResult, ParamDef, VariableInput } from '../../../protocol/operation.js';
 import { declaredStatuses } from '../../../protocol/operation.js';
@@ -52,6 +53,11 @@ export interface BinderOptions {
   log: Logger;
   /** Awaited after every handler, before the answer leaves: the engine's changes are committed by then. */
   beforeRespond?: () => Promise<void>;
+  /**
+   * Asked before each request is bound: a status to fail it with instead (the fail_requests fault). Such an
+   * answer is deliberate, so test mode does not hold it to the operation's declared statuses.
+   */
+  injectFailure?: (op: Operation) => number | undefined;
   /** Called with each successful answer once it is committed (test mode's crash points). */
   onAnswer?: (nickname: string, c: Context) => void;
 }
@@ -249,6 +255,8 @@ export function createAriBinder(app: Hono<any>, opts: BinderOptions) {
   function route(op: Operation, handler: AriHandler<any>) {
     const where = `${op.method} ${op.path} (${op.nickname})`;
     return async (c: Context): Promise<Response> => {
+      const injected = opts.injectFailure?.(op);
+      if (injected !== undefined) return errorResponse(ARI_ERRORS, injected, STATUS_CODES[injected] ?? 'Injected failure');
       let result: unknown;
       try {
         const args = await bindArgs(c, op, opts);

@@ -37,6 +37,10 @@ export class HoldingSink implements EventSink {
     this.socket.uncork();
   }
 
+  cut(): void {
+    this.socket.ws.terminate();
+  }
+
   /** From now on events wait, until `release`. */
   hold(): void {
     this.held ??= [];

@@ -42,7 +42,7 @@ export function mountChannels(b: AriBinder, t: Pick<Telephony, 'engine' | 'calls
 }
 
 /** The channels resource's media operations: play, record, snoop, RTP statistics, external media. */
-export function mountChannelMedia(b: AriBinder, t: Pick<Telephony, 'engine' | 'calls' | 'control' | 'playbacks' | 'recordings' | 'router' | 'snoops' | 'external'>): void {
+export function mountChannelMedia(b: AriBinder, t: Pick<Telephony, 'engine' | 'calls' | 'control' | 'playbacks' | 'recordings' | 'router' | 'snoops' | 'external' | 'faults'>): void {
   const { engine, calls, control, playbacks, recordings, router, snoops, external } = t;
   const snap = (ch: Channel) => engine.snapshot(ch);
 
@@ -82,6 +82,6 @@ export function mountChannelMedia(b: AriBinder, t: Pick<Telephony, 'engine' | 'c
   b.mount(op.snoopChannel, snoop);
   b.mount(op.snoopChannelWithId, snoop);
 
-  b.mount(op.rtpstatistics, (a) => rtpStatistics(control.channel(a.channelId), engine.fixtures, external, engine.clock));
+  b.mount(op.rtpstatistics, (a) => rtpStatistics(control.channel(a.channelId), engine.fixtures, external, engine.clock, (e) => t.faults.lossPercent(e)));
   b.mount(op.externalMedia, async (a) => snap(await external.create(a)));
 }
