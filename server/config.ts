@@ -45,19 +45,17 @@ export interface AriLimits {
   maxVariables: number;
   /** Variables setChannelVar may leave on one channel; also the most global variables. */
   maxChannelVariables: number;
-  /** Far-end audio uploads: bytes of the body, seconds once decoded. */
+  /** Far-end audio uploads: bytes of the body, seconds once decoded; and the newest seconds of audio sent to a far end kept for heard.wav (0: none). */
   simAudioMaxBytes: number;
   simAudioMaxSeconds: number;
+  simHeardMaxSeconds: number;
   /** One /sim/history answer. */
   simHistoryMaxBytes: number;
   /** Disk used by all recordings together. */
   recordingsMaxBytes: number;
   /** Longest recording, whatever maxDurationSeconds asks. */
   recordingMaxSeconds: number;
-  /**
-   * Objects of one kind clients may make us keep: Stasis device states, mailboxes, dynamic
-   * configuration objects of one type, log channels added at run time, devices one application subscribes to.
-   */
+  /** Objects of one kind clients may make us keep: Stasis device states, mailboxes, dynamic configuration objects of one type, log channels added at run time, devices one application subscribes to. */
   maxStoredObjects: number;
   /** Entries the simulated far end keeps of each list (messages, REFERs, transfer NOTIFYs, contacts of one endpoint); the oldest go first. */
   simFarEndKeep: number;
@@ -171,6 +169,7 @@ const Env = v.object({
   ARI_MAX_CHANNEL_VARIABLES: v.optional(int('ARI_MAX_CHANNEL_VARIABLES', 1, 100_000), '512'),
   SIM_AUDIO_MAX_BYTES: v.optional(int('SIM_AUDIO_MAX_BYTES', 1024, 2 ** 31), String(4 * 1024 * 1024)),
   SIM_AUDIO_MAX_SECONDS: v.optional(int('SIM_AUDIO_MAX_SECONDS', 1, 86_400), '300'),
+  SIM_HEARD_MAX_SECONDS: v.optional(int('SIM_HEARD_MAX_SECONDS', 0, 3600), '60'),
   SIM_HISTORY_MAX_BYTES: v.optional(int('SIM_HISTORY_MAX_BYTES', 64 * 1024, 2 ** 31), String(4 * 1024 * 1024)),
   RECORDINGS_MAX_BYTES: v.optional(int('RECORDINGS_MAX_BYTES', 1, Number.MAX_SAFE_INTEGER), String(4 * 1024 ** 3)),
   RECORDING_MAX_SECONDS: v.optional(int('RECORDING_MAX_SECONDS', 1, 7 * 86_400), '14400'),
@@ -366,7 +365,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     appReconnectGraceMs: e.APP_RECONNECT_GRACE_MS,
     ariLimits: {
       maxBodyBytes: e.ARI_MAX_BODY_BYTES, maxValueBytes: e.ARI_MAX_VALUE_BYTES, maxVariableNameBytes: e.ARI_MAX_VARIABLE_NAME_BYTES,
-      maxVariables: e.ARI_MAX_VARIABLES, maxChannelVariables: e.ARI_MAX_CHANNEL_VARIABLES, simAudioMaxBytes: e.SIM_AUDIO_MAX_BYTES, simAudioMaxSeconds: e.SIM_AUDIO_MAX_SECONDS,
+      maxVariables: e.ARI_MAX_VARIABLES, maxChannelVariables: e.ARI_MAX_CHANNEL_VARIABLES, simAudioMaxBytes: e.SIM_AUDIO_MAX_BYTES, simAudioMaxSeconds: e.SIM_AUDIO_MAX_SECONDS, simHeardMaxSeconds: e.SIM_HEARD_MAX_SECONDS,
       simHistoryMaxBytes: e.SIM_HISTORY_MAX_BYTES, recordingsMaxBytes: e.RECORDINGS_MAX_BYTES, recordingMaxSeconds: e.RECORDING_MAX_SECONDS,
       maxStoredObjects: e.ARI_MAX_STORED_OBJECTS, simFarEndKeep: e.SIM_FAR_END_KEEP,
     },

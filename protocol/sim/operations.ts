@@ -5,6 +5,7 @@ import { CallRecord, SimChannel } from './models.js';
 import { HANGUP_REASONS } from '../ari/hangup-reasons.js';
 import { simEndpointOperations } from './endpoint-operations.js';
 import { simClockOperations } from './clock-operations.js';
+import { simHeardOperations } from './heard.js';
 import { simFaultOperations } from './fault-operations.js';
 
 const channelId = path.string({ description: 'Id or name of a live channel.' });
@@ -150,5 +151,5 @@ export const history = defineOperation({
 
 export const simOperations = [
   placeCall, getSimChannel, farAnswer, farHangup, farDtmf, farHold, farUnhold, farTalkStart, farTalkStop, farBlindTransfer, farAttendedTransfer, setFarAudio, uploadFarAudio, history,
-  ...simEndpointOperations, ...simClockOperations, ...simFaultOperations,
+  ...simEndpointOperations, ...simClockOperations, ...simHeardOperations, ...simFaultOperations,
 ] as const;

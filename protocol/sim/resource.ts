@@ -5,6 +5,7 @@ import { simOperations } from './operations.js';
 import { FarEndMessage, FarEndRefer, SimContact, SimEndpoint } from './endpoint-models.js';
 import { Endpoint } from '../ari/models/endpoint.js';
 import { SimClock, SimClockAdvanced } from './clock-operations.js';
+import { HeardItem, HeardList } from './heard.js';
 import { SimFault } from './fault-operations.js';
 
 /** The simulation API, documented at /sim/api-docs.json in the same Swagger 1.1 form as ARI's declarations. */
@@ -20,8 +21,9 @@ export const SIM_RESOURCE: AriResource = {
     '/endpoints/{tech}/{resource}': 'An endpoint, seen from its far end', '/endpoints/{tech}/{resource}/contacts': 'Registrations',
     '/endpoints/{tech}/{resource}/contacts/qualify': 'Qualify outcomes', '/endpoints/{tech}/{resource}/messages': 'Text messages from the far end',
     '/clock': 'The simulated clock', '/clock/advance': 'Moving the virtual clock on',
+    '/channels/{channelId}/heard': 'What the far end was sent', '/channels/{channelId}/heard.wav': 'The audio the far end was sent',
     '/faults': 'Injected faults', '/faults/{faultId}': 'One injected fault',
   },
   operations: simOperations,
-  models: [CallerID, DialplanCEP, Channel, FarEndDtmf, FarEnd, SimChannel, CallRecord, Endpoint, SimContact, FarEndMessage, FarEndRefer, SimEndpoint, SimClock, SimClockAdvanced, SimFault],
+  models: [CallerID, DialplanCEP, Channel, FarEndDtmf, FarEnd, SimChannel, CallRecord, Endpoint, SimContact, FarEndMessage, FarEndRefer, SimEndpoint, SimClock, SimClockAdvanced, HeardItem, HeardList, SimFault],
 };

@@ -34,6 +34,8 @@ import { Mailboxes } from './engine/mailboxes.js';
 import { Modules } from './engine/modules.js';
 import { Pbx } from './engine/pbx.js';
 import { Playbacks } from './engine/playbacks.js';
+import { HeardAudio } from './engine/heard-audio.js';
+import { HeardLog } from './engine/heard-log.js';
 import { Recordings } from './engine/recordings.js';
 import { Registrations } from './engine/registrations.js';
 import { Snoops } from './engine/snoops.js';
@@ -57,6 +59,8 @@ export interface Telephony {
   codecs: Codecs;
   router: AudioRouter;
   playbacks: Playbacks;
+  heard: HeardLog;
+  heardAudio: HeardAudio;
   recordings: Recordings;
   bridges: Bridges;
   bridgeMedia: BridgeMedia;
@@ -153,6 +157,8 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
     const i = t.indexOf(':');
     return { kind: t.slice(0, i), id: t.slice(i + 1) };
   };
+  const heardAudio = new HeardAudio(clock, opts.clock, (ch, tick) => router.outbound(ch, tick), (ch) => heard.audible(ch), opts.limits.simHeardMaxSeconds);
+  const heard: HeardLog = new HeardLog(engine, heardAudio, (id) => bridges.find(id)?.d.channels ?? []);
   const playbacks: Playbacks = new Playbacks(engine, router, {
     queue: (t) => {
       const { kind, id } = target(t);
@@ -169,7 +175,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
     },
     channel: (t) => (target(t).kind === 'channel' ? engine.find(target(t).id) : undefined),
     recording: (name) => recordings.audio(name),
-  });
+  }, heard);
   const recordings: Recordings = new Recordings(engine, clock, codecs, opts.recordingRepo, opts.dataDir, opts.limits, (uri) => {
     const b = bridges.find(target(uri).id);
     return b ? bridges.recipients(b) : engine.apps.subscribedToAll;
@@ -206,7 +212,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeMedia, transfers, bridgeVars, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages, modules, logChannels, dynamicConfig, clockControl, faults,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeMedia, transfers, bridgeVars, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages, modules, logChannels, dynamicConfig, clockControl, faults, heard, heardAudio,
     stop() {
       registrations.stop();
       recordings.stopAll();

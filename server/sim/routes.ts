@@ -7,10 +7,11 @@ import type { Telephony } from '../ari/telephony.js';
 import { mountSimClock } from './clock-routes.js';
 import { mountSimEndpoints } from './endpoint-routes.js';
 import { mountSimFaults } from './fault-routes.js';
+import { mountSimHeard } from './heard-routes.js';
 import { boundedHistory } from './history.js';
 
 /** The simulation API: the far end's side of calls. */
-export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd' | 'transfers' | 'registrations' | 'endpointMessages' | 'clockControl' | 'faults'>, repo: ChannelRepo, historyMaxBytes: number): void {
+export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd' | 'transfers' | 'registrations' | 'endpointMessages' | 'clockControl' | 'faults' | 'heard' | 'heardAudio'>, repo: ChannelRepo, historyMaxBytes: number): void {
   const { engine, farEnd, transfers } = t;
 
   b.mount(op.placeCall, (a) => engine.snapshot(farEnd.call(a)));
@@ -35,4 +36,5 @@ export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd' | 
   mountSimEndpoints(b, t);
   mountSimClock(b, t);
   mountSimFaults(b, t);
+  mountSimHeard(b, t, repo);
 }

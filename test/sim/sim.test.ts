@@ -463,6 +463,8 @@ test('GET /sim/api-docs.json: a Swagger 1.1 declaration of every sim operation; 
     'DELETE /faults clearFaults',
     'DELETE /faults/{faultId} removeFault',
     'GET /channels/{channelId} getChannel',
+    'GET /channels/{channelId}/heard heard',
+    'GET /channels/{channelId}/heard.wav heardAudio',
     'GET /clock getClock',
     'GET /endpoints/{tech}/{resource} getEndpoint',
     'GET /faults listFaults',

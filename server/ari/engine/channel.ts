@@ -1,4 +1,6 @@
 import type { ChannelState } from '../../../protocol/ari/models/channel.js';
+import type { ModelOf } from '../../../protocol/model.js';
+import type { HeardItem } from '../../../protocol/sim/heard.js';
 import type { Party } from './callerid.js';
 import type { TimerHandle } from '../time/clock.js';
 import { CommandQueue } from './command-queue.js';
@@ -206,6 +208,8 @@ export interface ChannelData {
   ariTransfer?: AriTransferRequest;
   /** The TONE_DETECT detector on the channel, if any. */
   toneDetect?: ToneDetectState | null;
+  /** What its far end was sent, as /sim/channels/{id}/heard lists it (heard-log.ts); absent until something was. */
+  heard?: ModelOf<typeof HeardItem>[];
   /** Cause set by a hangup request, reported in ChannelDestroyed. */
   hangupCause: number | null;
   ended: number | null;

@@ -71,6 +71,12 @@ export interface PlaybackTargets {
   recording(name: string): Int16Array | undefined;
 }
 
+/** Who lists what a playback's listeners heard (the heard log): each item's start, and its end. */
+export interface PlaybackHearing {
+  playbackStarted(target: string, playbackId: string, media: string, lang: string, at: number): void;
+  playbackEnded(playbackId: string, completed: boolean, at?: number): void;
+}
+
 /**
  * Playbacks on channels and bridges. A playback is a command on its
  * target's queue, so plays queue behind each other; its progress is time
@@ -85,6 +91,7 @@ export class Playbacks {
     private readonly eng: Engine,
     private readonly router: AudioRouter,
     private readonly targets: PlaybackTargets,
+    private readonly heard: PlaybackHearing,
   ) {
     eng.onHangup((ch) => this.endTarget(`channel:${ch.id}`));
   }
@@ -158,6 +165,7 @@ export class Playbacks {
     // The first item's audio starts once PlaybackStarted is out (Asterisk publishes, then streams), so
     // no listener sees it end sooner than its length after the event, however slow the emit.
     pb.baseAt = at ?? this.eng.clock.now();
+    this.heard.playbackStarted(pb.target, pb.id, pb.uris[index]!, pb.language, pb.baseAt);
     if (ch) this.eng.touch(ch);
     if (!pb.audio) return this.endItem(pb, true);
     this.armTimer(pb);
@@ -180,6 +188,7 @@ export class Playbacks {
   private endItem(pb: Playback, failed: boolean, endedAt?: number): void {
     this.eng.clock.cancel(pb.timer);
     pb.timer = null;
+    this.heard.playbackEnded(pb.id, !failed, endedAt);
     if (pb.index < pb.uris.length - 1) {
       pb.state = 'continuing';
       this.emit(pb, 'PlaybackContinuing');
@@ -191,6 +200,8 @@ export class Playbacks {
     this.eng.clock.cancel(pb.timer);
     pb.timer = null;
     pb.state = state;
+    // Still sounding (not ended by endItem): it was cut short.
+    this.heard.playbackEnded(pb.id, false);
     if (this.current.get(pb.target) === pb) this.current.delete(pb.target);
     this.byId.delete(pb.id);
     this.emit(pb, 'PlaybackFinished');

@@ -43,6 +43,11 @@ export class MediaClock {
     return Math.floor(this.clock.simSince(this.epoch) / FRAME_MS);
   }
 
+  /** The tick an instant falls in (before the epoch: a negative tick). */
+  tickAt(instant: number): number {
+    return Math.floor(this.clock.simSince(this.epoch, instant) / FRAME_MS);
+  }
+
   /** The instant (on the engine's clock) a tick starts. */
   instantOf(tick: number): number {
     return this.clock.instantAfter(tick * FRAME_MS, this.epoch);

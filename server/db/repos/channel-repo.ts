@@ -24,6 +24,7 @@ export function createChannelRepo(db: Db) {
     'SELECT * FROM channels WHERE ended_at IS NOT NULL AND (ended_at < @before OR (ended_at = @before AND seq < @seq)) ORDER BY ended_at DESC, seq DESC LIMIT @limit',
   );
   const historyAnchor = db.prepare('SELECT ended_at, seq FROM channels WHERE id = ? AND ended_at IS NOT NULL ORDER BY seq DESC LIMIT 1');
+  const endedById = db.prepare('SELECT * FROM channels WHERE id = ? AND ended_at IS NOT NULL ORDER BY seq DESC LIMIT 1');
   const endedCount = db.prepare('SELECT count(*) AS n FROM channels WHERE ended_at IS NOT NULL');
   const pruneOldest = db.prepare(
     'DELETE FROM channels WHERE seq IN (SELECT seq FROM channels WHERE ended_at IS NOT NULL ORDER BY ended_at, seq LIMIT ?)',
@@ -50,6 +51,8 @@ export function createChannelRepo(db: Db) {
     save: (row: ChannelRow) => void upsert.run(row),
     live: () => live.all() as ChannelRow[],
     historyRows,
+    /** The newest ended channel that had this id, while it is in the history. */
+    ended: (id: string) => endedById.get(id) as ChannelRow | undefined,
     /** historyRows, all read at once. */
     history(limit: number, beforeId?: string): ChannelRow[] | undefined {
       const rows = historyRows(limit, beforeId);

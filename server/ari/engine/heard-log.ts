@@ -1,0 +1,184 @@
+import type { ModelOf } from '../../../protocol/model.js';
+import { HEARD_MAX_ITEMS, type HeardItem } from '../../../protocol/sim/heard.js';
+import { ariTimestamp } from '../../util/timestamp.js';
+import type { Channel } from './channel.js';
+import type { Engine } from './engine.js';
+import type { HeardAudio } from './heard-audio.js';
+
+type Item = ModelOf<typeof HeardItem>;
+type Kind = Item['kind'];
+
+/** An item still going on: the channel it is on, and when it began (for its duration). */
+interface Open {
+  ch: Channel;
+  item: Item;
+  since: number;
+}
+
+/** Kinds that put sound on the line, so the audio capture runs while one is open. */
+const AUDIBLE: ReadonlySet<Kind> = new Set<Kind>(['ringing', 'playback', 'tone', 'moh', 'bridge']);
+
+/**
+ * The list of what each channel's far end was sent (/sim/channels/{id}/heard).
+ *
+ * Playbacks report their items as they start and end (they alone know the
+ * language and whether an item played out). Everything else is read off the
+ * channel's own state at each group commit, which sees every change the
+ * turn made whichever engine part made it: ringing indicated while not
+ * answered, music on hold, silence, hold, DTMF sent (the far end's digit
+ * list), and who the channel hears in its bridge. The list lives in the
+ * channel's record, so it stays with the channel in the history.
+ */
+export class HeardLog {
+  /** Open items by key: a playback's id, or `<kind>:<channel seq>` for the rest. */
+  private readonly open = new Map<string, Open[]>();
+  /** Keys open on each channel. */
+  private readonly keys = new Map<Channel, Set<string>>();
+  /** DTMF digits of each channel already listed. */
+  private readonly dtmfSeen = new Map<Channel, number>();
+  /** Channels whose bridge peers must be looked at again at the next commit (a peer ended). */
+  private readonly recheck = new Set<string>();
+
+  constructor(
+    private readonly eng: Engine,
+    private readonly audio: HeardAudio,
+    /** The ids of a bridge's members, in the order they joined. */
+    private readonly bridgeMembers: (bridgeId: string) => readonly string[],
+  ) {
+    eng.onHangup((ch) => this.hungUp(ch));
+    eng.onCommitted((changed) => this.sync(changed));
+  }
+
+  /** What the channel's far end was sent, oldest first. */
+  items(ch: { d: { heard?: Item[] } }): { items: Item[] } {
+    return { items: ch.d.heard ?? [] };
+  }
+
+  /** Whether something audible is on its way to the channel's far end. */
+  audible(ch: Channel): boolean {
+    for (const key of this.keys.get(ch) ?? []) if (this.open.get(key)?.some((o) => o.ch === ch && AUDIBLE.has(o.item.kind))) return true;
+    return false;
+  }
+
+  private add(ch: Channel, item: Item, touch = true): void {
+    const list = (ch.d.heard ??= []);
+    list.push(item);
+    if (list.length > HEARD_MAX_ITEMS) list.splice(0, list.length - HEARD_MAX_ITEMS);
+    if (touch) this.eng.touch(ch);
+  }
+
+  private start(ch: Channel, key: string, item: Item, since: number): void {
+    this.add(ch, item);
+    const opens = this.open.get(key) ?? [];
+    opens.push({ ch, item, since });
+    this.open.set(key, opens);
+    let keys = this.keys.get(ch);
+    if (!keys) this.keys.set(ch, (keys = new Set()));
+    keys.add(key);
+    if (AUDIBLE.has(item.kind)) this.audio.wake(ch);
+  }
+
+  /** Ends the items open under `key` (on one channel, or on all), at `at` (default now). */
+  private stop(key: string, ch?: Channel, extra: Partial<Item> = {}, at = this.eng.clock.now()): void {
+    const opens = this.open.get(key);
+    if (!opens) return;
+    const rest: Open[] = [];
+    for (const o of opens) {
+      if (ch && o.ch !== ch) {
+        rest.push(o);
+        continue;
+      }
+      Object.assign(o.item, { duration_ms: Math.max(0, Math.round(this.eng.clock.simSince(o.since, at))) }, extra);
+      this.keys.get(o.ch)?.delete(key);
+      this.eng.touch(o.ch);
+    }
+    if (rest.length) this.open.set(key, rest);
+    else this.open.delete(key);
+  }
+
+  private openItem(ch: Channel, key: string): Item | undefined {
+    return this.open.get(key)?.find((o) => o.ch === ch)?.item;
+  }
+
+  // ---- playbacks (the PlaybackHearing port) -----------------------------------------
+
+  /** An item of a playback began at `at` on a target: every channel hearing the target lists it. */
+  playbackStarted(target: string, playbackId: string, media: string, lang: string, at: number): void {
+    const i = target.indexOf(':');
+    const id = target.slice(i + 1);
+    const ids = target.slice(0, i) === 'bridge' ? this.bridgeMembers(id) : [id];
+    const tone = media.startsWith('tone:');
+    for (const cid of ids) {
+      const ch = this.eng.find(cid);
+      if (!ch || ch.d.ended !== null) continue;
+      const item: Item = tone ? { at: ariTimestamp(at), kind: 'tone', media } : { at: ariTimestamp(at), kind: 'playback', media, lang };
+      this.start(ch, `playback:${playbackId}`, item, at);
+    }
+  }
+
+  /** The playback's current item ended at `at` (default now): played out, or stopped short. */
+  playbackEnded(playbackId: string, completed: boolean, at?: number): void {
+    this.stop(`playback:${playbackId}`, undefined, { completed }, at);
+  }
+
+  // ---- channel state ----------------------------------------------------------------
+
+  private hungUp(ch: Channel): void {
+    for (const key of [...(this.keys.get(ch) ?? [])]) {
+      const item = this.openItem(ch, key);
+      if (item?.kind === 'bridge') for (const p of item.peers ?? []) this.recheck.add(p);
+      this.stop(key, ch, item?.kind === 'playback' || item?.kind === 'tone' ? { completed: false } : {});
+    }
+    this.syncDtmf(ch);
+    this.keys.delete(ch);
+    this.dtmfSeen.delete(ch);
+    this.audio.end(ch);
+  }
+
+  /** Opens or closes a state item so it matches what the channel sends now; `value` undefined means off. */
+  private match(ch: Channel, kind: Kind, value: Partial<Item> | undefined): void {
+    const key = `${kind}:${ch.d.seq}`;
+    const cur = this.openItem(ch, key);
+    if (cur && value && JSON.stringify({ ...cur, at: '', duration_ms: 0 }) === JSON.stringify({ ...cur, ...value, at: '', duration_ms: 0 })) return;
+    if (cur) this.stop(key, ch);
+    if (value) {
+      const now = this.eng.clock.now();
+      this.start(ch, key, { at: ariTimestamp(now), kind, ...value }, now);
+    }
+  }
+
+  private syncDtmf(ch: Channel): void {
+    const sent = ch.d.far.dtmf;
+    let seen = this.dtmfSeen.get(ch) ?? 0;
+    if (seen > sent.length) seen = 0;
+    for (const d of sent.slice(seen)) {
+      const at = this.eng.clock.instantAfter(d.offset_ms, ch.d.created);
+      this.add(ch, { at: ariTimestamp(at), kind: 'dtmf', digit: d.digit, duration_ms: d.duration_ms }, false);
+    }
+    if (sent.length > seen) this.eng.touch(ch);
+    this.dtmfSeen.set(ch, sent.length);
+  }
+
+  /** Brings the open items of the channels a commit wrote (and those sharing a bridge with them) in line with their state. */
+  private sync(changed: readonly Channel[]): void {
+    const todo = new Set<Channel>();
+    const consider = (c: Channel | undefined) => {
+      if (!c || c.d.ended !== null || todo.has(c)) return;
+      todo.add(c);
+      if (c.d.bridge) for (const id of this.bridgeMembers(c.d.bridge)) consider(this.eng.find(id));
+      for (const id of this.openItem(c, `bridge:${c.d.seq}`)?.peers ?? []) consider(this.eng.find(id));
+    };
+    for (const id of this.recheck) consider(this.eng.find(id));
+    this.recheck.clear();
+    for (const c of changed) consider(c);
+    for (const ch of todo) {
+      const m = ch.d.media;
+      this.match(ch, 'ringing', m.ringing && ch.d.state !== 'Up' ? {} : undefined);
+      this.match(ch, 'moh', m.moh ? { class: m.moh } : undefined);
+      this.match(ch, 'silence', m.silence ? {} : undefined);
+      this.match(ch, 'hold', m.hold ? {} : undefined);
+      this.match(ch, 'bridge', ch.d.bridge ? { peers: this.bridgeMembers(ch.d.bridge).filter((id) => id !== ch.id) } : undefined);
+      this.syncDtmf(ch);
+    }
+  }
+}
