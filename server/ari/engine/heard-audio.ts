@@ -7,6 +7,11 @@ import type { Channel } from './channel.js';
 
 /** Ended channels whose captured audio stays in memory (the newest ones); older ones answer 404 for heard.wav. */
 export const HEARD_AUDIO_ENDED_KEEP = 32;
+/**
+ * Frames kept across every channel (64 MiB of 8 kHz audio, about 70 minutes). Past it the
+ * oldest ended channels' audio goes first; with none left, new frames are not kept (silence).
+ */
+export const HEARD_AUDIO_MAX_FRAMES = (64 * 1024 * 1024) / (FRAME_SAMPLES * 2);
 
 /** One channel's outbound audio: the non-silent frames by media tick, within the newest maxSeconds. */
 interface Capture {
@@ -31,6 +36,8 @@ export class HeardAudio {
   private readonly live = new Map<Channel, Capture>();
   private readonly ended = new Map<string, Capture>();
   private readonly maxTicks: number;
+  /** Frames held by all captures, live and ended (bounded by maxFrames). */
+  private held = 0;
 
   constructor(
     private readonly media: MediaClock,
@@ -40,6 +47,8 @@ export class HeardAudio {
     /** Whether something audible is sent to the channel's far end right now. */
     private readonly audible: (ch: Channel) => boolean,
     maxSeconds: number,
+    /** Frames kept across every channel. */
+    private readonly maxFrames = HEARD_AUDIO_MAX_FRAMES,
   ) {
     this.maxTicks = Math.floor((maxSeconds * RATE) / FRAME_SAMPLES);
   }
@@ -71,12 +80,25 @@ export class HeardAudio {
     }
     const f = this.outbound(ch, tick);
     if (!f.some((s) => s !== 0)) return;
-    cap.frames.set(tick, f.slice());
     // Frames arrive in tick order, so the oldest are first in the map.
     for (const t of cap.frames.keys()) {
       if (t > tick - this.maxTicks) break;
       cap.frames.delete(t);
+      this.held--;
     }
+    if (this.held >= this.maxFrames && !this.evictEnded()) return;
+    cap.frames.set(tick, f.slice());
+    this.held++;
+  }
+
+  /** Drops the oldest ended channel's audio to make room; false when there is none. */
+  private evictEnded(): boolean {
+    for (const [id, cap] of this.ended) {
+      this.ended.delete(id);
+      this.held -= cap.frames.size;
+      return true;
+    }
+    return false;
   }
 
   /** The channel ended: its capture stops and is kept, by id, among the newest ended ones. */
@@ -86,12 +108,11 @@ export class HeardAudio {
     cap.consumer = null;
     cap.end = this.frameEnd();
     this.live.delete(ch);
+    const before = this.ended.get(ch.id);
+    if (before && before !== cap) this.held -= before.frames.size;
     this.ended.delete(ch.id);
     this.ended.set(ch.id, cap);
-    for (const id of this.ended.keys()) {
-      if (this.ended.size <= HEARD_AUDIO_ENDED_KEEP) break;
-      this.ended.delete(id);
-    }
+    while (this.ended.size > HEARD_AUDIO_ENDED_KEEP) this.evictEnded();
   }
 
   /** Ticks past the last frame begun by now: the frame now falls in counts, as it started before now. */
@@ -104,7 +125,8 @@ export class HeardAudio {
     const cap = live ? this.capture(live) : this.ended.get(endedId);
     if (!cap) throw notFound('Channel not found, or its audio is no longer kept');
     const end = cap.end ?? this.frameEnd();
-    const from = this.maxTicks === 0 ? cap.start : Math.max(cap.start, end - this.maxTicks);
+    // With capture off nothing is kept, so the file holds no audio (never hours of made-up silence).
+    const from = this.maxTicks === 0 ? end : Math.max(cap.start, end - this.maxTicks);
     const pcm = new Int16Array(Math.max(0, end - from) * FRAME_SAMPLES);
     for (const [tick, f] of cap.frames) if (tick >= from && tick < end) pcm.set(f, (tick - from) * FRAME_SAMPLES);
     const body = slinBytes(pcm);
