@@ -94,7 +94,9 @@ test('create WebSocket/INCOMING/n: in the app at once (Down); the application ma
   const peer = await openMedia(ctx.t.url, r.body.channelvars.MEDIA_WEBSOCKET_CONNECTION_ID);
   await peer.textsAtLeast(1);
   assert.is((await ctx.t.http('POST', '/ari/channels/ep-cr/dial')).status, 204);
-  await ctx.ev.waitFor((e) => e.type === 'Dial' && e.peer?.id === 'ep-cr');
+  // The dial string is what create named, options and all (DIALEDPEERNUMBER too).
+  assert.is((await ctx.ev.waitFor((e) => e.type === 'Dial' && e.peer?.id === 'ep-cr')).dialstring, 'INCOMING/c(ulaw)n');
+  assert.equal((await ctx.t.http('GET', '/ari/channels/ep-cr/variable', { query: { variable: 'DIALEDPEERNUMBER' } })).body, { value: 'INCOMING/c(ulaw)n' });
   peer.text('GET_STATUS');
   await peer.textsAtLeast(2);
   assert.equal(eventSequence(ctx.ev, 'ep-cr'), ['ChannelDialplan', 'StasisStart', 'Dial:'], 'not answered: n');

@@ -111,6 +111,7 @@ export class Calls {
     this.make.checkDuplicates(target, req.channelId, req.otherChannelId);
     const ch = this.make.allocate(target, req.channelId, req.otherChannelId, formats, { ...EMPTY_PARTY });
     ch.d.dialable = true;
+    ch.d.dialResource = target.resource;
     this.eng.subscribe(ch, req.app);
     if (req.originator) {
       const o = this.eng.find(req.originator);
@@ -158,7 +159,7 @@ export class Calls {
       ch.d.language = caller.d.language;
     }
     ch.d.dialable = false;
-    ch.d.dialing = { dialstring: ch.d.endpoint.slice(ch.d.endpoint.indexOf('/') + 1), caller: caller?.id ?? null, after: { kind: 'stay' } };
+    ch.d.dialing = { dialstring: ch.d.dialResource ?? ch.d.endpoint.slice(ch.d.endpoint.indexOf('/') + 1), caller: caller?.id ?? null, after: { kind: 'stay' } };
     this.eng.touch(ch);
     this.startDial(ch, timeoutS > 0 ? timeoutS * 1000 : null);
   }

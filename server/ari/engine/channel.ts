@@ -159,6 +159,8 @@ export interface ChannelData {
   subs: Record<string, number>;
   /** Created by channels/create and not dialed yet. */
   dialable: boolean;
+  /** What channels/create named after the technology, options included: the dial string its /dial uses. */
+  dialResource?: string;
   /** Set while we dial the far end. */
   /** `quiet`: a call placed without Dial() (a transfer's Local channel), so no Dial events. */
   dialing: { dialstring: string; caller: string | null; after: AfterAnswer; quiet?: boolean } | null;
