@@ -1,6 +1,9 @@
 import { defineModel, f, optional } from '../model.js';
 import { CallerID, Channel } from '../ari/models/channel.js';
 
+/** DTMF digits we sent that a far end's list keeps (the newest). */
+export const FAR_DTMF_KEEP = 1000;
+
 export const FarEndDtmf = defineModel('FarEndDtmf', 'A DTMF digit the far end heard from us.', {
   digit: f.string('The digit.'),
   duration_ms: f.int('How long the digit lasted, in simulated milliseconds.'),
@@ -15,7 +18,7 @@ export const FarEnd = defineModel('FarEnd', 'What the far end of a channel perce
   moh_class: optional(f.string('Music on hold class being played, when hearing is moh.')),
   muted_in: f.boolean('Audio from the far end is muted.'),
   muted_out: f.boolean('Audio to the far end is muted.'),
-  dtmf_received: f.list(f.ref(FarEndDtmf), 'Every DTMF digit we sent, in order.'),
+  dtmf_received: f.list(f.ref(FarEndDtmf), `The DTMF digits we sent, in order: the newest ${FAR_DTMF_KEEP} of them.`),
   holding: f.boolean('The far end has put us on hold.'),
   talking: f.boolean('The far end is talking.'),
   redirected_to: optional(f.string('Where the far end was last told to go (a 302 or a REFER): the endpoint of ARI redirect, or the destination written in Transfer().')),

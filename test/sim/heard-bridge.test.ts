@@ -119,4 +119,23 @@ test('across a restart: music on hold going on stays one item and gets its whole
   }
 });
 
+test('digits we send are kept newest-first bounded: 1,000 in the far end\'s list, 200 heard items, none listed twice', async () => {
+  await originateInApp(ctx.t, ctx.ev, { app: 'app1', id: 'hb-many' });
+  const digits = '0123456789'.repeat(10);
+  // 11 requests of 100 digits, queued one after the other: 1,100 digits, each 40 ms with 10 ms between.
+  for (let i = 0; i < 11; i++) assert.is((await ctx.t.http('POST', '/ari/channels/hb-many/dtmf', { query: { dtmf: digits, duration: '40', between: '10' } })).status, 204);
+  const r = await ctx.t.http('POST', '/sim/clock/advance', { query: { until: 'idle', max_ms: '120000' } });
+  assert.is(r.status, 200);
+  const far = (await ctx.t.http('GET', '/sim/channels/hb-many')).body.far_end;
+  assert.is(far.dtmf_received.length, 1000);
+  // The oldest 100 were let go; the list runs on from the 101st digit in order.
+  assert.is(far.dtmf_received.map((d: any) => d.digit).join(''), digits.repeat(10));
+  for (let i = 1; i < 1000; i++) assert.ok(far.dtmf_received[i].offset_ms > far.dtmf_received[i - 1].offset_ms);
+  const items = (await heard(ctx.t, 'hb-many')).filter((i) => i.kind === 'dtmf');
+  assert.is(items.length, 200);
+  assert.is(items.map((i) => i.digit).join(''), digits.repeat(2));
+  assert.is(new Set(items.map((i) => i.at)).size, 200);
+  assert.is((await ctx.t.http('DELETE', '/ari/channels/hb-many')).status, 204);
+});
+
 test.run();

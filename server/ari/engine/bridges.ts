@@ -11,6 +11,7 @@ import type { Playbacks } from './playbacks.js';
 import type { AriBridge } from './ari-models.js';
 import { parseBridgeType, type VideoMode } from './bridge-types.js';
 import { exchangeConnectedLines } from './connected-line.js';
+import { pushFarDtmf } from './far-dtmf.js';
 
 interface BridgeData {
   id: string;
@@ -285,7 +286,7 @@ export class Bridges {
     for (const id of b.d.channels) {
       const other = id === ch.id ? undefined : this.eng.find(id);
       if (!other) continue;
-      other.d.far.dtmf.push({ digit, duration_ms: 100, offset_ms: Math.round(this.eng.clock.simSince(other.d.created)) });
+      pushFarDtmf(other.d.far, { digit, duration_ms: 100, offset_ms: Math.round(this.eng.clock.simSince(other.d.created)) });
       this.eng.touch(other);
     }
   }

@@ -173,7 +173,11 @@ export interface ChannelData {
   media: { hold: boolean; ringing: boolean; moh: string | null; silence: boolean; mutedIn: boolean; mutedOut: boolean };
   /** What the far end is doing and has perceived. */
   far: {
-    answered: boolean; holding: boolean; talking: boolean; talkSince: number | null; dtmf: FarDtmf[]; redirectedTo: string | null; audio: FarAudio;
+    answered: boolean; holding: boolean; talking: boolean; talkSince: number | null; redirectedTo: string | null; audio: FarAudio;
+    /** Digits we sent it, the newest FAR_DTMF_KEEP (far-dtmf.ts). */
+    dtmf: FarDtmf[];
+    /** How many digits we sent it in all (absent in records from before it was counted: the list's length). */
+    dtmfTotal?: number;
     /** We indicated progress (early media) to it. */
     progress?: boolean;
     /** SIP status of each transfer progress report it was sent (ARI transfer_progress). */

@@ -7,6 +7,7 @@ import type { Engine } from './engine.js';
 import type { Pbx } from './pbx.js';
 import type { Variables } from './variables.js';
 import { VariableAccess } from './variable-access.js';
+import { pushFarDtmf } from './far-dtmf.js';
 
 export interface DtmfTiming {
   before: number;
@@ -246,7 +247,7 @@ export class Control {
     const [step, ...rest] = steps;
     if (!step) return;
     if (step.at === 'start') {
-      ch.d.far.dtmf.push({ digit: step.digit, duration_ms: step.duration, offset_ms: Math.round(this.eng.clock.simSince(ch.d.created)) });
+      pushFarDtmf(ch.d.far, { digit: step.digit, duration_ms: step.duration, offset_ms: Math.round(this.eng.clock.simSince(ch.d.created)) });
       this.eng.touch(ch);
     } else if (step.at === 'end') {
       // The other half of a Local pair receives what we send as its own DTMF.

@@ -4,6 +4,7 @@ import { ariTimestamp, parseAriTimestamp } from '../../util/timestamp.js';
 import type { Channel } from './channel.js';
 import type { Engine } from './engine.js';
 import type { HeardAudio } from './heard-audio.js';
+import { farDtmfAfter, farDtmfTotal } from './far-dtmf.js';
 
 type Item = ModelOf<typeof HeardItem>;
 type Kind = Item['kind'];
@@ -82,7 +83,7 @@ export class HeardLog {
         if (AUDIBLE.has(item.kind)) this.audio.wake(ch);
       }
     }
-    this.dtmfSeen.set(ch, ch.d.far.dtmf.length);
+    this.dtmfSeen.set(ch, farDtmfTotal(ch.d.far));
   }
 
   /** What the channel's far end was sent, oldest first. */
@@ -211,15 +212,15 @@ export class HeardLog {
   }
 
   private syncDtmf(ch: Channel): void {
-    const sent = ch.d.far.dtmf;
-    let seen = this.dtmfSeen.get(ch) ?? 0;
-    if (seen > sent.length) seen = 0;
-    for (const d of sent.slice(seen)) {
+    const total = farDtmfTotal(ch.d.far);
+    const seen = this.dtmfSeen.get(ch) ?? 0;
+    if (total === seen) return;
+    for (const d of farDtmfAfter(ch.d.far, seen)) {
       const at = this.eng.clock.instantAfter(d.offset_ms, ch.d.created);
       this.add(ch, { at: ariTimestamp(at), kind: 'dtmf', digit: d.digit, duration_ms: d.duration_ms }, false);
     }
-    if (sent.length > seen) this.eng.touch(ch);
-    this.dtmfSeen.set(ch, sent.length);
+    this.eng.touch(ch);
+    this.dtmfSeen.set(ch, total);
   }
 
   /** Brings the open items of the channels a commit wrote (and those sharing a bridge with them) in line with their state. */

@@ -13,6 +13,7 @@ import type { Engine } from './engine.js';
 import type { DrivenChannel, DriverChannels, MediaConnector, MediaSocket, MediaSocketHandlers } from './media-socket.js';
 import { runCommand, type CommandPort } from './websocket-media-commands.js';
 import { WebSocketSession as Session, type TickSink } from './websocket-media-session.js';
+import { farDtmfAfter, farDtmfTotal } from './far-dtmf.js';
 
 /** What externalMedia hands over once its shared checks passed. */
 export interface WebSocketMediaRequest {
@@ -246,7 +247,7 @@ export class WebSocketMedia implements TickSink, DriverChannels {
     // Variables newest first, as Asterisk lists a channel's.
     const variables = Object.fromEntries(Object.entries(s.ch.d.vars).reverse());
     this.send(s, mediaStartEvent(s.ctx, { connectionId: s.connectionId, channel: s.ch.name, format: s.codec.name, optimalFrameSize: s.frameSize, ptime: FRAME_MS, variables }));
-    s.dtmfSent = s.ch.d.far.dtmf.length;
+    s.dtmfSent = farDtmfTotal(s.ch.d.far);
     this.clock.add(s);
     if (!s.opts.noAutoAnswer) this.calls.farAnswered(s.ch);
   }
@@ -275,10 +276,11 @@ export class WebSocketMedia implements TickSink, DriverChannels {
   onTick(s: Session, tick: number): void {
     if (s.closed || !s.socket) return;
     this.frameAt(s, tick);
-    const dtmf = s.ch.d.far.dtmf;
     const elapsed = this.eng.clock.simSince(s.ch.d.created);
-    while (s.dtmfSent < dtmf.length && dtmf[s.dtmfSent]!.offset_ms + dtmf[s.dtmfSent]!.duration_ms <= elapsed) {
-      this.send(s, dtmfEvent(s.ctx, dtmf[s.dtmfSent++]!.digit));
+    for (const d of farDtmfAfter(s.ch.d.far, s.dtmfSent)) {
+      if (d.offset_ms + d.duration_ms > elapsed) break;
+      this.send(s, dtmfEvent(s.ctx, d.digit));
+      s.dtmfSent++;
     }
     if (s.ch.d.state !== 'Up') return;
     // The encoder runs every tick (a resampler keeps its state); direction out only keeps the frame from the application.
