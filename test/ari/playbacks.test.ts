@@ -334,10 +334,11 @@ test('recording: plays a stored recording (and its copy) for its length; a missi
   assert.equal(failed.playback, { id: missing.id, media_uri: 'recording:no-such-recording', target_uri: 'channel:pb-rec-src', language: 'en', state: 'failed' });
 
   // The recording really plays what was recorded: the other half of a Local pair hears 440 Hz.
+  // ;2 is recorded from before the playback starts, so the whole second is there however late this test's requests arrive.
   const { one, two } = await localPair(ctx.t, ctx.ev, ctx.tl, 'pb-loc-rec');
+  await record(two, 'pb-rec-heard', ctx.tl);
   const pb = await play(one, 'recording:pb-rec-copy');
   await waitPb(ctx.ev, pb.id, 'PlaybackStarted');
-  await record(two, 'pb-rec-heard', ctx.tl);
   await waitPb(ctx.ev, pb.id, 'PlaybackFinished');
   assert.is((await ctx.t.http('POST', '/ari/recordings/live/pb-rec-heard/stop')).status, 204);
   await recordingFinished(ctx.tl, 'pb-rec-heard');
