@@ -108,4 +108,118 @@ test('a 2-minute IVR call: the scripted caller waits for each prompt, presses di
   ]);
 });
 
+test('a step that cannot happen ends the script; GET /sim/channels/{id} shows where it is at each moment', async () => {
+  const { t, ev } = ctx;
+  // PJSIP/instant answers at once by its fixture: a script on it replaces that, so answer comes from the script.
+  const script = [{ wait_ms: 1000 }, { answer: true }, { wait_ms: 500 }, { answer: true }, { dtmf: '9' }];
+  assert.is((await t.http('PUT', '/sim/endpoints/PJSIP/instant/script', { json: { script, calls: 1 } })).status, 200);
+  const t0 = await now(t);
+  assert.is((await t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/instant', app: 'ivr', channelId: 'no-twice' } })).status, 200);
+  await ev.waitFor((e) => e.type === 'Dial' && e.peer?.id === 'no-twice' && e.dialstatus === '');
+  assert.equal(await scriptOf(t, 'no-twice'), { steps: script, position: 0, state: 'waiting', waiting_for: '1000 ms' });
+  await advance(t, { ms: '1000' });
+  await ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'no-twice');
+  assert.equal(await scriptOf(t, 'no-twice'), { steps: script, position: 2, state: 'waiting', waiting_for: '500 ms' });
+  await advance(t, { ms: '500' });
+  // The call is answered already: the second answer cannot happen, and the digit after it is never pressed.
+  assert.equal(await scriptOf(t, 'no-twice'), { steps: script, position: 3, state: 'ended', reason: 'Channel is not an outgoing call waiting for an answer' });
+  assert.is((await t.http('GET', '/sim/clock')).body.pending, 0);
+  assert.equal(timeline(ev, 'no-twice', t0), ['Dial:@0', 'ChannelStateChange:Up@1000', 'Dial:ANSWER@1000', 'ChannelDialplan@1000', 'StasisStart@1000']);
+
+  // The call ends while the script waits: the rest is dropped, and nothing is left pending.
+  const call = await t.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/alice', extension: 's', channelId: 'gone' }, json: { variables: { STASIS_APP: 'ivr' }, script: [{ wait_ms: 5000 }, { dtmf: '1' }] } });
+  assert.is(call.status, 200);
+  await ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'gone');
+  await advance(t, { ms: '1000' });
+  assert.equal(await scriptOf(t, 'gone'), { steps: [{ wait_ms: 5000 }, { dtmf: '1' }], position: 0, state: 'waiting', waiting_for: '5000 ms' });
+  assert.is((await t.http('DELETE', '/ari/channels/gone')).status, 204);
+  await ev.waitFor((e) => e.type === 'StasisEnd' && e.channel?.id === 'gone');
+  assert.is((await t.http('GET', '/sim/clock')).body.pending, 0);
+  await advance(t, { ms: '10000' });
+  assert.ok(!ev.events.some((e) => e.type === 'ChannelDtmfReceived' && e.channel?.id === 'gone'));
+  assert.is((await t.http('DELETE', '/ari/channels/no-twice')).status, 204);
+  await ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === 'no-twice');
+});
+
+test('the caller speaks: play waits until the sound is spoken, talk raises talking events, hold puts us on hold', async () => {
+  const { t, ev } = ctx;
+  const script = [{ wait_ms: 0 }, { play: 'sound:hello-world' }, { talk: true }, { wait_ms: 2000 }, { talk: false }, { hold: true }, { wait_ms: 1000 }, { hold: false }, { play: 'tone:busy' }, { wait_ms: 400 }, { talk: false }, { hangup: 17 }];
+  const t0 = await now(t);
+  const r = await t.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/alice', extension: 's', channelId: 'speaker' }, json: { variables: { STASIS_APP: 'ivr', 'TALK_DETECT(set)': '' }, script } });
+  assert.is(r.status, 200, r.text);
+  await ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'speaker');
+  assert.equal(await scriptOf(t, 'speaker'), { steps: script, position: 1, state: 'running' });
+  assert.is((await t.http('GET', '/sim/channels/speaker')).body.far_end.talking, false);
+  await advance(t, { ms: '797' });
+  assert.equal(await scriptOf(t, 'speaker'), { steps: script, position: 3, state: 'waiting', waiting_for: '2000 ms' });
+  assert.is((await t.http('GET', '/sim/channels/speaker')).body.far_end.talking, true);
+  await idle(t);
+  await ev.waitFor((e) => e.type === 'StasisEnd' && e.channel?.id === 'speaker');
+  const talked = 797;
+  const held = talked + 2000;
+  const busy = held + 1000;
+  const end = busy + 400;
+  assert.equal(timeline(ev, 'speaker', t0), [
+    'StasisStart@0', `ChannelTalkingStarted@${talked}`, `ChannelTalkingFinished@${held}`, `ChannelHold@${held}`, `ChannelUnhold@${busy}`,
+    `ChannelHangupRequest@${end}`, `StasisEnd@${end}`,
+  ]);
+  assert.is(ev.of('speaker').find((e) => e.type === 'ChannelTalkingFinished')!.duration, 2000);
+  assert.is(ev.of('speaker').find((e) => e.type === 'ChannelHangupRequest')!.cause, 17);
+});
+
+test('bad scripts are 400 naming the step and what is wrong, and create nothing', async () => {
+  const { t } = ctx;
+  const many = Array.from({ length: 201 }, () => ({ wait_ms: 1 }));
+  const cases: Array<[unknown, string]> = [
+    [{ wait_ms: 1 }, 'script must be a list of steps'],
+    [[], 'script must have at least one step'],
+    [many, 'script has 201 steps; at most 200 are allowed'],
+    [[{ wait_ms: 1 }, { wiat_ms: 5 }], "script step 1: unknown key 'wiat_ms'"],
+    [[{}], 'script step 0: must be an object with exactly one key (it has 0)'],
+    [[{ wait_ms: 1, dtmf: '1' }], 'script step 0: must be an object with exactly one key (it has 2)'],
+    [['wait_ms'], 'script step 0: must be an object with exactly one key'],
+    [[null], 'script step 0: must be an object with exactly one key'],
+    [[{ wait_ms: -1 }], 'script step 0: wait_ms must be an integer from 0 to 86400000'],
+    [[{ wait_ms: 1.5 }], 'script step 0: wait_ms must be an integer from 0 to 86400000'],
+    [[{ wait_ms: '5' }], 'script step 0: wait_ms must be an integer from 0 to 86400000'],
+    [[{ wait_silence_ms: 0 }], 'script step 0: wait_silence_ms must be an integer from 1 to 86400000'],
+    [[{ wait_heard: 'hello-world' }], 'script step 0: wait_heard must be a media URI (sound:, tone: or recording:)'],
+    [[{ wait_heard: 'sound:no-such-sound' }], "script step 0: unknown sound 'no-such-sound'"],
+    [[{ dtmf: '12x' }], 'script step 0: dtmf must be 1 to 100 digits among 0-9, A-D, * and #'],
+    [[{ dtmf: '' }], 'script step 0: dtmf must be 1 to 100 digits among 0-9, A-D, * and #'],
+    [[{ play: 'music:jazz' }], 'script step 0: play must be a media URI (sound:, tone: or recording:)'],
+    [[{ wait_ms: 0 }, { play: 'sound:nope' }], "script step 1: unknown sound 'nope'"],
+    [[{ play: 'recording:never-made' }], "script step 0: unknown recording 'never-made'"],
+    [[{ play: 'tone:' }], 'script step 0: play must be a media URI (sound:, tone: or recording:)'],
+    [[{ play: 'tone:440+480/x' }], 'script step 0: invalid tone: '],
+    [[{ hangup: 0 }], 'script step 0: hangup must be a Q.850 cause code from 1 to 127'],
+    [[{ hangup: 128 }], 'script step 0: hangup must be a Q.850 cause code from 1 to 127'],
+    [[{ talk: 'yes' }], 'script step 0: talk must be true or false'],
+    [[{ hold: 1 }], 'script step 0: hold must be true or false'],
+    [[{ answer: false }], 'script step 0: answer must be true'],
+  ];
+  for (const [script, message] of cases) {
+    for (const [method, path] of [['POST', '/sim/calls?endpoint=PJSIP/alice&extension=s&channelId=bad-script'], ['PUT', '/sim/endpoints/PJSIP/manual/script']] as const) {
+      const r = await t.http(method, path, { json: { script } });
+      assert.is(r.status, 400, `${method} ${JSON.stringify(script).slice(0, 60)}`);
+      if (message.endsWith(': ')) assert.ok(r.body.message.startsWith(message), r.body.message);
+      else assert.equal(r.body, { message }, JSON.stringify(script).slice(0, 60));
+    }
+  }
+  // An inbound call's far end places the call: nothing to answer or reject.
+  for (const [i, key] of [[0, 'answer'], [1, 'reject']] as const) {
+    const script = i === 0 ? [{ answer: true }] : [{ wait_ms: 1 }, { reject: 17 }];
+    const r = await t.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/alice', extension: 's', channelId: 'bad-script' }, json: { script } });
+    assert.equal(r.body, { message: `script step ${i}: ${key} is for calls the far end receives; this far end places the call` });
+  }
+  const put = await t.http('PUT', '/sim/endpoints/PJSIP/manual/script');
+  assert.equal([put.status, put.body], [400, { message: 'script is required: {"script": [{"wait_ms": 1000}, {"answer": true}]}' }]);
+  assert.is((await t.http('PUT', '/sim/endpoints/PJSIP/manual/script', { json: { script: [{ answer: true }], calls: 0 } })).status, 400);
+  assert.equal((await t.http('PUT', '/sim/endpoints/PJSIP/nobody/script', { json: { script: [{ answer: true }] } })).body, { message: 'Endpoint not found' });
+  // Nothing was made: no channel, no script.
+  assert.is((await t.http('GET', '/ari/channels/bad-script')).status, 404);
+  assert.equal((await t.http('GET', '/sim/endpoints/PJSIP/manual/script')).body, { message: 'Endpoint has no script' });
+  assert.is((await t.http('GET', '/sim/endpoints/PJSIP/manual')).body.script, undefined);
+});
+
 test.run();
