@@ -167,6 +167,33 @@ test('the caller speaks: play waits until the sound is spoken, talk raises talki
   assert.is(ev.of('speaker').find((e) => e.type === 'ChannelHangupRequest')!.cause, 17);
 });
 
+test('wait_silence_ms counts from the moment nothing is heard: a bridged peer talking, and a tone, start it over', async () => {
+  const { t, ev } = ctx;
+  // Bob (a call we place) answers, talks for 3 s, plays a tone until it stops talking again 1 s later, then waits.
+  const bob = [{ answer: true }, { talk: true }, { wait_ms: 3000 }, { talk: false }, { play: 'tone:busy' }, { talk: true }, { wait_ms: 1000 }, { talk: false }, { wait_ms: 60_000 }];
+  assert.is((await t.http('PUT', '/sim/endpoints/PJSIP/bob/script', { json: { script: bob, calls: 1 } })).status, 200);
+  const alice = [{ wait_silence_ms: 1000 }, { dtmf: '4' }];
+  const t0 = await now(t);
+  assert.is((await t.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/alice', extension: 's', channelId: 'quiet-a' }, json: { variables: { STASIS_APP: 'ivr' }, script: alice } })).status, 200);
+  assert.is((await t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/bob', app: 'ivr', channelId: 'quiet-b' } })).status, 200);
+  await ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'quiet-a');
+  await ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'quiet-b');
+  // Bob is already talking when Alice joins him in a bridge: her silence cannot start yet.
+  assert.is((await t.http('POST', '/ari/bridges', { query: { type: 'mixing', bridgeId: 'quiet-br' } })).status, 200);
+  assert.is((await t.http('POST', '/ari/bridges/quiet-br/addChannel', { query: { channel: 'quiet-a,quiet-b' } })).status, 204);
+  await advance(t, { ms: '3500' });
+  assert.equal(await scriptOf(t, 'quiet-a'), { steps: alice, position: 0, state: 'waiting', waiting_for: '1000 ms of silence' });
+  // Bob stopped talking at 3000 and talked again from 3000 to 4000 (his tone is not sent to Alice): her digit comes 1 s after 4000.
+  await advance(t, { ms: '1600' });
+  const digit = await ev.waitFor((e) => e.type === 'ChannelDtmfReceived' && e.channel?.id === 'quiet-a');
+  assert.equal([digit.digit, instant(digit.timestamp) - t0], ['4', 5100]);
+  assert.equal(await scriptOf(t, 'quiet-a'), { steps: alice, position: 2, state: 'done' });
+  assert.is((await t.http('GET', '/sim/channels/quiet-b')).body.script.waiting_for, '60000 ms');
+  for (const id of ['quiet-a', 'quiet-b']) assert.is((await t.http('DELETE', `/ari/channels/${id}`)).status, 204);
+  await ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === 'quiet-b');
+  assert.is((await t.http('DELETE', '/ari/bridges/quiet-br')).status, 204);
+});
+
 test('bad scripts are 400 naming the step and what is wrong, and create nothing', async () => {
   const { t } = ctx;
   const many = Array.from({ length: 201 }, () => ({ wait_ms: 1 }));
