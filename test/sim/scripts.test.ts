@@ -194,6 +194,33 @@ test('wait_silence_ms counts from the moment nothing is heard: a bridged peer ta
   assert.is((await t.http('DELETE', '/ari/bridges/quiet-br')).status, 204);
 });
 
+test('play recording: the caller speaks a stored recording and moves on once it is spoken; a recording gone by then ends the script', async () => {
+  const { t, ev } = ctx;
+  assert.is((await t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/instant', app: 'ivr', channelId: 'recorder' } })).status, 200);
+  await ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'recorder');
+  assert.is((await t.http('POST', '/ari/channels/recorder/record', { query: { name: 'script-rec', format: 'wav', maxDurationSeconds: '2' } })).status, 201);
+  await advance(t, { ms: '2100' });
+  await ev.waitFor((e) => e.type === 'RecordingFinished' && e.recording.name === 'script-rec');
+  assert.is((await t.http('DELETE', '/ari/channels/recorder')).status, 204);
+
+  const script = [{ play: 'recording:script-rec' }, { dtmf: '8' }];
+  const t0 = await now(t);
+  assert.is((await t.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/alice', extension: 's', channelId: 'replay' }, json: { variables: { STASIS_APP: 'ivr' }, script } })).status, 200);
+  await ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'replay');
+  assert.equal(await scriptOf(t, 'replay'), { steps: script, position: 0, state: 'running' });
+  await idle(t);
+  const digit = await ev.waitFor((e) => e.type === 'ChannelDtmfReceived' && e.channel?.id === 'replay');
+  assert.is(instant(digit.timestamp) - t0, 2000 + 100);
+
+  // The recording is deleted between the check and the step: the step cannot happen.
+  const late = [{ wait_ms: 1000 }, { play: 'recording:script-rec' }, { dtmf: '8' }];
+  assert.is((await t.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/alice', extension: 's', channelId: 'replay-late' }, json: { variables: { STASIS_APP: 'ivr' }, script: late } })).status, 200);
+  assert.is((await t.http('DELETE', '/ari/recordings/stored/script-rec')).status, 204);
+  await advance(t, { ms: '1000' });
+  assert.equal(await scriptOf(t, 'replay-late'), { steps: late, position: 1, state: 'ended', reason: 'Recording not found: script-rec' });
+  for (const id of ['replay', 'replay-late']) assert.is((await t.http('DELETE', `/ari/channels/${id}`)).status, 204);
+});
+
 test('bad scripts are 400 naming the step and what is wrong, and create nothing', async () => {
   const { t } = ctx;
   const many = Array.from({ length: 201 }, () => ({ wait_ms: 1 }));
