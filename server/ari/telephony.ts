@@ -162,8 +162,8 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
     const i = t.indexOf(':');
     return { kind: t.slice(0, i), id: t.slice(i + 1) };
   };
-  const heardAudio = new HeardAudio(clock, opts.clock, (ch, tick) => router.outbound(ch, tick), (ch) => heard.audible(ch), opts.limits.simHeardMaxSeconds);
-  const heard: HeardLog = new HeardLog(engine, heardAudio, (id) => bridges.find(id)?.d.channels ?? [], (ch, item) => farScripts.heardEnded(ch, item));
+  const heardAudio = new HeardAudio(clock, opts.clock, (ch, tick) => router.toFarEnd(ch, tick), (ch) => heard.audible(ch), opts.limits.simHeardMaxSeconds);
+  const heard: HeardLog = new HeardLog(engine, heardAudio, (id) => bridges.find(id)?.d.channels ?? [], (id) => bridges.find(id)?.d.moh ?? null, (ch, item) => farScripts.heardEnded(ch, item));
   const playbacks: Playbacks = new Playbacks(engine, router, {
     queue: (t) => {
       const { kind, id } = target(t);

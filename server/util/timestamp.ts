@@ -17,3 +17,8 @@ function format(ms: number): string {
   const sign = off >= 0 ? '+' : '-';
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}${sign}${pad(off / 60)}${pad(off % 60)}`;
 }
+
+/** The instant an ariTimestamp stands for (its `+hhmm` offset read as `+hh:mm`). */
+export function parseAriTimestamp(text: string): number {
+  return Date.parse(text.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
+}

@@ -4,6 +4,7 @@ import { farTone } from '../_helpers/audio.js';
 import type { AriEvent } from '../_helpers/events.js';
 import { pcmOf, serverMediaChannel, share } from '../_helpers/media-peer.js';
 import { waitUntil } from '../_helpers/wait.js';
+import { parseWav } from '../../server/ari/media/wav.js';
 import { useServer } from '../_helpers/suite.js';
 
 // Faults whose effect is measured in simulated time, on the virtual clock: events held back by
@@ -111,6 +112,38 @@ test('media_loss: the lost packets are silent frames in what external media rece
   assert.is(frames.filter((x) => x === 0).length, 5, JSON.stringify(frames));
   assert.is((await ctx.t.http('DELETE', '/ari/bridges/loss-br')).status, 204);
   for (const id of ['loss-far', 'loss-ext']) assert.is((await ctx.t.http('DELETE', `/ari/channels/${id}`)).status, 204);
+});
+
+test('media_loss: the lost packets are silent frames in what the far end hears (heard.wav)', async () => {
+  assert.is((await ctx.t.http('POST', '/sim/faults', { json: { kind: 'media_loss', endpoint: 'PJSIP/instant', percent: 10 } })).status, 201);
+  const r = await ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/instant', app: 'app1', channelId: 'loss-heard' } });
+  assert.is(r.status, 200);
+  await advance(0);
+  await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'loss-heard');
+  // Frames count from the clock's start; the WAV starts at the frame the channel was created in.
+  const created = Date.parse((r.body.creationtime as string).replace(/\+0000$/, 'Z'));
+  const aligned = (20 - ((created - START) % 20)) % 20;
+  if (aligned) await advance(aligned);
+  assert.is((await ctx.t.http('POST', '/ari/channels/loss-heard/play', { query: { media: 'tone:1000', playbackId: 'loss-tone' } })).status, 201);
+  await advance(3000);
+  assert.is((await ctx.t.http('DELETE', '/ari/playbacks/loss-tone')).status, 204);
+  const wav = await ctx.t.http('GET', '/sim/channels/loss-heard/heard.wav');
+  assert.is(wav.status, 200);
+  const pcm = parseWav(wav.bytes).samples;
+  // 100 whole frames inside the tone: every tenth packet towards the far end never reached it.
+  const first = (aligned ? 1 : 0) + 5;
+  const silentFrames: number[] = [];
+  for (let f = first; f < first + 100; f++) if (pcm.subarray(f * 160, (f + 1) * 160).every((x) => x === 0)) silentFrames.push(f);
+  assert.is(silentFrames.length, 10, JSON.stringify(silentFrames));
+  assert.ok(silentFrames.every((f, i) => i === 0 || f - silentFrames[i - 1]! === 10), JSON.stringify(silentFrames));
+  // Without the fault nothing more is lost.
+  assert.is((await ctx.t.http('DELETE', '/sim/faults')).status, 204);
+  assert.is((await ctx.t.http('POST', '/ari/channels/loss-heard/play', { query: { media: 'tone:1000', playbackId: 'clean-tone' } })).status, 201);
+  await advance(1000);
+  const after = parseWav((await ctx.t.http('GET', '/sim/channels/loss-heard/heard.wav')).bytes).samples;
+  const from = after.length / 160 - 40;
+  for (let f = from; f < from + 30; f++) assert.ok(after.subarray(f * 160, (f + 1) * 160).some((x) => x !== 0), `frame ${f} silent without the fault`);
+  assert.is((await ctx.t.http('DELETE', '/ari/channels/loss-heard')).status, 204);
 });
 
 test.run();

@@ -18,11 +18,13 @@ export interface AudioProviders {
   whisperers(ch: Channel): Channel[];
   /** Audio received from an external media stream, for its channel. */
   external(ch: Channel, tick: number, out: Int16Array): void;
-  /** Share of the packets from the channel's far end that are lost (the media_loss fault); undefined for none. */
+  /** Share of the packets between the channel and its far end that are lost, each way (the media_loss fault); undefined for none. */
   lossPercent(ch: Channel): number | undefined;
 }
 
 const MAX_DEPTH = 6;
+/** A frame of silence, shared: read, never written. */
+const SILENT_FRAME = new Int16Array(FRAME_SAMPLES);
 
 /**
  * Computes each channel's audio on the media clock: what it receives from
@@ -139,7 +141,12 @@ export class AudioRouter {
     if (samples?.length) this.copyAt(samples, pos, out, a.loop);
   }
 
-  /** A packet from the far end lost on the way: its frame stays silent (packets count from the answer). */
+  /** What the channel's far end receives at a tick: its outbound audio, or silence for a packet lost on the way there. */
+  toFarEnd(ch: Channel, tick: number): Int16Array {
+    return this.lost(ch, tick) ? SILENT_FRAME : this.outbound(ch, tick);
+  }
+
+  /** A packet lost between us and the far end (the same packets each way): its frame is silent (packets count from the answer). */
   private lost(ch: Channel, tick: number): boolean {
     const percent = this.providers.lossPercent(ch);
     if (!percent || ch.d.answered === null) return false;

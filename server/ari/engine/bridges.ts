@@ -294,6 +294,7 @@ export class Bridges {
     const b = this.get(id);
     b.d.moh = mohClass && this.eng.fixtures.mohClasses.has(mohClass) ? mohClass : 'default';
     this.save(b);
+    this.membersHearOther(b);
   }
 
   stopMoh(id: string): void {
@@ -301,6 +302,15 @@ export class Bridges {
     if (!b.d.moh) throw conflict('Bridge isn\'t playing music');
     b.d.moh = null;
     this.save(b);
+    this.membersHearOther(b);
+  }
+
+  /** What the members hear changed (the bridge's music): their records and what their far ends heard follow. */
+  private membersHearOther(b: Bridge): void {
+    for (const id of b.d.channels) {
+      const ch = this.eng.find(id);
+      if (ch) this.eng.touch(ch);
+    }
   }
 
   /** What the bridge itself plays to its members: its playback, else its music on hold. */

@@ -42,7 +42,7 @@ export class HeardAudio {
   constructor(
     private readonly media: MediaClock,
     private readonly clock: Clock,
-    /** The channel's outbound frame at a tick (the audio router's). */
+    /** What the channel's far end receives at a tick (the audio router's: its outbound frame, silent when lost on the way). */
     private readonly outbound: (ch: Channel, tick: number) => Int16Array,
     /** Whether something audible is sent to the channel's far end right now. */
     private readonly audible: (ch: Channel) => boolean,

@@ -1,6 +1,6 @@
 import type { ModelOf } from '../../../protocol/model.js';
 import { HEARD_MAX_ITEMS, type HeardItem } from '../../../protocol/sim/heard.js';
-import { ariTimestamp } from '../../util/timestamp.js';
+import { ariTimestamp, parseAriTimestamp } from '../../util/timestamp.js';
 import type { Channel } from './channel.js';
 import type { Engine } from './engine.js';
 import type { HeardAudio } from './heard-audio.js';
@@ -14,6 +14,9 @@ interface Open {
   item: Item;
   since: number;
 }
+
+/** Kinds read off the channel's state at each commit (one open item of each at most). */
+const STATE_KINDS: readonly Kind[] = ['ringing', 'moh', 'silence', 'hold', 'bridge'];
 
 /** Kinds that put sound on the line, so the audio capture runs while one is open. */
 const AUDIBLE: ReadonlySet<Kind> = new Set<Kind>(['ringing', 'playback', 'tone', 'moh', 'bridge']);
@@ -38,17 +41,50 @@ export class HeardLog {
   private readonly dtmfSeen = new Map<Channel, number>();
   /** Channels whose bridge peers must be looked at again at the next commit (a peer ended). */
   private readonly recheck = new Set<string>();
+  /** What each bridge is playing to its members now (for members joining part way): by bridge id. */
+  private readonly bridgePlaying = new Map<string, { playbackId: string; media: string; lang: string }>();
+  /** The bridge of each playback playing on a bridge, by playback id. */
+  private readonly playingOn = new Map<string, string>();
 
   constructor(
     private readonly eng: Engine,
     private readonly audio: HeardAudio,
     /** The ids of a bridge's members, in the order they joined. */
     private readonly bridgeMembers: (bridgeId: string) => readonly string[],
+    /** The music on hold class a bridge plays to its members (ARI startMoh), or null. */
+    private readonly bridgeMoh: (bridgeId: string) => string | null = () => null,
     /** Told of each item that ends on a channel (a far-end script waits for prompts to finish). */
     private readonly ended: (ch: Channel, item: Item) => void = () => {},
   ) {
     eng.onHangup((ch) => this.hungUp(ch));
     eng.onCommitted((changed) => this.sync(changed));
+    for (const ch of eng.all()) if (ch.d.ended === null) this.restored(ch);
+  }
+
+  /**
+   * A channel restored after a restart: items of its state that were going on
+   * are taken up again (they end, with their whole duration, when the state
+   * changes); a playback cannot have survived the restart, so one listed as
+   * playing ends at the restart, not completed.
+   */
+  private restored(ch: Channel): void {
+    const now = this.eng.clock.now();
+    for (const item of ch.d.heard ?? []) {
+      if (item.duration_ms !== undefined || item.kind === 'dtmf') continue;
+      const since = parseAriTimestamp(item.at);
+      if (item.kind === 'playback' || item.kind === 'tone') {
+        Object.assign(item, { duration_ms: Math.max(0, Math.round(this.eng.clock.simSince(since, now))), completed: false });
+        this.eng.touch(ch);
+      } else if (STATE_KINDS.includes(item.kind)) {
+        const key = `${item.kind}:${ch.d.seq}`;
+        this.open.set(key, [...(this.open.get(key) ?? []), { ch, item, since }]);
+        let keys = this.keys.get(ch);
+        if (!keys) this.keys.set(ch, (keys = new Set()));
+        keys.add(key);
+        if (AUDIBLE.has(item.kind)) this.audio.wake(ch);
+      }
+    }
+    this.dtmfSeen.set(ch, ch.d.far.dtmf.length);
   }
 
   /** What the channel's far end was sent, oldest first. */
@@ -121,7 +157,12 @@ export class HeardLog {
   playbackStarted(target: string, playbackId: string, media: string, lang: string, at: number): void {
     const i = target.indexOf(':');
     const id = target.slice(i + 1);
-    const ids = target.slice(0, i) === 'bridge' ? this.bridgeMembers(id) : [id];
+    const onBridge = target.slice(0, i) === 'bridge';
+    const ids = onBridge ? this.bridgeMembers(id) : [id];
+    if (onBridge) {
+      this.bridgePlaying.set(id, { playbackId, media, lang });
+      this.playingOn.set(playbackId, id);
+    }
     const tone = media.startsWith('tone:');
     for (const cid of ids) {
       const ch = this.eng.find(cid);
@@ -134,6 +175,28 @@ export class HeardLog {
   /** The playback's current item ended at `at` (default now): played out, or stopped short. */
   playbackEnded(playbackId: string, completed: boolean, at?: number): void {
     this.stop(`playback:${playbackId}`, undefined, { completed }, at);
+    const bridge = this.playingOn.get(playbackId);
+    if (bridge === undefined) return;
+    this.playingOn.delete(playbackId);
+    if (this.bridgePlaying.get(bridge)?.playbackId === playbackId) this.bridgePlaying.delete(bridge);
+  }
+
+  /**
+   * A member hears what its bridge is playing from the moment it joins (an
+   * item starting then); one that leaves stops hearing it (its item ends,
+   * not completed).
+   */
+  private matchBridgePlayback(ch: Channel): void {
+    for (const key of [...(this.keys.get(ch) ?? [])]) {
+      const bridge = key.startsWith('playback:') ? this.playingOn.get(key.slice('playback:'.length)) : undefined;
+      if (bridge !== undefined && bridge !== ch.d.bridge) this.stop(key, ch, { completed: false });
+    }
+    const playing = ch.d.bridge ? this.bridgePlaying.get(ch.d.bridge) : undefined;
+    if (!playing || this.openItem(ch, `playback:${playing.playbackId}`)) return;
+    const now = this.eng.clock.now();
+    const tone = playing.media.startsWith('tone:');
+    const item: Item = tone ? { at: ariTimestamp(now), kind: 'tone', media: playing.media } : { at: ariTimestamp(now), kind: 'playback', media: playing.media, lang: playing.lang };
+    this.start(ch, `playback:${playing.playbackId}`, item, now);
   }
 
   // ---- channel state ----------------------------------------------------------------
@@ -189,10 +252,12 @@ export class HeardLog {
     for (const ch of todo) {
       const m = ch.d.media;
       this.match(ch, 'ringing', m.ringing && ch.d.state !== 'Up' ? {} : undefined);
-      this.match(ch, 'moh', m.moh ? { class: m.moh } : undefined);
+      const moh = m.moh ?? (ch.d.bridge ? this.bridgeMoh(ch.d.bridge) : null);
+      this.match(ch, 'moh', moh ? { class: moh } : undefined);
       this.match(ch, 'silence', m.silence ? {} : undefined);
       this.match(ch, 'hold', m.hold ? {} : undefined);
       this.match(ch, 'bridge', ch.d.bridge ? { peers: this.bridgeMembers(ch.d.bridge).filter((id) => id !== ch.id) } : undefined);
+      this.matchBridgePlayback(ch);
       this.syncDtmf(ch);
     }
   }
