@@ -221,6 +221,44 @@ test('play recording: the caller speaks a stored recording and moves on once it 
   for (const id of ['replay', 'replay-late']) assert.is((await t.http('DELETE', `/ari/channels/${id}`)).status, 204);
 });
 
+test('wait_heard: a stopped playback does not count, one already playing when the step starts does, and so does one on the bridge', async () => {
+  const { t, ev } = ctx;
+  const script = [{ wait_heard: 'sound:hello-world' }, { dtmf: '1' }, { wait_ms: 200 }, { wait_heard: 'sound:goodbye' }, { dtmf: '2' }, { wait_heard: 'sound:press-1' }, { dtmf: '3' }];
+  const t0 = await now(t);
+  assert.is((await t.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/alice', extension: 's', channelId: 'heard-wait' }, json: { variables: { STASIS_APP: 'ivr' }, script } })).status, 200);
+  await ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === 'heard-wait');
+  const play = async (on: string, media: string, playbackId: string) => assert.is((await t.http('POST', `/ari/${on}/play`, { query: { media, playbackId } })).status, 201);
+  const finishedAt = async (id: string) => instant((await ev.waitFor((e) => e.type === 'PlaybackFinished' && e.playback.id === id)).timestamp) - t0;
+  const digitAt = async (d: string) => instant((await ev.waitFor((e) => e.type === 'ChannelDtmfReceived' && e.channel?.id === 'heard-wait' && e.digit === d)).timestamp) - t0;
+  // Stopped after 300 ms: the caller keeps waiting; played out the second time: it presses 1.
+  await play('channels/heard-wait', 'sound:hello-world', 'hw-stopped');
+  await advance(t, { ms: '300' });
+  assert.is((await t.http('DELETE', '/ari/playbacks/hw-stopped')).status, 204);
+  await advance(t, { ms: '100' });
+  assert.equal(await scriptOf(t, 'heard-wait'), { steps: script, position: 0, state: 'waiting', waiting_for: 'sound:hello-world' });
+  await play('channels/heard-wait', 'sound:hello-world', 'hw-full');
+  await advance(t, { ms: '897' });
+  assert.equal([await finishedAt('hw-full'), await digitAt('1')], [400 + 797, 400 + 797 + 100]);
+  // goodbye starts (at 1297) while the caller still waits 200 ms: the wait_heard after it takes it when it ends (589.1 ms later).
+  await play('channels/heard-wait', 'sound:goodbye', 'bye-early');
+  await advance(t, { ms: '1000' });
+  const bye = await finishedAt('bye-early');
+  assert.ok(bye >= 1297 + 589 && bye <= 1297 + 590, String(bye));
+  assert.is(await digitAt('2'), bye + 100);
+  // A prompt played (at 2297) to the bridge the caller is in.
+  assert.is((await t.http('POST', '/ari/bridges', { query: { type: 'mixing', bridgeId: 'heard-br' } })).status, 200);
+  assert.is((await t.http('POST', '/ari/bridges/heard-br/addChannel', { query: { channel: 'heard-wait' } })).status, 204);
+  await play('bridges/heard-br', 'sound:press-1', 'menu-br');
+  // Sounds end within a millisecond (press-1 lasts 1280.125 ms), and so does what the caller does next. (until=idle would
+  // run on for a day: media flows while the caller is in a bridge.)
+  await advance(t, { ms: '1381' });
+  assert.equal([await finishedAt('menu-br'), await digitAt('3')], [2297 + 1280, 2297 + 1280 + 100]);
+  assert.equal(await scriptOf(t, 'heard-wait'), { steps: script, position: 7, state: 'done' });
+  assert.is((await t.http('DELETE', '/ari/channels/heard-wait')).status, 204);
+  await ev.waitFor((e) => e.type === 'StasisEnd' && e.channel?.id === 'heard-wait');
+  assert.is((await t.http('DELETE', '/ari/bridges/heard-br')).status, 204);
+});
+
 test('bad scripts are 400 naming the step and what is wrong, and create nothing', async () => {
   const { t } = ctx;
   const many = Array.from({ length: 201 }, () => ({ wait_ms: 1 }));
