@@ -1,6 +1,7 @@
-import { defineModel, f } from '../model.js';
+import { defineModel, f, optional } from '../model.js';
 import { Endpoint } from '../ari/models/endpoint.js';
 import { CONTACT_STATUSES } from '../ari/events/endpoint-events.js';
+import { SimEndpointScript } from './script.js';
 
 export const SimContact = defineModel('SimContact', 'A contact the far end of an endpoint registered.', {
   uri: f.string('The contact URI it registered.'),
@@ -33,4 +34,5 @@ export const SimEndpoint = defineModel('SimEndpoint', 'An endpoint as the simula
   contacts: f.list(f.ref(SimContact), 'Its registered contacts, oldest first; at most SIM_FAR_END_KEEP (one more displaces the one that expires soonest).'),
   messages: f.list(f.ref(FarEndMessage), 'Text messages its far end received, oldest first: the newest SIM_FAR_END_KEEP of them.'),
   refers: f.list(f.ref(FarEndRefer), 'REFERs its far end received, oldest first: the newest SIM_FAR_END_KEEP of them.'),
+  script: optional(f.ref(SimEndpointScript, 'The script the next call we place to it follows, when there is one (GET …/script).')),
 });

@@ -1,5 +1,6 @@
 import { defineModel, f, optional } from '../model.js';
 import { CallerID, Channel } from '../ari/models/channel.js';
+import { SimScript } from './script.js';
 
 /** DTMF digits we sent that a far end's list keeps (the newest). */
 export const FAR_DTMF_KEEP = 1000;
@@ -31,6 +32,7 @@ export const SimChannel = defineModel('SimChannel', 'A live channel as the simul
   endpoint: f.string('Endpoint at the far end (tech/resource).'),
   direction: f.oneOf(['inbound', 'outbound'] as const, 'Who placed the call.'),
   far_end: f.ref(FarEnd),
+  script: optional(f.ref(SimScript, 'The script its far end follows, when it follows one (POST /sim/calls with script, or a script of the endpoint we called).')),
 });
 
 export const CallRecord = defineModel('CallRecord', 'A channel that has ended, as kept in the history.', {

@@ -7,6 +7,7 @@ import { simEndpointOperations } from './endpoint-operations.js';
 import { simClockOperations } from './clock-operations.js';
 import { simHeardOperations } from './heard.js';
 import { simFaultOperations } from './fault-operations.js';
+import { simScriptOperations } from './script-operations.js';
 
 const channelId = path.string({ description: 'Id or name of a live channel.' });
 const e404 = { code: 404, reason: 'Channel not found' };
@@ -23,10 +24,11 @@ export const placeCall = defineOperation({
     channelId: query.string({ description: 'Id for the new channel; generated when not given.' }),
     redirectingFrom: query.string({ description: 'Number the call was redirected from before it reached us (a SIP Diversion): the channel shows it as caller_rdnis and REDIRECTING(from-num), with a redirecting count of 1.' }),
     variables: body.variables('{"variables": {"NAME": "value"}} set on the channel before the dialplan runs.'),
+    script: body.fields('A script the caller follows, under the body\'s "script" key: a list of steps with one key each (answer and reject are for calls the far end receives, so not here). It starts as the call is placed.'),
   },
   responseClass: 'Channel', response: Channel.schema, success: 200,
   errors: [
-    { code: 400, reason: 'Invalid endpoint, or unknown context/extension.' },
+    { code: 400, reason: 'Invalid endpoint, unknown context/extension, or a bad script (the message names the step).' },
     { code: 409, reason: 'Channel with given unique ID already exists, or the endpoint\'s channel driver (chan_pjsip.so) is not loaded and the call is refused.' },
   ],
 });
@@ -151,5 +153,5 @@ export const history = defineOperation({
 
 export const simOperations = [
   placeCall, getSimChannel, farAnswer, farHangup, farDtmf, farHold, farUnhold, farTalkStart, farTalkStop, farBlindTransfer, farAttendedTransfer, setFarAudio, uploadFarAudio, history,
-  ...simEndpointOperations, ...simClockOperations, ...simHeardOperations, ...simFaultOperations,
+  ...simEndpointOperations, ...simClockOperations, ...simHeardOperations, ...simFaultOperations, ...simScriptOperations,
 ] as const;

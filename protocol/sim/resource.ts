@@ -7,6 +7,7 @@ import { Endpoint } from '../ari/models/endpoint.js';
 import { SimClock, SimClockAdvanced } from './clock-operations.js';
 import { HeardItem, HeardList } from './heard.js';
 import { SimFault } from './fault-operations.js';
+import { SimEndpointScript, SimScript } from './script.js';
 
 /** The simulation API, documented at /sim/api-docs.json in the same Swagger 1.1 form as ARI's declarations. */
 export const SIM_RESOURCE: AriResource = {
@@ -23,7 +24,8 @@ export const SIM_RESOURCE: AriResource = {
     '/clock': 'The simulated clock', '/clock/advance': 'Moving the virtual clock on',
     '/channels/{channelId}/heard': 'What the far end was sent', '/channels/{channelId}/heard.wav': 'The audio the far end was sent',
     '/faults': 'Injected faults', '/faults/{faultId}': 'One injected fault',
+    '/endpoints/{tech}/{resource}/script': 'The script calls to an endpoint follow',
   },
   operations: simOperations,
-  models: [CallerID, DialplanCEP, Channel, FarEndDtmf, FarEnd, SimChannel, CallRecord, Endpoint, SimContact, FarEndMessage, FarEndRefer, SimEndpoint, SimClock, SimClockAdvanced, HeardItem, HeardList, SimFault],
+  models: [CallerID, DialplanCEP, Channel, FarEndDtmf, FarEnd, SimChannel, CallRecord, Endpoint, SimContact, FarEndMessage, FarEndRefer, SimEndpoint, SimClock, SimClockAdvanced, HeardItem, HeardList, SimFault, SimScript, SimEndpointScript],
 };

@@ -4,6 +4,8 @@ import * as v from 'valibot';
 import { parseDialplan, type Dialplan } from './engine/dialplan.js';
 import { RATE } from './media/pcm.js';
 import { wavToSlin } from './media/wav.js';
+import type { ScriptStep } from '../../protocol/sim/script.js';
+import { checkScriptFor } from './engine/script-check.js';
 
 const ms = v.pipe(v.number(), v.integer(), v.minValue(0));
 
@@ -37,8 +39,10 @@ const EndpointSchema = v.strictObject({
   referStatus: v.optional(v.pipe(v.number(), v.integer(), v.minValue(200), v.maxValue(699)), 200),
   /** The codec its RTP carries (for octet counts). */
   codec: v.optional(v.picklist(['ulaw', 'alaw', 'slin', 'slin16']), 'ulaw'),
+  /** The script calls we place to it follow by default (checked in loadFixtures, once the sounds are known). */
+  script: v.optional(v.array(v.unknown())),
 });
-export type EndpointFixture = v.InferOutput<typeof EndpointSchema> & { tech: string; resource: string; key: string };
+export type EndpointFixture = Omit<v.InferOutput<typeof EndpointSchema>, 'script'> & { tech: string; resource: string; key: string; script?: ScriptStep[] };
 
 /**
  * An endpoint built from the same fields as an endpoints.json entry (absent ones take their
@@ -48,7 +52,8 @@ export type EndpointFixture = v.InferOutput<typeof EndpointSchema> & { tech: str
 export function endpointFromFields(tech: string, resource: string, fields: Record<string, unknown>): EndpointFixture {
   const r = v.safeParse(EndpointSchema, fields);
   if (!r.success) throw new FixtureError(r.issues[0]!.path?.map((p) => String(p.key)).join('.') ?? 'endpoint');
-  return { ...r.output, tech, resource, key: `${tech}/${resource}` };
+  const { script: _, ...fixture } = r.output; // scripts come only from endpoints.json
+  return { ...fixture, tech, resource, key: `${tech}/${resource}` };
 }
 
 const EndpointsFile = v.object({
@@ -134,7 +139,8 @@ export function loadFixtures(dir: string): Fixtures {
   const endpoints = new Map<string, EndpointFixture>();
   for (const [key, e] of Object.entries(eps.endpoints)) {
     const [tech, resource] = key.split('/') as [string, string];
-    endpoints.set(key.toLowerCase(), { ...e, tech, resource, key });
+    const { script: _, ...fixture } = e;
+    endpoints.set(key.toLowerCase(), { ...fixture, tech, resource, key });
   }
   let dialplan: Dialplan;
   try {
@@ -159,6 +165,12 @@ export function loadFixtures(dir: string): Fixtures {
     }
     const spoken = Object.entries(langs).find(([l, s]) => l === 'en' && typeof s === 'string') ?? Object.entries(langs).find(([, s]) => typeof s === 'string');
     sounds.set(id, { id, audio, text: spoken ? (spoken[1] as string) : '' });
+  }
+  for (const [key, e] of Object.entries(eps.endpoints)) {
+    if (e.script === undefined) continue;
+    const checked = checkScriptFor(e.script, { sounds, tonezones }, false);
+    if (!checked.ok) throw new FixtureError(`fixture ${join(ari, 'endpoints.json')}: ${key}: ${checked.message}`);
+    endpoints.get(key.toLowerCase())!.script = checked.steps;
   }
   if (!moh.classes.default) throw new FixtureError(`fixture ${join(ari, 'moh.json')}: a "default" class is required`);
   if (!tonezones.zones[tonezones.default]) throw new FixtureError(`fixture ${join(ari, 'tonezones.json')}: default zone "${tonezones.default}" is not defined`);

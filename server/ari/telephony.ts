@@ -29,6 +29,8 @@ import { EventDelays } from './engine/event-delays.js';
 import { ExternalMedia } from './engine/external-media.js';
 import { Faults } from './engine/faults.js';
 import { FarEnd } from './engine/far-end.js';
+import { FarEndScripts } from './engine/far-end-script.js';
+import { EndpointScripts } from './engine/endpoint-scripts.js';
 import { LogChannels } from './engine/log-channels.js';
 import { Mailboxes } from './engine/mailboxes.js';
 import { Modules } from './engine/modules.js';
@@ -82,6 +84,9 @@ export interface Telephony {
   clockControl: ClockControl;
   /** Faults injected through the simulation API (in memory only). */
   faults: Faults;
+  /** Scripts far ends follow: the runner, and the scripts set for endpoints. */
+  farScripts: FarEndScripts;
+  endpointScripts: EndpointScripts;
   /** Stops media (recordings are completed and kept) and the engine. */
   stop(): void;
 }
@@ -134,7 +139,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const calls: Calls = new Calls(engine, vars, {
     start: (ch, context, exten, priority) => pbx.start(ch, context, exten, priority),
     startSoon: (ch, context, exten, priority) => pbx.startSoon(ch, context, exten, priority),
-  }, factory, { dial: (ch) => websocketMedia.dial(ch) }, (f) => (faults.unreachable(f.key) ? 'offline' : reachability(f)), (f) => faults.unreachable(f.key));
+  }, factory, { dial: (ch) => websocketMedia.dial(ch) }, (f) => (faults.unreachable(f.key) ? 'offline' : reachability(f)), (f) => faults.unreachable(f.key), (ch) => farScripts.dialed(ch));
   const broadcasts: Broadcasts = new Broadcasts(engine, { claimed: (ch, app, args) => pbx.claimed(ch, app, args) });
   const dialplanTransfers = new DialplanTransfers(engine, { fromDialplan: (ch, exten, context) => transfers.fromDialplan(ch, exten, context) });
   const pbx: Pbx = new Pbx(engine, vars, calls, broadcasts, dialplanTransfers);
@@ -158,7 +163,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
     return { kind: t.slice(0, i), id: t.slice(i + 1) };
   };
   const heardAudio = new HeardAudio(clock, opts.clock, (ch, tick) => router.toFarEnd(ch, tick), (ch) => heard.audible(ch), opts.limits.simHeardMaxSeconds);
-  const heard: HeardLog = new HeardLog(engine, heardAudio, (id) => bridges.find(id)?.d.channels ?? [], (id) => bridges.find(id)?.d.moh ?? null);
+  const heard: HeardLog = new HeardLog(engine, heardAudio, (id) => bridges.find(id)?.d.channels ?? [], (id) => bridges.find(id)?.d.moh ?? null, (ch, item) => farScripts.heardEnded(ch, item));
   const playbacks: Playbacks = new Playbacks(engine, router, {
     queue: (t) => {
       const { kind, id } = target(t);
@@ -186,6 +191,11 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   const transfers = new Transfers(engine, calls, factory, pbx, bridges, vars, ariTransfers);
   const bridgeVars = new BridgeVariables(bridges, opts.limits.maxChannelVariables);
   const snoops: Snoops = new Snoops(engine, calls);
+  const endpointScripts = new EndpointScripts(engine, opts.endpointRepo);
+  const farScripts: FarEndScripts = new FarEndScripts(engine, farEnd, (ch) => heard.quiet(ch), endpointScripts, {
+    exists: (name) => recordings.audio(name) !== undefined,
+    audio: (name) => recordings.audio(name),
+  });
   const userEvents = new UserEvents(engine, bridges, (e) => registrations.model(e));
   const endpointMessages = new EndpointMessages(engine, registrations, opts.endpointRepo, opts.limits.simFarEndKeep);
   const hostPolicy = createExternalHostPolicy(opts.externalMediaNetworks);
@@ -212,7 +222,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   engine.resumeRestored();
 
   return {
-    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeMedia, transfers, bridgeVars, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages, modules, logChannels, dynamicConfig, clockControl, faults, heard, heardAudio,
+    engine, vars, calls, pbx, control, farEnd, clock, codecs, router, playbacks, recordings, bridges, bridgeMedia, transfers, bridgeVars, snoops, external, websocketMedia, devices, mailboxes, userEvents, broadcasts, registrations, endpointMessages, modules, logChannels, dynamicConfig, clockControl, faults, heard, heardAudio, farScripts, endpointScripts,
     stop() {
       registrations.stop();
       recordings.stopAll();

@@ -11,10 +11,10 @@ import { mountSimHeard } from './heard-routes.js';
 import { boundedHistory } from './history.js';
 
 /** The simulation API: the far end's side of calls. */
-export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd' | 'transfers' | 'registrations' | 'endpointMessages' | 'clockControl' | 'faults' | 'heard' | 'heardAudio'>, repo: ChannelRepo, historyMaxBytes: number): void {
+export function mountSim(b: AriBinder, t: Pick<Telephony, 'engine' | 'farEnd' | 'transfers' | 'registrations' | 'endpointMessages' | 'clockControl' | 'faults' | 'heard' | 'heardAudio' | 'farScripts' | 'endpointScripts'>, repo: ChannelRepo, historyMaxBytes: number): void {
   const { engine, farEnd, transfers } = t;
 
-  b.mount(op.placeCall, (a) => engine.snapshot(farEnd.call(a)));
+  b.mount(op.placeCall, (a) => engine.snapshot(t.farScripts.call(a)));
   b.mount(op.getSimChannel, (a) => farEnd.view(a.channelId));
   b.mount(op.farAnswer, (a) => farEnd.answer(a.channelId));
   b.mount(op.farHangup, (a) => farEnd.hangup(a.channelId, a.cause, a.reason));

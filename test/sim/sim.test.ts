@@ -460,6 +460,7 @@ test('GET /sim/api-docs.json: a Swagger 1.1 declaration of every sim operation; 
     'DELETE /channels/{channelId}/hold unhold',
     'DELETE /channels/{channelId}/talk stopTalking',
     'DELETE /endpoints/{tech}/{resource}/contacts unregister',
+    'DELETE /endpoints/{tech}/{resource}/script deleteEndpointScript',
     'DELETE /faults clearFaults',
     'DELETE /faults/{faultId} removeFault',
     'GET /channels/{channelId} getChannel',
@@ -467,6 +468,7 @@ test('GET /sim/api-docs.json: a Swagger 1.1 declaration of every sim operation; 
     'GET /channels/{channelId}/heard.wav heardAudio',
     'GET /clock getClock',
     'GET /endpoints/{tech}/{resource} getEndpoint',
+    'GET /endpoints/{tech}/{resource}/script getEndpointScript',
     'GET /faults listFaults',
     'GET /history history',
     'POST /calls placeCall',
@@ -484,11 +486,12 @@ test('GET /sim/api-docs.json: a Swagger 1.1 declaration of every sim operation; 
     'POST /endpoints/{tech}/{resource}/messages sendMessage',
     'POST /faults addFault',
     'PUT /channels/{channelId}/audio uploadAudio',
+    'PUT /endpoints/{tech}/{resource}/script setEndpointScript',
   ]);
   const placeCall = doc.apis.find((a: { path: string }) => a.path === '/calls').operations[0];
   assert.equal(
     placeCall.parameters.map((p: { name: string; paramType: string }) => `${p.name}:${p.paramType}`).sort(),
-    ['callerId:query', 'channelId:query', 'context:query', 'endpoint:query', 'extension:query', 'redirectingFrom:query', 'variables:body'],
+    ['callerId:query', 'channelId:query', 'context:query', 'endpoint:query', 'extension:query', 'redirectingFrom:query', 'script:body', 'variables:body'],
   );
   for (const m of ['SimChannel', 'FarEnd', 'CallRecord']) assert.ok(doc.models[m], m);
 

@@ -34,6 +34,8 @@ export class Calls {
     private readonly endpointState: (f: EndpointFixture) => EndpointState = (f) => f.state,
     /** Whether an endpoint's calls fail to reach us (the endpoint_unreachable fault). */
     private readonly unreachable: (f: EndpointFixture) => boolean = () => false,
+    /** Starts the script the endpoint's far end follows for this call, if it has one: true when it did (it answers or refuses then). */
+    private readonly scripted: (ch: Channel) => boolean = () => false,
   ) {
     eng.onTimer('dialStart', (ch, data) => this.startDial(ch, (data as { timeoutMs: number | null }).timeoutMs));
     eng.onTimer('stasisStart', (ch, data) => this.createdEnterStasis(ch, data as { app: string; args: string[]; varsets: string[] }));
@@ -199,8 +201,9 @@ export class Calls {
       const f = this.eng.fixtures.endpoints.get(ch.d.endpoint.toLowerCase());
       if (!f || this.endpointState(f) === 'offline') return this.farRejected(ch, CAUSE.SUBSCRIBER_ABSENT);
       if (f.ringAfterMs !== null) this.eng.schedule(ch, 'ring', f.ringAfterMs);
-      if (f.answerAfterMs !== null) this.eng.schedule(ch, 'answer', f.answerAfterMs);
-      if (f.rejectAfterMs !== null) this.eng.schedule(ch, 'reject', f.rejectAfterMs, f.rejectCause);
+      const byFixture = !this.scripted(ch);
+      if (f.answerAfterMs !== null && byFixture) this.eng.schedule(ch, 'answer', f.answerAfterMs);
+      if (f.rejectAfterMs !== null && byFixture) this.eng.schedule(ch, 'reject', f.rejectAfterMs, f.rejectCause);
     }
     if (timeoutMs !== null && ch.d.dialing) this.eng.schedule(ch, 'dialTimeout', timeoutMs);
   }

@@ -1,6 +1,7 @@
 import type { ChannelState } from '../../../protocol/ari/models/channel.js';
 import type { ModelOf } from '../../../protocol/model.js';
 import type { HeardItem } from '../../../protocol/sim/heard.js';
+import type { ScriptStep } from '../../../protocol/sim/script.js';
 import type { Party } from './callerid.js';
 import type { TimerHandle } from '../time/clock.js';
 import { CommandQueue } from './command-queue.js';
@@ -20,7 +21,8 @@ export type TimerKind =
   | 'dtmf' // next step of an ARI sendDTMF sequence
   | 'farDtmf' // next digit the far end presses
   | 'farHangup' // far end hangs up (after Busy(), redirect, …)
-  | 'stasisEnter'; // a channel made straight into an app (snoop, external media) enters it
+  | 'stasisEnter' // a channel made straight into an app (snoop, external media) enters it
+  | 'script'; // the far end's script moves on (far-end-script.ts)
 
 export interface Timer {
   kind: TimerKind;
@@ -124,6 +126,15 @@ export interface BroadcastOffer {
   winner: string | null;
 }
 
+/** A script the far end follows (far-end-script.ts): its steps and how far it has got, so a restart goes on from there. */
+export interface ScriptRun {
+  steps: ScriptStep[];
+  position: number;
+  state: 'running' | 'waiting' | 'done' | 'ended';
+  waitingFor?: string;
+  reason?: string;
+}
+
 export interface FarDtmf {
   digit: string;
   duration_ms: number;
@@ -216,6 +227,8 @@ export interface ChannelData {
   toneDetect?: ToneDetectState | null;
   /** What its far end was sent, as /sim/channels/{id}/heard lists it (heard-log.ts); absent until something was. */
   heard?: ModelOf<typeof HeardItem>[];
+  /** The script its far end follows; absent when it follows none. */
+  script?: ScriptRun;
   /** Cause set by a hangup request, reported in ChannelDestroyed. */
   hangupCause: number | null;
   ended: number | null;

@@ -115,7 +115,7 @@ export class FarEnd {
   /** The SimChannel view: the ARI snapshot plus the far end's perception. */
   view(id: string): SimChannelView {
     const ch = this.channel(id);
-    const { media, far } = ch.d;
+    const { media, far, script: s } = ch.d;
     return {
       channel: this.eng.snapshot(ch),
       endpoint: ch.d.endpoint,
@@ -135,6 +135,7 @@ export class FarEnd {
         progress: far.progress ?? false,
         transfer_notify: far.transferNotify ?? [],
       },
+      ...(s ? { script: { steps: s.steps, position: s.position, state: s.state, ...(s.waitingFor ? { waiting_for: s.waitingFor } : {}), ...(s.reason ? { reason: s.reason } : {}) } } : {}),
     };
   }
 
@@ -142,6 +143,13 @@ export class FarEnd {
     const ch = this.channel(id);
     if (ch.d.tech === 'Local' || !this.calls.isAwaitingAnswer(ch)) throw conflict('Channel is not an outgoing call waiting for an answer');
     this.calls.farAnswered(ch);
+  }
+
+  /** The far end refuses a call we placed to it that it has not answered (Dial BUSY, CONGESTION, …). */
+  reject(id: string, cause: number): void {
+    const ch = this.channel(id);
+    if (ch.d.tech === 'Local' || !this.calls.isAwaitingAnswer(ch)) throw conflict('Channel is not an outgoing call waiting for an answer');
+    this.calls.farRejected(ch, cause);
   }
 
   /** Hangs up from the far end; before an answer this is a rejection (Dial BUSY, CONGESTION, …). */

@@ -54,6 +54,8 @@ export class HeardLog {
     private readonly bridgeMembers: (bridgeId: string) => readonly string[],
     /** The music on hold class a bridge plays to its members (ARI startMoh), or null. */
     private readonly bridgeMoh: (bridgeId: string) => string | null = () => null,
+    /** Told of each item that ends on a channel (a far-end script waits for prompts to finish). */
+    private readonly ended: (ch: Channel, item: Item) => void = () => {},
   ) {
     eng.onHangup((ch) => this.hungUp(ch));
     eng.onCommitted((changed) => this.sync(changed));
@@ -97,6 +99,18 @@ export class HeardLog {
     return false;
   }
 
+  /**
+   * Whether the channel's far end hears nothing now: no ringing, prompt,
+   * tone or music on hold is sent to it, no DTMF is being sent, and no other
+   * member of its bridge has a far end that is talking.
+   */
+  quiet(ch: Channel): boolean {
+    for (const key of this.keys.get(ch) ?? []) if (this.open.get(key)?.some((o) => o.ch === ch && o.item.kind !== 'bridge' && AUDIBLE.has(o.item.kind))) return false;
+    if (this.eng.hasTimer(ch, 'dtmf')) return false;
+    const peers = ch.d.bridge ? this.bridgeMembers(ch.d.bridge) : [];
+    return !peers.some((id) => id !== ch.id && this.eng.find(id)?.d.far.talking);
+  }
+
   private add(ch: Channel, item: Item, touch = true): void {
     const list = (ch.d.heard ??= []);
     list.push(item);
@@ -128,6 +142,7 @@ export class HeardLog {
       Object.assign(o.item, { duration_ms: Math.max(0, Math.round(this.eng.clock.simSince(o.since, at))) }, extra);
       this.keys.get(o.ch)?.delete(key);
       this.eng.touch(o.ch);
+      this.ended(o.ch, o.item);
     }
     if (rest.length) this.open.set(key, rest);
     else this.open.delete(key);

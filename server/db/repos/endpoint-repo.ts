@@ -11,10 +11,17 @@ export interface ContactRow {
   registered: number;
 }
 
+/** A script set for the calls we place to an endpoint, as stored (script: the steps as JSON). */
+export interface EndpointScriptRow {
+  endpoint: string;
+  script: string;
+  calls: number | null;
+}
+
 /** What a far end received outside calls. */
 export type InboxKind = 'message' | 'refer';
 
-/** SQL for endpoints' registered contacts and their far ends' inboxes. */
+/** SQL for endpoints' registered contacts, their far ends' inboxes, and the scripts their far ends follow. */
 export function createEndpointRepo(db: Db) {
   const contacts = db.prepare('SELECT endpoint, uri, status, qualified, rtt_usec, expires, registered FROM endpoint_contacts ORDER BY registered, rowid');
   const putContact = db.prepare(
@@ -30,6 +37,11 @@ export function createEndpointRepo(db: Db) {
        SELECT id FROM far_end_inbox WHERE endpoint = @endpoint AND kind = @kind ORDER BY id DESC LIMIT 1 OFFSET @keep)`,
   );
   const items = db.prepare('SELECT item FROM far_end_inbox WHERE endpoint = ? AND kind = ? ORDER BY id');
+  const scripts = db.prepare('SELECT endpoint, script, calls FROM endpoint_scripts ORDER BY endpoint');
+  const putScript = db.prepare(
+    'INSERT INTO endpoint_scripts (endpoint, script, calls) VALUES (@endpoint, @script, @calls) ON CONFLICT (endpoint) DO UPDATE SET script = excluded.script, calls = excluded.calls',
+  );
+  const removeScript = db.prepare('DELETE FROM endpoint_scripts WHERE endpoint = ?');
   return {
     contacts: () => contacts.all() as ContactRow[],
     putContact: (row: ContactRow) => void putContact.run(row),
@@ -39,6 +51,9 @@ export function createEndpointRepo(db: Db) {
       addItem.run(endpoint, kind, JSON.stringify(item));
       prune.run({ endpoint, kind, keep });
     },
+    scripts: () => scripts.all() as EndpointScriptRow[],
+    putScript: (row: EndpointScriptRow) => void putScript.run(row),
+    removeScript: (endpoint: string) => void removeScript.run(endpoint),
     items: (endpoint: string, kind: InboxKind) => (items.all(endpoint, kind) as { item: string }[]).map((r) => JSON.parse(r.item) as Record<string, unknown>),
   };
 }
