@@ -10,9 +10,9 @@
 export function honoPath(prefix: string, path: string, takesRest?: (name: string) => boolean): string {
   return (
     prefix +
-    path
-      .replace(/\{([^}]+)\}\.\{[^}]+\}/g, (_, name: string) => `:${name}{[^/]+\\.(?:diff|patch)}`)
-      .replace(/\{([^}]+)\}/g, (_, name: string) => (takesRest?.(name) ? `:${name}{.+}` : `:${name}`))
+    path.replace(/\{([^}]+)\}(\.\{[^}]+\})?/g, (_, name: string, dotted?: string) =>
+      dotted ? `:${name}{[^/]+\\.(?:diff|patch)}` : takesRest?.(name) ? `:${name}{.+}` : `:${name}`,
+    )
   );
 }
 
