@@ -32,10 +32,10 @@ test('POST /statuses/{sha}: 201 with the CommitStatus, numbered per commit; a br
   const will_ = (await g.api('GET', '/api/v1/users/will', { auth: will.auth })).body;
   const r = await post(head, { state: 'pending', context: 'ci/build', target_url: 'https://ci.example/1', description: 'building' }, will.auth);
   assert.is(r.status, 201, r.text);
-  assert.equal(Object.keys(r.body), ['id', 'state', 'target_url', 'description', 'url', 'context', 'creator', 'created_at', 'updated_at']);
+  assert.equal(Object.keys(r.body), ['id', 'status', 'target_url', 'description', 'url', 'context', 'creator', 'created_at', 'updated_at']);
   assert.equal({ ...r.body, created_at: '', updated_at: '' }, {
     id: 1,
-    state: 'pending',
+    status: 'pending',
     target_url: 'https://ci.example/1',
     description: 'building',
     url: `${api}/statuses/${head}`,
@@ -84,7 +84,7 @@ test('combined status: the newest per context; failure beats pending beats succe
   await create('build', 'success');
   await create('lint', 'warning');
   const ok = await combined();
-  assert.equal([ok.state, ok.total_count, ok.statuses?.map((s) => [s.context, s.state, s.id])], ['success', 2, [['build', 'success', 2], ['lint', 'warning', 3]]]);
+  assert.equal([ok.state, ok.total_count, ok.statuses?.map((s) => [s.context, s.status, s.id])], ['success', 2, [['build', 'success', 2], ['lint', 'warning', 3]]]);
   await create('test', 'error');
   assert.is((await combined()).state, 'failure');
   await create('test', 'pending');

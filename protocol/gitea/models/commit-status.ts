@@ -8,7 +8,7 @@ export const COMMIT_STATUS_STATES = ['pending', 'success', 'error', 'failure', '
 
 export const CommitStatus = responseModel('CommitStatus', 'A status an outside service reported for a commit under a context name.', {
   id: t.int64('Position of the status among those of its commit, from 1.'),
-  state: t.string(),
+  status: t.string('The state reported (Gitea names this field status).'),
   target_url: t.string(),
   description: t.string(),
   url: t.string(),

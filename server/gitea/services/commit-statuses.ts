@@ -43,7 +43,7 @@ export function createCommitStatuses(deps: CommitStatusDeps) {
     const at = goTime(r.created_at);
     return {
       id: r.idx,
-      state: r.state,
+      status: r.state,
       target_url: r.target_url,
       description: r.description,
       url: `${deps.repoApi(repo)}/statuses/${goPathEscape(r.sha)}`,

@@ -4,6 +4,7 @@ import { DomainError, notFound, unprocessable } from '../../errors.js';
 import { commitPage, countCommits, rawDiff } from '../git/log.js';
 import type { GitStore } from '../git/store.js';
 import type { CommitJson, CommitJsonBuilder, CommitParts } from './commit-json.js';
+import { cleanTreePath } from './refs.js';
 import type { RepoContext } from './repos.js';
 
 /** Gitea's commit list sizes: DEFAULT_PAGING_NUM, and MAX_RESPONSE_ITEMS / [git] COMMITS_RANGE_SIZE (both 50). */
@@ -59,7 +60,9 @@ export function createCommits(git: GitStore, json: CommitJsonBuilder) {
         not = await resolve(repo, q.not);
         if (!not) throw notFound(q.not);
       }
-      const path = q.path || undefined;
+      // Cleaned as tree paths are: a path that cannot name an entry (`.git`, NUL, above the root) touches nothing.
+      const path = q.path ? cleanTreePath(q.path) || null : undefined;
+      if (path === null) throw notFound('FileCommitsCount');
       const total = await countCommits(repo.gitDir, start, not, path);
       if (path && total === 0) throw notFound('FileCommitsCount');
       const size = path ? RANGE_SIZE : limit;
