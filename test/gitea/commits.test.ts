@@ -91,6 +91,17 @@ test('GET /git/commits/{sha}: the Commit with stats and files; flags turn them o
   assert.is(tree.status, 200);
 });
 
+test('GET /commits/{sha} and /commits/{sha}.diff: the same answers at GitHub\'s paths', async () => {
+  const { g } = ctx;
+  const [c8, c7] = history;
+  const r = await g.api('GET', `/api/v1/repos/olly/log/commits/${c8}`, { auth: olly.auth });
+  assert.equal([r.status, r.body], [200, expected(c8!)]);
+  const d = await g.api('GET', `/api/v1/repos/olly/log/commits/${c8}.diff`, { auth: olly.auth });
+  assert.equal([d.status, d.text], [200, site.bareGit(['diff', '-M', c7!, c8!])]);
+  const none = await g.api('GET', '/api/v1/repos/olly/log/commits/nope', { auth: olly.auth });
+  assert.equal([none.status, none.body], [404, apiError(g, 'nope')]);
+});
+
 test('GET /git/commits/{sha}: an unknown name is 404 naming it; an invalid one 422', async () => {
   const { g } = ctx;
   const r = await g.api('GET', '/api/v1/repos/olly/log/git/commits/nope', { auth: olly.auth });

@@ -62,6 +62,21 @@ export const repoGetSingleCommit = defineGiteaOperation({
   errors: [scope403, { code: 404, reason: 'no such commit or repository' }, { code: 422, reason: 'not a valid ref name or id' }],
 });
 
+/** Current Gitea also answers a single commit and its diff under /commits (GitHub's paths); a combined status's commit_url points there. */
+export const repoDownloadCommitDiffOrPatchByPath = defineGiteaOperation({
+  ...repoDownloadCommitDiffOrPatch,
+  operationId: 'repoDownloadCommitDiffOrPatchByPath',
+  path: '/repos/{owner}/{repo}/commits/{sha}.{diffType}',
+  summary: 'The same as /git/commits/{sha}.{diffType}, at GitHub\'s path',
+});
+
+export const repoGetSingleCommitByPath = defineGiteaOperation({
+  ...repoGetSingleCommit,
+  operationId: 'repoGetSingleCommitByPath',
+  path: '/repos/{owner}/{repo}/commits/{sha}',
+  summary: 'The same as /git/commits/{sha}, at GitHub\'s path',
+});
+
 export const repoListAllGitRefs = defineGiteaOperation({
   operationId: 'repoListAllGitRefs',
   method: 'GET',

@@ -45,6 +45,7 @@ export function createCommitStatusRepo(db: Db) {
       const args: unknown[] = opts.state ? [repoId, sha, opts.state] : [repoId, sha];
       const order = ORDER[opts.sort ?? ''] ?? 'id DESC';
       const total = (db.prepare(`SELECT count(*) AS n FROM commit_statuses WHERE ${where}`).get(...args) as { n: number }).n;
+      if (!(opts.offset < total)) return { rows: [], total }; // past the end (a huge page number included)
       const rows = db.prepare(`SELECT * FROM commit_statuses WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...args, opts.limit, opts.offset) as CommitStatusRow[];
       return { rows, total };
     },

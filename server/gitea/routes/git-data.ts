@@ -18,11 +18,16 @@ export function mountGitData(b: GiteaBinder, g: { gitData: GitData; commits: Com
     const tree = await g.gitData.tree(ctx.repo!, sha, { recursive, page, per_page });
     return new Reply(200, tree, { 'X-Total-Count': String(tree.total_count), 'Access-Control-Expose-Headers': 'X-Total-Count' });
   });
-  // Before the single commit: `{sha}.diff` would otherwise be read as a commit name.
-  b.mount(ops.repoDownloadCommitDiffOrPatch, async ({ sha, diffType }, ctx) =>
-    new Response(new Uint8Array(await g.commits.diff(ctx.repo!, sha, diffType)), { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' } }),
-  );
-  b.mount(ops.repoGetSingleCommit, ({ sha, ...a }, ctx) => g.commits.one(ctx.repo!, sha, commitParts(ctx, a), ctx.doer));
+  // Each diff route before its single commit route: `{sha}.diff` would otherwise be read as a commit name.
+  for (const [diffOp, oneOp] of [
+    [ops.repoDownloadCommitDiffOrPatch, ops.repoGetSingleCommit],
+    [ops.repoDownloadCommitDiffOrPatchByPath, ops.repoGetSingleCommitByPath],
+  ] as const) {
+    b.mount(diffOp, async ({ sha, diffType }, ctx) =>
+      new Response(new Uint8Array(await g.commits.diff(ctx.repo!, sha, diffType)), { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' } }),
+    );
+    b.mount(oneOp, ({ sha, ...a }, ctx) => g.commits.one(ctx.repo!, sha, commitParts(ctx, a), ctx.doer));
+  }
   b.mount(ops.repoListAllGitRefs, async (_a, ctx) => {
     const refs = await g.gitData.refs(ctx.repo!, '');
     return Array.isArray(refs) ? refs : [refs];

@@ -66,7 +66,8 @@ export function createCommits(git: GitStore, json: CommitJsonBuilder) {
       const total = await countCommits(repo.gitDir, start, not, path);
       if (path && total === 0) throw notFound('FileCommitsCount');
       const size = path ? RANGE_SIZE : limit;
-      const shas = await commitPage(repo.gitDir, start, (page - 1) * size, size, not, path);
+      const skip = (page - 1) * size;
+      const shas = skip < total ? await commitPage(repo.gitDir, start, skip, size, not, path) : [];
       return { commits: await json.toJson(repo, await json.load(repo, shas), parts, viewer), total, page, limit };
     },
 
