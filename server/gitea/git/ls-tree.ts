@@ -20,20 +20,15 @@ export async function listTree(gitDir: string, treeSha: string, recursive: boole
   const args = ['ls-tree', '-z', '-l', ...(recursive ? ['-r', '-t'] : []), treeSha];
   const { stdout } = await runGit(args, { gitDir, maxBuffer: 512 * 1024 * 1024 });
   const out: ListedEntry[] = [];
-  let i = 0;
-  while (i < stdout.length) {
-    const nul = stdout.indexOf(0, i);
-    const end = nul < 0 ? stdout.length : nul;
-    const tab = stdout.indexOf(9, i);
-    const head = stdout.toString('latin1', i, tab).split(/ +/);
-    out.push({
-      mode: head[0]!,
-      type: head[1] as ListedEntry['type'],
-      sha: head[2]!,
-      size: head[3] === '-' || head[3] === undefined ? 0 : Number(head[3]),
-      path: stdout.toString('utf8', tab + 1, end),
-    });
-    i = end + 1;
+  // One decode of the whole output; each record is `<mode> <type> <sha> <size padded>\t<path>`.
+  for (const rec of stdout.toString('utf8').split('\0')) {
+    const tab = rec.indexOf('\t');
+    if (tab < 0) continue;
+    const s1 = rec.indexOf(' ');
+    const s2 = rec.indexOf(' ', s1 + 1);
+    const s3 = rec.indexOf(' ', s2 + 1);
+    const size = rec.slice(s3 + 1, tab).trim();
+    out.push({ path: rec.slice(tab + 1), mode: rec.slice(0, s1), type: rec.slice(s1 + 1, s2) as ListedEntry['type'], size: size === '-' ? 0 : Number(size), sha: rec.slice(s2 + 1, s3) });
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import * as ops from '../../../protocol/gitea/operations/commits.js';
-import type { GiteaBinder } from '../http/bind.js';
+import type { GiteaBinder, GiteaContext } from '../http/bind.js';
 import { Reply } from '../http/bind.js';
-import { linkHeader, pageOf } from '../http/paginate.js';
+import { pageHeaders, pageOf } from '../http/paginate.js';
 import type { CommitStatuses } from '../services/commit-statuses.js';
 import type { Commits } from '../services/commits.js';
 import type { Site } from '../site.js';
@@ -12,17 +12,14 @@ export function mountCommits(b: GiteaBinder, g: { site: Site; commits: Commits; 
   b.mount(ops.repoGetAllCommits, async ({ sha, path, not, page, limit, ...a }, ctx) => {
     const res = await g.commits.list(ctx.repo!, { ...(sha ? { sha } : {}), ...(path ? { path } : {}), ...(not ? { not } : {}), ...(page ? { page } : {}), ...(limit ? { limit } : {}) }, commitParts(ctx, a), ctx.doer);
     const pages = Math.ceil(res.total / res.limit);
-    const headers: Record<string, string> = {};
-    const link = linkHeader(ctx.url, g.site, res.total, res.limit, page);
-    if (link) headers.Link = link;
-    headers['X-Total-Count'] = String(res.total);
-    // Gitea's older paging headers, still sent.
-    headers['X-Page'] = String(res.page);
-    headers['X-PerPage'] = String(res.limit);
-    headers['X-Total'] = String(res.total);
-    headers['X-PageCount'] = String(pages);
-    headers['X-HasMore'] = String(res.page < pages);
-    headers['Access-Control-Expose-Headers'] = [...(link ? ['Link'] : []), 'X-Total-Count', 'X-Page', 'X-PerPage', 'X-Total', 'X-PageCount', 'X-HasMore'].join(', ');
+    // Gitea still sends its older paging headers beside Link and X-Total-Count.
+    const headers = pageHeaders(ctx.url, g.site, res.total, res.limit, page, {
+      'X-Page': String(res.page),
+      'X-PerPage': String(res.limit),
+      'X-Total': String(res.total),
+      'X-PageCount': String(pages),
+      'X-HasMore': String(res.page < pages),
+    });
     return new Reply(200, res.commits, headers);
   });
 
@@ -30,14 +27,10 @@ export function mountCommits(b: GiteaBinder, g: { site: Site; commits: Commits; 
 
   b.mount(ops.repoCreateStatus, async ({ sha, body }, ctx) => new Reply(201, await g.statuses.create(ctx.repo!, ctx.doer!, sha, body)));
 
-  const listStatuses = async (ref: string, q: { sort?: string | undefined; state?: string | undefined; page?: number | undefined; limit?: number | undefined }, ctx: Parameters<Parameters<GiteaBinder['mount']>[1]>[1]) => {
+  const listStatuses = async (ref: string, q: { sort?: string | undefined; state?: string | undefined; page?: number | undefined; limit?: number | undefined }, ctx: GiteaContext) => {
     const p = pageOf(q.page, q.limit);
     const res = await g.statuses.list(ctx.repo!, ref, { ...(q.sort ? { sort: q.sort } : {}), ...(q.state ? { state: q.state } : {}), offset: (p.page - 1) * p.limit, limit: p.limit }, ctx.doer);
-    const link = linkHeader(ctx.url, g.site, res.total, p.limit, q.page);
-    const headers: Record<string, string> = link ? { Link: link } : {};
-    headers['X-Total-Count'] = String(res.total);
-    headers['Access-Control-Expose-Headers'] = link ? 'Link, X-Total-Count' : 'X-Total-Count';
-    return new Reply(200, res.statuses, headers);
+    return new Reply(200, res.statuses, pageHeaders(ctx.url, g.site, res.total, p.limit, q.page));
   };
   b.mount(ops.repoListStatuses, ({ sha, ...q }, ctx) => listStatuses(sha, q, ctx));
   b.mount(ops.repoListStatusesByRef, ({ ref, ...q }, ctx) => listStatuses(ref, q, ctx));

@@ -25,6 +25,9 @@ export function createGitData(git: GitStore, site: Site, commits: CommitJsonBuil
   /** Listings by (repository, tree, recursive): immutable, and a 20,000-entry one is worth keeping. */
   const listings = new Lru<string, ListedEntry[]>(16, { maxWeight: 200_000, weigh: (l) => l.length + 1 });
 
+  /** Answered pages, frozen so the binder serialises each once: everything in the key is immutable. */
+  const pages = new Lru<string, ModelOf<typeof GitTreeResponse>>(64, { maxWeight: 100_000, weigh: (p) => (p.tree?.length ?? 0) + 1 });
+
   async function listing(gitDir: string, tree: string, recursive: boolean): Promise<ListedEntry[]> {
     const key = `${gitDir}\0${tree}\0${recursive ? 1 : 0}`;
     let hit = listings.get(key);
@@ -49,13 +52,16 @@ export function createGitData(git: GitStore, site: Site, commits: CommitJsonBuil
       if (!t) throw missing();
       treeSha = t.sha;
     } else if (named.type !== 'tree') throw missing();
-    const entries = await listing(repo.gitDir, treeSha, q.recursive === true);
     const perPage = !q.per_page || q.per_page <= 0 || q.per_page > TREE_PAGE_MAX ? TREE_PAGE_MAX : q.per_page;
     const page = Math.max(q.page ?? 1, 1);
     const api = site.repoApi(repo.owner, repo.row);
+    const key = `${repo.gitDir}\0${api}\0${named.sha}\0${q.recursive === true}\0${page}\0${perPage}`;
+    const hit = pages.get(key);
+    if (hit) return hit;
+    const entries = await listing(repo.gitDir, treeSha, q.recursive === true);
     const res: ModelOf<typeof GitTreeResponse> = { sha: named.sha, url: `${api}/git/trees/${goPathEscape(named.sha)}`, tree: null, truncated: false, page, total_count: entries.length };
     const start = perPage * (page - 1);
-    if (start >= entries.length) return res;
+    if (start >= entries.length) return res; // not kept: any page number past the end answers this
     const end = Math.min(start + perPage, entries.length);
     res.truncated = end < entries.length;
     res.tree = entries.slice(start, end).map((e) => ({
@@ -67,6 +73,7 @@ export function createGitData(git: GitStore, site: Site, commits: CommitJsonBuil
       // Gitea (as GitHub) gives a submodule no address.
       url: e.type === 'tree' ? `${api}/git/trees/${e.sha}` : e.type === 'commit' ? '' : `${api}/git/blobs/${e.sha}`,
     }));
+    pages.set(key, Object.freeze(res));
     return res;
   }
 
