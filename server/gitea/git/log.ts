@@ -8,17 +8,13 @@ function range(rev: string, not: string | undefined, path: string | undefined): 
   return [rev, ...(not ? ['--not', not] : []), '--', ...(path ? [path] : [])];
 }
 
-/** How many commits `rev` reaches (without those `not` reaches, touching `path` when given): git's own count. */
-export async function countCommits(gitDir: string, rev: string, not?: string, path?: string): Promise<number> {
-  const { stdout } = await runGit(['--literal-pathspecs', 'rev-list', '--count', ...range(rev, not, path)], { gitDir });
-  return Number(stdout.toString('utf8').trim()) || 0;
-}
-
-/** One page of the history from `rev`, newest first: git filters by path and skips, so a deep page costs one walk. */
-export async function commitPage(gitDir: string, rev: string, skip: number, max: number, not?: string, path?: string): Promise<string[]> {
-  if (max <= 0) return [];
-  const { stdout } = await runGit(['--literal-pathspecs', 'rev-list', `--max-count=${max}`, `--skip=${skip}`, ...range(rev, not, path)], { gitDir });
-  return stdout.toString('utf8').split('\n').filter(Boolean);
+/**
+ * Every commit `rev` reaches, newest first, without those `not` reaches, and
+ * only those touching `path` when given: one walk, git filtering by path itself.
+ */
+export async function revList(gitDir: string, rev: string, not?: string, path?: string): Promise<string[]> {
+  const { stdout } = await runGit(['--literal-pathspecs', 'rev-list', ...range(rev, not, path)], { gitDir, maxBuffer: 1024 * 1024 * 1024 });
+  return stdout.toString('latin1').split('\n').filter(Boolean);
 }
 
 /** Files a commit added, removed and modified. */

@@ -1,7 +1,8 @@
 import { validRefName } from '../../../protocol/gitea/request.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import { DomainError, notFound, unprocessable } from '../../errors.js';
-import { commitPage, countCommits, rawDiff } from '../git/log.js';
+import { Lru } from '../../util/lru.js';
+import { rawDiff, revList } from '../git/log.js';
 import type { GitStore } from '../git/store.js';
 import type { CommitJson, CommitJsonBuilder, CommitParts } from './commit-json.js';
 import { cleanTreePath } from './refs.js';
@@ -24,6 +25,19 @@ export interface CommitListPage {
 
 /** Reading commits: one, a page of history, a comparison, a diff. */
 export function createCommits(git: GitStore, json: CommitJsonBuilder) {
+  /**
+   * Histories by (start commit, excluded commit, path): immutable once the
+   * names are resolved to ids, so the walk that counts them also serves every
+   * page after it.
+   */
+  const histories = new Lru<string, readonly string[]>(256, { maxWeight: 500_000, weigh: (h) => h.length + 1 });
+  async function history(repo: RepoContext, start: string, not: string | undefined, path: string | undefined): Promise<readonly string[]> {
+    const key = `${repo.gitDir}\0${start}\0${not ?? ''}\0${path ?? ''}`;
+    let hit = histories.get(key);
+    if (!hit) histories.set(key, (hit = await revList(repo.gitDir, start, not, path)));
+    return hit;
+  }
+
   /** The commit a name resolves to (an id, abbreviated or not, a branch, a tag, `HEAD`), or undefined. */
   async function resolve(repo: RepoContext, name: string): Promise<string | undefined> {
     if (!name || name.startsWith('-') || /[\s\0]/.test(name)) return undefined;
@@ -63,11 +77,12 @@ export function createCommits(git: GitStore, json: CommitJsonBuilder) {
       // Cleaned as tree paths are: a path that cannot name an entry (`.git`, NUL, above the root) touches nothing.
       const path = q.path ? cleanTreePath(q.path) || null : undefined;
       if (path === null) throw notFound('FileCommitsCount');
-      const total = await countCommits(repo.gitDir, start, not, path);
+      const all = await history(repo, start, not, path);
+      const total = all.length;
       if (path && total === 0) throw notFound('FileCommitsCount');
       const size = path ? RANGE_SIZE : limit;
       const skip = (page - 1) * size;
-      const shas = skip < total ? await commitPage(repo.gitDir, start, skip, size, not, path) : [];
+      const shas = skip < total ? all.slice(skip, skip + size) : [];
       return { commits: await json.toJson(repo, await json.load(repo, shas), parts, viewer), total, page, limit };
     },
 
@@ -80,8 +95,7 @@ export function createCommits(git: GitStore, json: CommitJsonBuilder) {
       if (!base) throw notFound('BaseNotExist');
       const head = await resolve(repo, headName || repo.row.default_branch);
       if (!head) throw notFound('HeadNotExist');
-      const total = await countCommits(repo.gitDir, head, base);
-      const shas = await commitPage(repo.gitDir, head, 0, total, base);
+      const shas = await history(repo, head, base, undefined);
       return { total_commits: shas.length, commits: await json.toJson(repo, await json.load(repo, shas), parts, viewer) };
     },
 
