@@ -24,6 +24,15 @@ test.before(async () => {
   git(['tag', '-a', 'v1', '-m', 'first release'], { cwd: site.work });
   git(['tag', 'light'], { cwd: site.work });
   git(['notes', 'add', '-m', 'reviewed'], { cwd: site.work });
+  // A note stored under fan-out directories (as git does once there are many), for the first commit.
+  const first = git(['rev-list', '--max-parents=0', 'HEAD'], { cwd: site.work }).stdout.trim();
+  const blob = git(['hash-object', '-w', '--stdin'], { cwd: site.work, input: 'fanned out\n' }).stdout.trim();
+  const leaf = git(['mktree'], { cwd: site.work, input: `100644 blob ${blob}\t${first.slice(4)}\n` }).stdout.trim();
+  const mid = git(['mktree'], { cwd: site.work, input: `040000 tree ${leaf}\t${first.slice(2, 4)}\n` }).stdout.trim();
+  const notesTree = git(['ls-tree', 'refs/notes/commits'], { cwd: site.work }).stdout;
+  const top = git(['mktree'], { cwd: site.work, input: `${notesTree}040000 tree ${mid}\t${first.slice(0, 2)}\n` }).stdout.trim();
+  const notesCommit = git(['commit-tree', top, '-p', 'refs/notes/commits', '-m', 'fan-out note'], { cwd: site.work }).stdout.trim();
+  git(['update-ref', 'refs/notes/commits', notesCommit], { cwd: site.work });
   await site.push('main', 'v1', 'light', 'refs/notes/commits');
   head = site.bareGit(['rev-parse', 'main']).trim();
   tagObject = site.bareGit(['rev-parse', 'refs/tags/v1']).trim();
@@ -161,13 +170,19 @@ test('notes: the note on a commit, with the notes commit that wrote it; none is 
   const r = await g.api('GET', `/api/v1/repos/olly/site/git/notes/${head}`, { auth: olly.auth });
   assert.is(r.status, 200, r.text);
   assert.is(r.body.message, 'reviewed\n');
-  assert.is(r.body.commit.sha, notes);
+  // The notes commit that last changed this note: the one `git notes add` made.
+  const written = site.bareGit(['rev-parse', 'refs/notes/commits~1']).trim();
+  assert.is(r.body.commit.sha, written);
   assert.equal(r.body.commit.files, [{ filename: head, status: 'added' }]);
+  const first = site.bareGit(['rev-list', '--max-parents=0', 'main']).trim();
+  const fanned = await g.api('GET', `/api/v1/repos/olly/site/git/notes/${first}`, { auth: olly.auth });
+  assert.equal([fanned.status, fanned.body.message, fanned.body.commit.sha], [200, 'fanned out\n', notes]);
+  assert.equal(fanned.body.commit.files, [{ filename: `${first.slice(0, 2)}/${first.slice(2, 4)}/${first.slice(4)}`, status: 'added' }]);
   const byBranch = await g.api('GET', '/api/v1/repos/olly/site/git/notes/main?files=false', { auth: olly.auth });
   assert.equal([byBranch.status, byBranch.body.message, byBranch.body.commit.files], [200, 'reviewed\n', null]);
-  const parent = site.bareGit(['rev-parse', 'main~1']).trim();
-  const none = await g.api('GET', `/api/v1/repos/olly/site/git/notes/${parent}`, { auth: olly.auth });
-  assert.equal([none.status, none.body], [404, apiError(g, parent)]);
+  const plain = (await g.commit('olly', 'site', { 'plain.txt': 'no note\n' }, { newBranch: 'plain', auth: olly.auth })).commit.sha;
+  const none = await g.api('GET', `/api/v1/repos/olly/site/git/notes/${plain}`, { auth: olly.auth });
+  assert.equal([none.status, none.body], [404, apiError(g, plain)]);
   const bad = await g.api('GET', '/api/v1/repos/olly/site/git/notes/a..b', { auth: olly.auth });
   assert.equal([bad.status, bad.body], [422, apiError(g, 'no valid ref or sha: a..b')]);
 });

@@ -122,15 +122,19 @@ export function createGitData(git: GitStore, site: Site, commits: CommitJsonBuil
     if (!target) throw notFound(`object does not exist [id: ${name}, rel_path: ]`);
     const notes = (await git.info(repo.gitDir, 'refs/notes/commits^{commit}'))?.sha;
     if (!notes) throw notFound(name);
+    // As git stores them: the full id as a name, or under fan-out directories of two hex digits each.
     let path: string | undefined;
-    for (let split = 0; split <= 38 && !path; split += 2) {
-      const candidate = target.slice(0, split).replace(/(..)/g, '$1/') + target.slice(split);
-      const info = await git.info(repo.gitDir, `${notes}:${candidate}`);
-      if (info?.type === 'blob') path = candidate;
-      else if (info?.type !== 'tree' && split > 0) break;
+    let blob: string | undefined;
+    for (let dir = '', rest = target; rest.length > 2; dir += `${rest.slice(0, 2)}/`, rest = rest.slice(2)) {
+      const info = await git.info(repo.gitDir, `${notes}:${dir}${rest}`);
+      if (info?.type === 'blob') {
+        [path, blob] = [dir + rest, info.sha];
+        break;
+      }
+      if ((await git.info(repo.gitDir, `${notes}:${dir}${rest.slice(0, 2)}`))?.type !== 'tree') break;
     }
-    if (!path) throw notFound(name);
-    const message = (await git.blob(repo.gitDir, (await git.info(repo.gitDir, `${notes}:${path}`))!.sha)) ?? Buffer.alloc(0);
+    if (!path || !blob) throw notFound(name);
+    const message = (await git.blob(repo.gitDir, blob)) ?? Buffer.alloc(0);
     const last = (await lastCommitOf(repo.gitDir, notes, path)) ?? notes;
     const [commit] = await commits.toJson(repo, await commits.load(repo, [last]), parts, viewer);
     return { message: message.toString('utf8'), commit: commit ?? null };
