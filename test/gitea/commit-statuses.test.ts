@@ -109,4 +109,18 @@ test('reading statuses: anyone who can read the repository; unknown refs 404', a
   assert.equal([none.status, none.body], [404, apiError(g, 'object does not exist [id: nope, rel_path: ]')]);
 });
 
+test('a private repository\'s statuses are 404 to strangers and anonymous callers, reads and writes alike', async () => {
+  const { g } = ctx;
+  const stan = await g.user('stan');
+  await g.repo('secret', { owner: olly, private: true });
+  for (const auth of [stan.auth, null]) {
+    const read = await g.api('GET', '/api/v1/repos/olly/secret/commits/main/status', { auth });
+    assert.equal([read.status, read.body], [404, apiError(g, 'not found')]);
+    const write = await g.api('POST', '/api/v1/repos/olly/secret/statuses/main', { json: { state: 'success' }, auth });
+    assert.equal([write.status, write.body], [404, apiError(g, 'not found')]);
+  }
+  const own = await g.api('POST', '/api/v1/repos/olly/secret/statuses/main', { json: { state: 'success' }, auth: olly.auth });
+  assert.is(own.status, 201, own.text);
+});
+
 test.run();

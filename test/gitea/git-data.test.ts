@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { giteaApi } from 'gitea-js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { apiError } from '../_helpers/api-error.js';
@@ -106,6 +107,14 @@ test('trees: recursive listings page by per_page; truncated says whether more fo
     const r = await g.api('GET', `/api/v1/repos/olly/site/git/trees/main?recursive=true&${q}`, { auth: olly.auth });
     assert.equal([r.status, r.body.page, r.body.truncated, r.body.tree], [200, 1, false, all], q);
   }
+});
+
+test('trees through gitea-js: a CMS-style listing of one folder, recursively', async () => {
+  const api = giteaApi(`${ctx.g.url}/`, { token: olly.token });
+  const r = await api.repos.getTree('olly', 'site', 'main:content', { recursive: true, per_page: 100 });
+  assert.is(r.status, 200);
+  assert.equal(r.data.tree?.map((e) => [e.path, e.type]), [['about.md', 'blob'], ['posts', 'tree'], ['posts/a.md', 'blob'], ['posts/b.md', 'blob']]);
+  assert.equal([r.data.total_count, r.data.truncated, r.data.sha], [4, false, site.bareGit(['rev-parse', 'main:content']).trim()]);
 });
 
 test('trees: a name that resolves to nothing, or to a blob, is 400 sha not found', async () => {
