@@ -75,7 +75,7 @@ test('combined status: the newest per context; failure beats pending beats succe
   const combined = async () => (await client.repos.repoGetCombinedStatusByRef('olly', 'rules', 'main')).data;
 
   const empty = await combined();
-  assert.equal([empty.state, empty.total_count, empty.statuses, empty.sha, empty.url], ['pending', 0, [], sha, `${g.url}/api/v1/repos/olly/rules/commits/${sha}/status`]);
+  assert.equal([empty.state, empty.total_count, empty.statuses, empty.sha, empty.url], ['', 0, [], sha, `${g.url}/api/v1/repos/olly/rules/commits/${sha}/status`]);
   assert.is(empty.repository?.full_name, 'olly/rules');
   const commitUrl = await g.api('GET', empty.commit_url!.slice(g.url.length), { auth: will.auth });
   assert.equal([commitUrl.status, commitUrl.body.sha], [200, sha]);

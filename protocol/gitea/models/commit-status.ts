@@ -19,7 +19,7 @@ export const CommitStatus = responseModel('CommitStatus', 'A status an outside s
 });
 
 export const CombinedStatus = responseModel('CombinedStatus', 'The newest status of each context of a commit, and the state they add up to.', {
-  state: t.string('failure when a context reports error or failure; success when every context reports success, warning or skipped; pending otherwise.'),
+  state: t.string('failure when a context reports error or failure; success when every context reports success, warning or skipped; pending otherwise; empty when the commit has no status.'),
   sha: t.string(),
   total_count: t.int64(),
   statuses: nullable(t.array(CommitStatus)),

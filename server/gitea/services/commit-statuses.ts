@@ -15,7 +15,7 @@ const FILTERABLE = new Set(['pending', 'success', 'error', 'failure', 'warning']
 /**
  * Gitea's combined state of the newest status per context: failure when one
  * reports error or failure, success when all report success, warning or
- * skipped, pending otherwise (also when there is none).
+ * skipped, pending otherwise.
  */
 export function combineStates(states: readonly string[]): string {
   let ok = 0;
@@ -93,7 +93,8 @@ export function createCommitStatuses(deps: CommitStatusDeps) {
       const latest = deps.rows.latest(repo.row.id, sha);
       const commitUrl = `${deps.repoApi(repo)}/commits/${goPathEscape(sha)}`;
       return {
-        state: combineStates(latest.map((r) => r.state)),
+        // Gitea leaves the state empty for a commit without statuses (the list stays a list here).
+        state: latest.length ? combineStates(latest.map((r) => r.state)) : '',
         sha,
         total_count: latest.length,
         statuses: latest.map((r) => toJson(repo, r, viewer)),
