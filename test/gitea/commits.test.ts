@@ -170,6 +170,19 @@ test('GET /commits: sha picks the start; path keeps the commits touching it; not
   assert.equal([unknown.status, unknown.body], [404, apiError(g, 'not found')]);
 });
 
+test('the API addresses a file write answers with (commit, parents, tree) all answer', async () => {
+  const { g } = ctx;
+  const w = await g.commit('olly', 'log', { 'written.txt': 'via the contents API\n' }, { newBranch: 'written', auth: olly.auth });
+  const urls: string[] = [w.commit.url, w.commit.tree.url, ...w.commit.parents.map((p: { url: string }) => p.url)];
+  assert.is(urls.length, 3);
+  for (const url of urls) {
+    const r = await g.api('GET', url.slice(g.url.length), { auth: olly.auth });
+    assert.is(r.status, 200, `${url}: ${r.text}`);
+  }
+  const tree = await g.api('GET', w.commit.tree.url.slice(g.url.length), { auth: olly.auth });
+  assert.ok(tree.body.tree.some((e: { path: string }) => e.path === 'written.txt'));
+});
+
 test('GET /commits on an empty repository is 409', async () => {
   const { g } = ctx;
   await g.repo('empty', { owner: olly, autoInit: false });
