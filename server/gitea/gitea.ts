@@ -14,6 +14,12 @@ import { createArchives } from './services/archive.js';
 import { ArchiveSlots } from './services/archive-slots.js';
 import { createBlobSource } from './services/blob-source.js';
 import { createBranches } from './services/branches.js';
+import { createCommitJson } from './services/commit-json.js';
+import { createCommitStatuses } from './services/commit-statuses.js';
+import { createCommits } from './services/commits.js';
+import { createGitData } from './services/git-data.js';
+import { createCommitStatusRepo } from '../db/repos/commit-status-repo.js';
+import { toRepository, toUser } from './convert.js';
 import { createEditorConfigReader } from './services/editorconfig.js';
 import { createRefResolver } from './services/ref-resolver.js';
 import { bootstrapAdmin } from './services/bootstrap-admin.js';
@@ -112,6 +118,17 @@ export async function createGitea(deps: GiteaDeps) {
     lfs: createLfsMirroring({ git, store: lfsStore, links: lfsRepo, policy, log, idleMs: config.mirrorLfsIdleMs }),
     commits,
   });
+  const userJson = (u: Parameters<typeof toUser>[0], viewer: Parameters<typeof toUser>[2]) => toUser(u, site, viewer);
+  const commitJson = createCommitJson({ git, site, userByEmail: (e) => accounts.byEmail(e), userJson });
+  const commitReader = createCommits(git, commitJson);
+  const commitStatuses = createCommitStatuses({
+    rows: createCommitStatusRepo(db),
+    commits: commitReader,
+    userById: (id) => accounts.byId(id),
+    userJson,
+    repoJson: async (r) => toRepository(r.row, r.owner, r.perm, await repos.facts(r), site),
+    repoApi: (r) => site.repoApi(r.owner, r.row),
+  });
   const mirrors = createMirrorScheduler({ rows: mirrorRows, pushMirrors, pullMirrors, repos, remoteGit, log, config });
   commits.on((repo) => mirrors.commitLanded(repo));
 
@@ -126,6 +143,10 @@ export async function createGitea(deps: GiteaDeps) {
     branches: createBranches(git),
     blobs: createBlobSource({ git, lfsStore, lfsRepo, lfsEnabled: config.lfsEnabled }),
     editorConfig: createEditorConfigReader(git),
+    /** Commits: one, history pages, comparisons, diffs. */
+    commitReader,
+    gitData: createGitData(git, site, commitJson),
+    commitStatuses,
     archives: createArchives(git),
     accounts,
     repos,

@@ -13,6 +13,8 @@ import { mountMirrors } from './routes/mirrors.js';
 import { mountRaw } from './routes/raw.js';
 import { mountArchive } from './routes/archive.js';
 import { mountEditorConfig } from './routes/editorconfig.js';
+import { mountCommits } from './routes/commits.js';
+import { mountGitData } from './routes/git-data.js';
 import { mountDownload } from './web/download.js';
 import { mountGitHttp } from './web/git-http.js';
 import { mountLfs } from './web/lfs.js';
@@ -67,6 +69,8 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountRepos(b, { site, repos, accounts, files, pullMirrors: g.pullMirrors, mirrors: g.mirrors });
   mountBranches(b, { site, branches: g.branches, accounts, protections, repos });
   mountContents(b, { files, contents });
+  mountGitData(b, { gitData: g.gitData, commits: g.commitReader });
+  mountCommits(b, { site, commits: g.commitReader, statuses: g.commitStatuses });
   mountRaw(b, { refs, blobs, config });
   mountMirrors(b, { site, pushMirrors: g.pushMirrors, mirrors: g.mirrors });
   mountArchive(b, { archives: g.archives, site, archiveSlots: g.archiveSlots });

@@ -37,7 +37,8 @@ export function createUserRepo(db: Db) {
     byId: (id: number) => cache.get('users.id', id, () => byId.get(id) as UserRow | undefined),
     // Names are matched case-insensitively (ASCII, as SQLite's lower()).
     byName: (name: string) => cache.get('users.name', name, () => byName.get(name) as UserRow | undefined),
-    byEmail: (email: string) => byEmail.get(email) as UserRow | undefined,
+    // Cached like the other lookups: commit lists ask for every commit's author and committer.
+    byEmail: (email: string) => cache.get('users.email', email.replace(/[A-Z]/g, (c) => c.toLowerCase()), () => byEmail.get(email) as UserRow | undefined),
     count: () => (count.get() as { n: number }).n,
     touchLogin: (id: number, at: number) => cache.write(() => void touchLogin.run(at, id)),
     remove: (id: number) => cache.write(() => void remove.run(id)),

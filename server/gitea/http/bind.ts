@@ -8,7 +8,7 @@ import { readBody, jsonDepth } from '../../http/body.js';
 import { giteaError, giteaErrors, GiteaRefusal } from './errors.js';
 import { createContractCheck } from '../../http/contract-check.js';
 import { errorResponse as dialectError } from '../../http/error-response.js';
-import { honoPath } from '../../http/hono-path.js';
+import { honoPath, splitDottedParams } from '../../http/hono-path.js';
 import { parseBoolean, type BooleanWords } from '../../http/parse-boolean.js';
 import type { Logger } from '../../log.js';
 import type { Authenticated } from '../services/accounts.js';
@@ -222,7 +222,8 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
   }
 
   function route(op: GOperation, handler: GiteaHandler<any>) {
-    const pathParams = Object.keys(op.params).filter((name) => op.params[name]!.in === 'path');
+    const dotted = /\}\.\{/.test(op.path);
+    const pathParams = Object.keys(op.params).filter((name) => op.params[name]!.in === 'path' && !(dotted && op.path.includes(`}.{${name}}`)));
     const queryParams = Object.entries(op.params).filter(([, p]) => p.in === 'query');
     const guards = op.guards.filter((g) => !AFTER_BODY.has(g));
     const afterBody = op.guards.filter((g) => AFTER_BODY.has(g));
@@ -236,6 +237,7 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
         checkScopes(op, auth, c.req.method);
         const params: Record<string, string> = {};
         for (const name of pathParams) params[name] = c.req.param(name) ?? '';
+        if (dotted) splitDottedParams(op.path, params);
         for (const g of guards) runGuard(g, ctx, params);
         const args: Record<string, unknown> = { ...params };
         if (queryParams.length && c.req.url.includes('?')) bindQuery(queryParams, ctx.url, args);

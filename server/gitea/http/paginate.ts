@@ -45,6 +45,20 @@ export function linkHeader(url: URL, site: Site, total: number, limit: number, r
 }
 
 /**
+ * Gitea's paging headers for a page of `total` items: `Link` (when there is
+ * another page), `X-Total-Count`, any `extra` headers, all exposed to browsers.
+ */
+export function pageHeaders(url: URL, site: Site, total: number, limit: number, requestedPage: number | undefined, extra: Record<string, string> = {}): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const link = linkHeader(url, site, total, limit, requestedPage);
+  if (link) headers.Link = link;
+  headers['X-Total-Count'] = String(total);
+  Object.assign(headers, extra);
+  headers['Access-Control-Expose-Headers'] = Object.keys(headers).join(', ');
+  return headers;
+}
+
+/**
  * One page of `items` with Gitea's headers: `Link` (when there is another
  * page, and unless the handler does not set it, as Gitea's token list) and
  * `X-Total-Count`, both exposed to browsers in that order.
