@@ -120,6 +120,33 @@ test('a recording of 10 virtual seconds lasts exactly 10 s and holds exactly 80,
   await ctx.ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === id);
 });
 
+test('a recording of 10 virtual minutes lasts exactly 600 s and holds exactly 4,800,000 samples of what the far end said', async () => {
+  const id = await answeredInApp(ctx.t, ctx.ev);
+  assert.is((await ctx.t.http('POST', `/sim/channels/${id}/audio`, { query: { source: 'tone', tone: '440' } })).status, 204);
+  const t0 = await alignToFrame(ctx.t);
+  const r = await ctx.t.http('POST', `/ari/channels/${id}/record`, { query: { name: 'vc-rec-10m', format: 'wav', maxDurationSeconds: '600' } });
+  assert.is(r.status, 201);
+  await ctx.ev.waitFor((e) => e.type === 'RecordingStarted' && e.recording.name === 'vc-rec-10m');
+  // Ten minutes in one request: every 20 ms frame of them runs, in order, before it answers.
+  assert.is(await advance(ctx.t, { ms: '600000' }), t0 + 600_000);
+  const finished = await ctx.ev.waitFor((e) => e.type === 'RecordingFinished' && e.recording.name === 'vc-rec-10m');
+  assert.is(finished.timestamp, stamp(t0 + 600_000));
+  assert.is(finished.recording.duration, 600);
+  const file = await ctx.t.http('GET', '/ari/recordings/stored/vc-rec-10m/file');
+  assert.is(file.status, 200);
+  assert.is(file.bytes.length, 44 + 4_800_000 * 2);
+  // The tone is there from the first frame to the last: no frame was skipped or left silent.
+  const pcm = new Int16Array(file.bytes.buffer, file.bytes.byteOffset + 44, 4_800_000);
+  for (let f = 0; f < 30_000; f++) {
+    let loud = false;
+    for (let i = f * 160; i < (f + 1) * 160 && !loud; i++) loud = Math.abs(pcm[i]!) > 1000;
+    if (!loud) assert.unreachable(`frame ${f} of the recording is silent`);
+  }
+  assert.is((await ctx.t.http('DELETE', '/ari/recordings/stored/vc-rec-10m')).status, 204);
+  assert.is((await ctx.t.http('DELETE', `/ari/channels/${id}`)).status, 204);
+  await ctx.ev.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === id);
+});
+
 test('far-end DTMF is timed in virtual time: each digit ends its duration after it starts, the next a gap later', async () => {
   const id = await answeredInApp(ctx.t, ctx.ev);
   const t0 = instant((await clockOf(ctx.t)).now);
