@@ -14,13 +14,15 @@ const MAX_ENTRIES = 20_000;
  *
  * Another process may write the same file while the server runs (the admin
  * command line, `npm run admin`): SQLite's `data_version` changes when any
- * other connection commits, so a read first compares it and starts over
- * when it moved (one cheap pragma; no file is read for it).
+ * other connection commits, so reads compare it (once per synchronous run of
+ * code: the reads of one request's step share a check) and start over when
+ * it moved.
  */
 export class ReadCache {
   private static readonly byDb = new WeakMap<Db, ReadCache>();
   private readonly maps = new Map<string, Map<string | number, unknown>>();
   private version: unknown;
+  private checked = false;
 
   private constructor(private readonly dataVersion: { get(): unknown }) {}
 
@@ -32,10 +34,14 @@ export class ReadCache {
 
   /** The memoised answer of `load` (misses, `undefined`, are remembered too). */
   get<T>(table: string, key: string | number, load: () => T): T {
-    const version = this.dataVersion.get();
-    if (version !== this.version) {
-      this.maps.clear();
-      this.version = version;
+    if (!this.checked) {
+      this.checked = true;
+      queueMicrotask(() => (this.checked = false));
+      const version = this.dataVersion.get();
+      if (version !== this.version) {
+        this.maps.clear();
+        this.version = version;
+      }
     }
     let m = this.maps.get(table);
     if (!m) this.maps.set(table, (m = new Map()));
