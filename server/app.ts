@@ -20,6 +20,7 @@ import type { Config } from './config.js';
 import type { ChannelRepo } from './db/repos/channel-repo.js';
 import { apiKeyOf, PRESET_ARI_USER, type AriAuth, type PresetUserEnv } from './ari/http/auth.js';
 import { createCrashPoint } from './http/crash-point.js';
+import { requestLog } from './http/request-log.js';
 import type { OriginPolicy } from './http/origin-policy.js';
 import { createAriBinder } from './ari/http/bind.js';
 import type { Logger } from './log.js';
@@ -62,6 +63,7 @@ function routingPath(req: Request): string {
 export function createApp(deps: AppDeps) {
   const { config, log, telephony, ariAuth } = deps;
   const app = new Hono<{ Variables: { ariUser: unknown; giteaAuth: unknown; giteaBasic: boolean } }>({ getPath: routingPath });
+  app.use('*', requestLog(log));
 
   // A body refused as too large is not read to its end: the connection is closed once the answer has
   // left, rather than kept paused (its descriptor held) for as long as the client goes on sending.

@@ -120,6 +120,7 @@ const Env = v.object({
   SIM_CLOCK: v.optional(v.picklist(['real', 'virtual'], 'SIM_CLOCK must be real or virtual'), 'real'),
   SIM_CLOCK_START: v.optional(v.pipe(v.string(), v.check((s) => parseClockStart(s) !== undefined, 'SIM_CLOCK_START must be an ISO instant such as 2025-01-01T00:00:00Z'))),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'), 'info'),
+  LOG_FORMAT: v.optional(v.picklist(['json', 'pretty'], 'LOG_FORMAT must be json or pretty'), 'json'),
   DB_SYNCHRONOUS: v.optional(v.picklist(['NORMAL', 'FULL'], 'DB_SYNCHRONOUS must be NORMAL or FULL'), 'NORMAL'),
   MAX_BODY_BYTES: v.optional(int('MAX_BODY_BYTES', 1024, 2 ** 31), String(50 * 1024 * 1024)),
   MAX_JSON_DEPTH: v.optional(int('MAX_JSON_DEPTH', 2, 1000), '64'),
@@ -225,7 +226,7 @@ export type Config = {
   simTimeScale: number;
   /** The real clock (sped up by simTimeScale), or a virtual one that moves only through /sim/clock/advance. */
   simClock: ClockSetting;
-  logLevel: string;
+  logLevel: string; logFormat: 'json' | 'pretty';
   dbSynchronous: 'NORMAL' | 'FULL';
   maxBodyBytes: number;
   maxJsonDepth: number;
@@ -350,7 +351,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ariChannelVars: e.ARI_CHANNELVARS,
     simTimeScale: e.SIM_TIME_SCALE,
     simClock,
-    logLevel: e.LOG_LEVEL,
+    logLevel: e.LOG_LEVEL, logFormat: e.LOG_FORMAT,
     dbSynchronous: e.DB_SYNCHRONOUS,
     maxBodyBytes: e.MAX_BODY_BYTES,
     maxJsonDepth: e.MAX_JSON_DEPTH,

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, process.stdout, config.logFormat);
   let server;
   try {
     server = await startServer(config, log);

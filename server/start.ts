@@ -116,7 +116,7 @@ type Sockets = { events: ReturnType<typeof createEventsWs>; repoEvents: ReturnTy
  * be had, or a DATA_DIR another server owns, stops the start before anything
  * is written to DATA_DIR (database, secret key, admin password, repositories).
  */
-export async function startServer(config: Config, log: Logger = createLogger(config.logLevel), opts: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(config: Config, log: Logger = createLogger(config.logLevel, process.stdout, config.logFormat), opts: StartOptions = {}): Promise<RunningServer> {
   const fixtures = loadFixtures(config.fixturesDir);
   const early = createEarlyServer({ headersTimeoutMs: config.headersTimeoutMs });
   const server = early.server;

@@ -31,7 +31,7 @@ const MAX_APP_NAME = 73;
  * does.
  */
 export function createEventsWs(opts: EventsWsOptions) {
-  const hub = createEventSocketHub({ ...opts, dialect: ARI_ERRORS, protocol: 'ari' });
+  const hub = createEventSocketHub({ ...opts, dialect: ARI_ERRORS, protocol: 'ari', label: 'event websocket' });
 
   /**
    * A read-write user's socket serves its apps (replacing whichever socket
@@ -42,9 +42,10 @@ export function createEventsWs(opts: EventsWsOptions) {
    * Either may send REST requests over it, run as its user (read-only
    * users' writes are refused as over HTTP).
    */
-  function attach(ws: WebSocket, apps: string[], subscribeAll: boolean, user: AriUser, host: string | undefined): void {
+  function attach(ws: WebSocket, apps: string[], subscribeAll: boolean, user: AriUser, req: IncomingMessage): void {
     const { readOnly } = user;
-    const socket = hub.attach(ws, { apps }, 'event consumer too slow; disconnecting', () => {
+    const who = { apps, user: user.name, remote: req.socket.remoteAddress, subscribeAll, readOnly };
+    const socket = hub.attach(ws, who, 'event consumer too slow; disconnecting', () => {
       for (const app of apps) {
         if (readOnly) opts.engine.apps.unwatch(app, session);
         else opts.engine.apps.deactivate(app, session);
@@ -62,8 +63,7 @@ export function createEventsWs(opts: EventsWsOptions) {
     }
     // Answers are addressed to the first application the socket named, as Asterisk addresses them.
     const first = apps[0]!;
-    serveRestRequests(ws, session, { user, host, invoke: opts.invoke, frame: (answer) => opts.engine.frame('RESTResponse', answer, first), log: opts.log });
-    opts.log.info({ apps, subscribeAll, readOnly }, 'event websocket connected');
+    serveRestRequests(ws, session, { user, host: req.headers.host, invoke: opts.invoke, frame: (answer) => opts.engine.frame('RESTResponse', answer, first), log: opts.log });
   }
 
   return {
@@ -96,7 +96,7 @@ export function createEventsWs(opts: EventsWsOptions) {
         return true;
       }
       opts.log.debug({ url: safeUrl(url) }, 'event websocket upgrade');
-      hub.upgrade(req, socket, head, (ws) => attach(ws, apps, subscribeAll, user, req.headers.host));
+      hub.upgrade(req, socket, head, (ws) => attach(ws, apps, subscribeAll, user, req));
       return true;
     },
 

@@ -9,6 +9,8 @@ export const PID_FILE = 'trunkline.pid';
 
 /** DATA_DIR is owned by another running server (or cannot be locked at all). */
 export class DataDirLockError extends Error {}
+/** DATA_DIR is locked by a running server (rather than not lockable at all). */
+export class DataDirBusyError extends DataDirLockError {}
 
 export interface DataDirLock {
   readonly dir: string;
@@ -66,7 +68,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
     db.exec('COMMIT');
   } catch (err) {
     db?.close();
-    if (isBusy(err)) throw new DataDirLockError(`DATA_DIR ${dir} is in use by another Trunkline server (${holder(dir)}); stop it or choose another DATA_DIR`);
+    if (isBusy(err)) throw new DataDirBusyError(`DATA_DIR ${dir} is in use by another Trunkline server (${holder(dir)}); stop it or choose another DATA_DIR`);
     throw new DataDirLockError(`cannot lock DATA_DIR ${dir} (${file}): ${(err as Error).message}`);
   }
   const lockDb = db;

@@ -11,19 +11,38 @@ const MAX_ENTRIES = 20_000;
  * every write any of them makes; a write's cascades (a deleted user takes
  * tokens, repositories and collaborations with it) are covered because the
  * whole cache goes. Rows are frozen: a cached row is shared by every caller.
+ *
+ * Another process may write the same file while the server runs (the admin
+ * command line, `npm run admin`): SQLite's `data_version` changes when any
+ * other connection commits, so reads compare it (once per synchronous run of
+ * code: the reads of one request's step share a check) and start over when
+ * it moved.
  */
 export class ReadCache {
   private static readonly byDb = new WeakMap<Db, ReadCache>();
   private readonly maps = new Map<string, Map<string | number, unknown>>();
+  private version: unknown;
+  private checked = false;
+
+  private constructor(private readonly dataVersion: { get(): unknown }) {}
 
   static of(db: Db): ReadCache {
     let c = ReadCache.byDb.get(db);
-    if (!c) ReadCache.byDb.set(db, (c = new ReadCache()));
+    if (!c) ReadCache.byDb.set(db, (c = new ReadCache(db.prepare('PRAGMA data_version').pluck())));
     return c;
   }
 
   /** The memoised answer of `load` (misses, `undefined`, are remembered too). */
   get<T>(table: string, key: string | number, load: () => T): T {
+    if (!this.checked) {
+      this.checked = true;
+      queueMicrotask(() => (this.checked = false));
+      const version = this.dataVersion.get();
+      if (version !== this.version) {
+        this.maps.clear();
+        this.version = version;
+      }
+    }
     let m = this.maps.get(table);
     if (!m) this.maps.set(table, (m = new Map()));
     if (m.has(key)) return m.get(key) as T;

@@ -20,6 +20,8 @@ export interface EventSocketHubOptions extends EventSocketLimits {
   dialect: ErrorDialect;
   /** The one WebSocket subprotocol accepted (ARI's `ari`); without it ws's default choice stands. */
   protocol?: string;
+  /** What the connect and disconnect log lines call these sockets (`event websocket`). */
+  label: string;
 }
 
 /** One connected event socket: delivers frames and cuts itself off when its reader falls too far behind. */
@@ -105,20 +107,23 @@ export function createEventSocketHub(opts: EventSocketHubOptions) {
 
     /**
      * Takes a new WebSocket into the heartbeat and returns its sender;
-     * `onClose` runs when it closes. What clients send is the dialect's to
+     * `onClose` runs when it closes. Connect and disconnect are logged at
+     * info with `logFields` (who, from where, what for) and the close code. What clients send is the dialect's to
      * read (ARI runs REST requests; Gitea's socket ignores it); frames over
      * maxPayload close the socket (1009) inside ws, as Asterisk closes it.
      */
     attach(ws: WebSocket, logFields: Record<string, unknown>, slowMessage: string, onClose: () => void): EventSocket {
       const s = new EventSocket(ws, opts.maxBufferedBytes, opts.log, logFields, slowMessage);
       sockets.add(s);
+      opts.log.info(logFields, `${opts.label} connected`);
       ws.on('pong', () => {
         s.alive = true;
       });
       ws.on('error', () => ws.terminate());
-      ws.on('close', () => {
+      ws.on('close', (code) => {
         sockets.delete(s);
         onClose();
+        opts.log.info({ ...logFields, code }, `${opts.label} disconnected`);
       });
       return s;
     },

@@ -65,7 +65,7 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
     ...env,
   });
   const logs: string[] = [];
-  const server = await startServer(config, createLogger(config.logLevel, logLines(logs)));
+  const server = await startServer(config, createLogger(config.logLevel, logLines(logs), config.logFormat));
   // The server runs in the test's own process, so a test blocked in spawnSync (git checks) blocks
   // it too: an idle keep-alive connection would then expire on the server while the test, let go,
   // sends its next request on it (ECONNRESET, on a busy machine). Idle connections are the

@@ -42,8 +42,10 @@ test.before.each(() => {
   asked = [];
 });
 
-const check = (address: string, opts: { kind?: AddressKind; isAdmin?: boolean; username?: string; password?: string } = {}, policy: MirrorUrlPolicy = OPEN) =>
-  checkMirrorAddress({ address, kind: opts.kind ?? 'push', isAdmin: opts.isAdmin ?? false, username: opts.username, password: opts.password }, policy, resolve);
+// Refusals also name the setting that would allow them: test/ops/request-log.test.ts checks those.
+const bare = <T extends object>(r: T): T => Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'setting')) as T;
+const check = async (address: string, opts: { kind?: AddressKind; isAdmin?: boolean; username?: string; password?: string } = {}, policy: MirrorUrlPolicy = OPEN) =>
+  bare(await checkMirrorAddress({ address, kind: opts.kind ?? 'push', isAdmin: opts.isAdmin ?? false, username: opts.username, password: opts.password }, policy, resolve));
 
 const INVALID_URL: AddressCheck = { ok: false, status: 400, message: 'Invalid Url ' };
 const INVALID_PROTOCOL: AddressCheck = { ok: false, status: 400, message: 'Invalid mirror protocol' };
@@ -305,13 +307,13 @@ test('resolveMirrorTarget: checks the stored address again now and returns the a
   const rebinding = async () => answer;
   assert.is((await resolveMirrorTarget('https://rebind.example.com/r', 'pull', OPEN, rebinding)).ok, true);
   answer = ['169.254.169.254'];
-  assert.equal(await resolveMirrorTarget('https://rebind.example.com/r', 'pull', OPEN, rebinding), { ok: false, reason: 'refused' });
-  assert.equal(await resolveMirrorTarget('https://rebind.example.com/r', 'pull', { ...LOCAL, allowedDomains: ['*'] }, rebinding), { ok: false, reason: 'refused' });
+  assert.equal(bare(await resolveMirrorTarget('https://rebind.example.com/r', 'pull', OPEN, rebinding)), { ok: false, reason: 'refused' });
+  assert.equal(bare(await resolveMirrorTarget('https://rebind.example.com/r', 'pull', { ...LOCAL, allowedDomains: ['*'] }, rebinding)), { ok: false, reason: 'refused' });
   assert.equal(await resolveMirrorTarget('https://nowhere.example.com/r', 'pull', { ...OPEN, allowedDomains: ['*'] }, resolve), { ok: false, reason: 'unresolved' });
   // The policy as it is now: local networks switched off since the mirror was added.
-  assert.equal(await resolveMirrorTarget('http://127.0.0.1:3000/r', 'push', OPEN, resolve), { ok: false, reason: 'refused' });
+  assert.equal(bare(await resolveMirrorTarget('http://127.0.0.1:3000/r', 'push', OPEN, resolve)), { ok: false, reason: 'refused' });
   assert.equal(await resolveMirrorTarget('file:///srv/r.git', 'push', LOCAL, resolve), { ok: true });
-  assert.equal(await resolveMirrorTarget('file:///srv/r.git', 'push', OPEN, resolve), { ok: false, reason: 'refused' });
+  assert.equal(bare(await resolveMirrorTarget('file:///srv/r.git', 'push', OPEN, resolve)), { ok: false, reason: 'refused' });
 });
 
 test('allow list: glob patterns, case-insensitive; a match skips the local-network check, a miss is 401', async () => {
@@ -357,9 +359,9 @@ test('block list: a match is 401, and blocked wins over allowed and over allowLo
 });
 
 test('the default resolver is the system one (an IP literal never reaches it)', async () => {
-  assert.equal(await checkMirrorAddress({ address: 'http://127.0.0.1/r', kind: 'push', isAdmin: true }, OPEN), DENIED);
+  assert.equal(await checkMirrorAddress({ address: 'http://127.0.0.1/r', kind: 'push', isAdmin: true }, OPEN), { ...DENIED, setting: 'MIRROR_ALLOW_LOCAL_NETWORKS' });
   assert.equal((await checkMirrorAddress({ address: 'http://127.0.0.1/r', kind: 'push', isAdmin: true }, LOCAL)).ok, true);
-  assert.equal(await checkMirrorAddress({ address: 'https://localhost/r', kind: 'push', isAdmin: false }, OPEN), DENIED);
+  assert.equal(await checkMirrorAddress({ address: 'https://localhost/r', kind: 'push', isAdmin: false }, OPEN), { ...DENIED, setting: 'MIRROR_ALLOW_LOCAL_NETWORKS' });
 });
 
 test('maskCredentials: secrets (longest first, also percent-encoded) and URL userinfo become <credentials>', () => {

@@ -146,7 +146,10 @@ export class Calls {
 
   /** Stasis for an originate or create (both run Stasis() in Asterisk): the app, else a per-call connection opened for the channel, else it is hung up. */
   private enterOrHangup(ch: Channel, app: string, args: string[]): void {
-    const fail = () => this.hangup(ch, { by: 'none', cause: CAUSE.NORMAL });
+    const fail = () => {
+      this.eng.log.warn({ channel: ch.id, name: ch.d.name, app }, 'channel hung up: its Stasis application has no WebSocket connected');
+      this.hangup(ch, { by: 'none', cause: CAUSE.NORMAL });
+    };
     if (!this.enterStasis(ch, app, args) && !enterPerCallStasis(this.eng, (...a) => this.enterStasis(...a), ch, app, args, () => true, fail)) fail();
   }
 

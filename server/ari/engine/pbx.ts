@@ -200,11 +200,14 @@ export class Pbx implements DialplanStarter, ClaimedCallPort {
         // when none can be opened the dialplan goes on as below.
         const { priority } = ch.d.dialplan;
         const waiting = () => ch.d.pbx && ch.d.dialplan.priority === priority;
+        const notConnected = () => this.eng.log.warn({ channel: ch.id, name: ch.d.name, app: app.trim() }, 'Stasis() failed: the application has no WebSocket connected; the dialplan goes on');
         const failed = () => {
+          notConnected();
           this.vars.write(ch, 'STASISSTATUS', 'FAILED');
           this.run(ch, priority + 1);
         };
         if (enterPerCallStasis(this.eng, (...a) => this.calls.enterStasis(...a), ch, app.trim(), appArgs, waiting, failed)) return WAIT;
+        notConnected();
         this.vars.write(ch, 'STASISSTATUS', 'FAILED');
         return NEXT;
       }

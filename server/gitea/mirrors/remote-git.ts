@@ -3,6 +3,7 @@ import type { Logger } from '../../log.js';
 import { GitError, runGit, type RunResult } from '../git/run.js';
 import { describeGitFailure } from './git-failure.js';
 import { CREDENTIAL_ENV, installMirrorGitHelpers, PROXY_ENV } from './git-helpers.js';
+import { warnAddressRefused } from './policy-warning.js';
 import { maskCredentials, resolveMirrorTarget, type AddressKind, type MirrorTarget, type MirrorUrlPolicy } from './url-policy.js';
 
 /** A failure of a mirror's git network operation; the message is ours alone (safe to store, return and log). */
@@ -146,6 +147,7 @@ export function createRemoteGit(deps: RemoteGitDeps) {
       timer.unref();
       try {
         const checked = await resolveMirrorTarget(opts.address, opts.kind, deps.policy, deps.resolve);
+        if (!checked.ok && checked.reason === 'refused') warnAddressRefused(deps.log, { kind: opts.kind, address: opts.address }, checked.setting);
         if (!checked.ok) throw new RemoteGitError(checked.reason === 'unresolved' ? 'could not resolve the host' : 'refused by the mirror address policy');
         if (ctrl.signal.aborted) throw new GitError(args, null, '');
         const { config, env } = setup(opts, checked.target);

@@ -36,7 +36,7 @@ export type AddressKind = 'push' | 'pull';
 /** The outcome of checking a mirror address. */
 export type AddressCheck =
   | { ok: true; url: string; stripped: string; scheme: 'http' | 'https' | 'git' | 'ssh' | 'file'; username: string; password: string }
-  | { ok: false; status: 400 | 401; message: string };
+  | { ok: false; status: 400 | 401; message: string; /** The setting that would allow a refused address, when one would. */ setting?: string };
 
 type Refusal = Extract<AddressCheck, { ok: false }>;
 type NetworkScheme = 'http' | 'https' | 'git' | 'ssh';
@@ -45,6 +45,7 @@ const INVALID_URL: Refusal = { ok: false, status: 400, message: 'Invalid Url ' }
 const INVALID_PROTOCOL: Refusal = { ok: false, status: 400, message: 'Invalid mirror protocol' };
 const UNKNOWN_ERROR: Refusal = { ok: false, status: 400, message: 'Unknown error' };
 const DENIED: Refusal = { ok: false, status: 401, message: 'Permission denied' };
+const deniedUnless = (setting: string): Refusal => ({ ...DENIED, setting });
 
 const SCHEMES: Record<AddressKind, readonly string[]> = {
   push: ['http', 'https', 'git', 'ssh'],
@@ -142,9 +143,9 @@ export async function resolveMirrorTarget(
   kind: AddressKind,
   policy: MirrorUrlPolicy,
   resolve: (host: string) => Promise<string[]> = dnsResolve,
-): Promise<{ ok: true; target?: MirrorTarget } | { ok: false; reason: 'refused' | 'unresolved' }> {
+): Promise<{ ok: true; target?: MirrorTarget } | { ok: false; reason: 'refused' | 'unresolved'; setting?: string }> {
   const checked = await inspect({ address, kind, isAdmin: true }, policy, resolve);
-  if (!checked.ok) return { ok: false, reason: 'refused' };
+  if (!checked.ok) return { ok: false, reason: 'refused', ...(checked.setting ? { setting: checked.setting } : {}) };
   if (checked.scheme === 'file') return { ok: true };
   const target = checked.target!;
   if (!isIP(target.host) && !target.addresses?.length) return { ok: false, reason: 'unresolved' };
@@ -263,7 +264,7 @@ function localPath(rest: string, isAdmin: boolean, policy: MirrorUrlPolicy): Add
   } catch {
     return INVALID_URL;
   }
-  if (!(isAdmin && policy.allowLocalNetworks)) return DENIED;
+  if (!(isAdmin && policy.allowLocalNetworks)) return deniedUnless('MIRROR_ALLOW_LOCAL_NETWORKS');
   if (!decoded.startsWith('/')) return UNKNOWN_ERROR;
   const url = `file://${decoded}`;
   return { ok: true, url, stripped: url, scheme: 'file', username: '', password: '' };
@@ -344,7 +345,7 @@ async function checkHost(host: string, canonical: string, policy: MirrorUrlPolic
   const names = [...new Set([forMatch(canonical), forMatch(host)])];
   const blocked = compilePatterns(policy.blockedDomains);
   const allowed = compilePatterns(policy.allowedDomains);
-  if (matchesAny(blocked, names, true)) return DENIED;
+  if (matchesAny(blocked, names, true)) return deniedUnless('MIRROR_BLOCKED_DOMAINS');
 
   const target = unbracket(canonical);
   let addresses: string[] | null | undefined; // undefined: not asked yet; null: does not resolve
@@ -363,7 +364,7 @@ async function checkHost(host: string, canonical: string, policy: MirrorUrlPolic
   // a blocked pattern matching any of them refuses ...
   if (blocked.length) {
     const list = await addressesOf();
-    if (list?.some((a) => matchesAny(blocked, [forMatch(a)], true))) return DENIED;
+    if (list?.some((a) => matchesAny(blocked, [forMatch(a)], true))) return deniedUnless('MIRROR_BLOCKED_DOMAINS');
   }
   if (allowed.length) {
     // A name the allow list admits is still looked up: an address in a range that is never
@@ -373,11 +374,12 @@ async function checkHost(host: string, canonical: string, policy: MirrorUrlPolic
     // ... and allowed patterns matching all of them allow.
     const list = await addressesOf();
     if (list?.length && list.every((a) => matchesAny(allowed, [forMatch(a)], false) && !neverAllowed(a))) return undefined;
-    return DENIED;
+    return list?.some(neverAllowed) ? DENIED : deniedUnless('MIRROR_ALLOWED_DOMAINS');
   }
   const list = await addressesOf();
   if (!list?.length) return DENIED;
-  return list.every((a) => addressAllowed(a, policy.allowLocalNetworks)) ? undefined : DENIED;
+  if (list.every((a) => addressAllowed(a, policy.allowLocalNetworks))) return undefined;
+  return list.some(neverAllowed) ? DENIED : deniedUnless('MIRROR_ALLOW_LOCAL_NETWORKS');
 }
 
 /** Go's escaping of userinfo (encodeUserPassword): unreserved and `$&+,;=` stay, everything else is %XX of its UTF-8 bytes. */

@@ -58,7 +58,9 @@ export function createAccounts(
   // Checking a password costs ~50 ms of scrypt; git over HTTP sends Basic credentials on every
   // request, so a verified pair is remembered briefly, keyed by a salted hash (never the password).
   const pepper = randomBytes(16);
-  const verified = new Lru<string, { userId: number; until: number }>(1024);
+  // The entry keeps the hash it was checked against: a password changed meanwhile (here or by the
+  // admin command line, in another process) no longer matches it.
+  const verified = new Lru<string, { userId: number; hash: string; until: number }>(1024);
   const pairKey = (name: string, password: string) => createHash('sha256').update(pepper).update(name.toLowerCase()).update('\0').update(password).digest('hex');
 
   /** Gitea's IsUsableUsername: the characters first, then reserved names, then reserved patterns. */
@@ -74,6 +76,8 @@ export function createAccounts(
     byId: (id: number) => users.byId(id),
     byEmail: (email: string) => users.byEmail(email),
     count: () => users.count(),
+    /** Every account, oldest first. */
+    all: () => users.all(),
 
     /**
      * Creates a user, with Gitea's checks in its order: the password (400) is
@@ -124,7 +128,7 @@ export function createAccounts(
       const usable = !!user && !!user.is_active && !user.prohibit_login;
       const key = pairKey(name, password);
       const hit = usable ? verified.get(key) : undefined;
-      if (hit && hit.userId === user!.id && hit.until > Date.now()) {
+      if (hit && hit.userId === user!.id && hit.hash === user!.password_hash && hit.until > Date.now()) {
         throttle.succeeded(name, client);
         return { user: user!, token: null, scopes: null };
       }
@@ -133,7 +137,7 @@ export function createAccounts(
         throttle.failed(name, client);
         return null;
       }
-      verified.set(key, { userId: user!.id, until: Date.now() + 5 * 60_000 });
+      verified.set(key, { userId: user!.id, hash: user!.password_hash, until: Date.now() + 5 * 60_000 });
       throttle.succeeded(name, client);
       return { user: user!, token: null, scopes: null };
     },
@@ -148,6 +152,17 @@ export function createAccounts(
       const at = now();
       if (at - row.last_used_at >= 60) tokens.touch(row.id, at); // coarse: a write per minute, not per request
       return { user, token: row, scopes: new Scopes(row.scopes) };
+    },
+
+    /**
+     * Sets a new password (at least MIN_PASSWORD_LENGTH bytes). As Gitea's
+     * `admin user change-password`, only the password changes: the account's
+     * access tokens stay valid.
+     */
+    async setPassword(user: UserRow, password: string): Promise<void> {
+      if (Buffer.byteLength(password) < MIN_PASSWORD_LENGTH) throw badRequest('PasswordIsRequired');
+      users.setPasswordHash(user.id, await hashPassword(password), now());
+      verified.deleteWhere(() => true);
     },
 
     /** Forgets remembered password checks (after a password change or user deletion). */

@@ -8,6 +8,7 @@ import type { Accounts } from './accounts.js';
 import type { GitStore } from '../git/store.js';
 import { runGit } from '../git/run.js';
 import { OutboundError } from '../mirrors/outbound-http.js';
+import { warnAddressRefused } from '../mirrors/policy-warning.js';
 import { checkMirrorAddress, type AddressCheck, type MirrorUrlPolicy } from '../mirrors/url-policy.js';
 import { lfsSourceOf, type LfsMirroring, type LfsSource } from './lfs-mirror.js';
 import { RemoteGitError, type RemoteGit } from '../mirrors/remote-git.js';
@@ -153,12 +154,14 @@ export function createPullMirrors(deps: PullMirrorDeps) {
       const username = opt.auth_username ?? '';
       const password = opt.auth_token || opt.auth_password || '';
       const address = await checkMirrorAddress({ address: opt.clone_addr, username, password, kind: 'pull', isAdmin: !!doer.is_admin }, deps.policy, deps.resolveHost);
+      if (!address.ok && address.status === 401) warnAddressRefused(deps.log, { kind: 'pull', address: opt.clone_addr, user: doer.name }, address.setting);
       if (!address.ok) throw refusal(address);
       // As Gitea: `lfs` means nothing while this server's LFS is off; a given lfs_endpoint passes the same address policy.
       const lfs = !!opt.lfs && deps.config.lfsEnabled && !!deps.lfs;
       let lfsGiven: { endpoint: string; username: string; password: string } | undefined;
       if (lfs && opt.lfs_endpoint) {
         const ep = await checkMirrorAddress({ address: opt.lfs_endpoint, kind: 'pull', isAdmin: !!doer.is_admin }, deps.policy, deps.resolveHost);
+        if (!ep.ok && ep.status === 401) warnAddressRefused(deps.log, { kind: 'pull', address: opt.lfs_endpoint, user: doer.name }, ep.setting);
         if (!ep.ok) throw refusal(ep);
         lfsGiven = { endpoint: ep.stripped, username: ep.username, password: ep.password };
       }

@@ -12,6 +12,7 @@ import type { SecretBox } from '../../util/secret-box.js';
 import { runGit } from '../git/run.js';
 import { OutboundError } from '../mirrors/outbound-http.js';
 import { RemoteGitError, type RemoteGit } from '../mirrors/remote-git.js';
+import { warnAddressRefused } from '../mirrors/policy-warning.js';
 import { checkMirrorAddress, type MirrorUrlPolicy } from '../mirrors/url-policy.js';
 import { findSsh, generateMirrorKeyPair } from '../mirrors/ssh-keys.js';
 import type { RepoEvents } from '../repo-events.js';
@@ -166,6 +167,7 @@ export function createPushMirrors(deps: PushMirrorDeps) {
       // Forgejo's message, typo and all.
       if (opt.use_ssh && (username || password)) throw badRequest("'use_ssh' is mutually exclusive with 'remote_username' and 'remote_passoword'");
       const address = await checkMirrorAddress({ address: opt.remote_address ?? '', username, password, kind: 'push', isAdmin: !!doer.is_admin }, deps.policy, deps.resolveHost);
+      if (!address.ok && address.status === 401) warnAddressRefused(deps.log, { kind: 'push', address: opt.remote_address ?? '', repo: repo.row.name, user: doer.name }, address.setting);
       if (!address.ok) throw address.status === 401 ? unauthorized(address.message) : badRequest(address.message);
 
       const keys = opt.use_ssh ? generateMirrorKeyPair() : undefined;

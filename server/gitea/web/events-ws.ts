@@ -19,7 +19,7 @@ import { tokenMayAccessRepo } from '../services/repo-access.js';
  * needs read:repository. Refusals are plain HTTP before the upgrade.
  */
 export function createRepoEventsWs(g: CallerDeps & { site: Site; repos: RepoService; events: RepoEvents }, opts: EventSocketLimits) {
-  const hub = createEventSocketHub({ ...opts, dialect: giteaErrors(g.site) });
+  const hub = createEventSocketHub({ ...opts, dialect: giteaErrors(g.site), label: 'repository event websocket' });
 
   function readable(auth: Authenticated, event: RepoEvent): boolean {
     const repo = g.repos.byId(event.repository.id, auth.user);
@@ -27,15 +27,14 @@ export function createRepoEventsWs(g: CallerDeps & { site: Site; repos: RepoServ
     return tokenMayAccessRepo(auth, repo, 'read');
   }
 
-  function attach(ws: WebSocket, auth: Authenticated, only: Set<string> | null): void {
+  function attach(ws: WebSocket, auth: Authenticated, only: Set<string> | null, remote: string | undefined): void {
     const unsubscribe = g.events.subscribe((event) => {
       if (ws.readyState !== WebSocket.OPEN) return;
       if (only && !only.has(event.repository.full_name.toLowerCase())) return;
       if (!readable(auth, event)) return;
       sender.deliver(JSON.stringify(event));
     });
-    const sender = hub.attach(ws, { user: auth.user.name }, 'repository event consumer too slow; disconnecting', unsubscribe);
-    opts.log.info({ user: auth.user.name }, 'repository event websocket connected');
+    const sender = hub.attach(ws, { user: auth.user.name, remote, repos: only ? [...only] : 'all' }, 'repository event consumer too slow; disconnecting', unsubscribe);
   }
 
   return {
@@ -64,7 +63,7 @@ export function createRepoEventsWs(g: CallerDeps & { site: Site; repos: RepoServ
       }
       const q = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
       const names = q.getAll('repo').flatMap((r) => r.split(',')).map((r) => r.trim().toLowerCase()).filter(Boolean);
-      hub.upgrade(req, socket, head, (ws) => attach(ws, auth, names.length ? new Set(names) : null));
+      hub.upgrade(req, socket, head, (ws) => attach(ws, auth, names.length ? new Set(names) : null, req.socket.remoteAddress));
       return true;
     },
 

@@ -30,6 +30,8 @@ export async function webCaller(c: Context, g: CallerDeps): Promise<Authenticate
   const auth = await authenticate(g.accounts, creds, clientAddress(c.env));
   if (auth === false) return failedAuth();
   if (auth instanceof Throttled) return tooMany(auth);
+  // Who the request ran as, for the request log (as the API's credential middleware records it).
+  c.set('giteaAuth', auth);
   return auth;
 }
 
