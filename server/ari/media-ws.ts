@@ -43,7 +43,8 @@ export function createMediaWs(opts: { media: WebSocketMedia; log: Logger }) {
             return;
           }
           accepted.open(mediaSocket(ws, accepted.handlers));
-          opts.log.debug({ connection: id }, 'media websocket connected');
+          // The connection id admits the socket, so it is never logged: the channel names the connection.
+          opts.log.info({ channel: accepted.channel }, 'media websocket connected');
         });
       }
       return true;

@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { runServerToExit } from '../_helpers/child.js';
 import { connectEvents, openEventLog } from '../_helpers/events.js';
 import { cloneUrl, gitAsync, useGitea, type Account } from '../_helpers/gitea.js';
+import { serverMediaChannel } from '../_helpers/media-peer.js';
 import { basicAuth, request } from '../_helpers/request.js';
 import { startTestServer } from '../_helpers/server.js';
 import { waitUntil } from '../_helpers/wait.js';
@@ -89,6 +90,22 @@ test('git over HTTP with credentials in the clone URL: logged with the user, nev
     for (const p of packs) assert.is(p.user, 'alice');
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a media WebSocket is logged by its channel, never by the connection id that admits it', async () => {
+  const ev = await connectEvents(ctx.t.url, 'app1');
+  try {
+    const { body, peer } = await serverMediaChannel(ctx.t, 'log-media');
+    const id = body.channelvars.MEDIA_WEBSOCKET_CONNECTION_ID as string;
+    const line = await entry((e) => e.msg === 'media websocket connected', 'the media socket line');
+    assert.is(line.channel, body.name);
+    assert.is(line.level, 30);
+    assert.not.ok(ctx.t.logs.some((l) => l.includes(id)), 'the connection id is in no log line');
+    peer.ws.close();
+    assert.is((await ctx.t.http('DELETE', '/ari/channels/log-media')).status, 204);
+  } finally {
+    await ev.close();
   }
 });
 

@@ -208,10 +208,10 @@ export class WebSocketMedia implements TickSink, DriverChannels {
   }
 
   /** An incoming socket for a connection id (after `checkConnection`); undefined when the channel went away meanwhile. */
-  accept(connectionId: string): { handlers: MediaSocketHandlers; open: (socket: MediaSocket) => void } | undefined {
+  accept(connectionId: string): { channel: string; handlers: MediaSocketHandlers; open: (socket: MediaSocket) => void } | undefined {
     const s = this.incoming.get(connectionId);
     if (!s || s.closed || s.socket) return undefined;
-    return { handlers: this.handlers(s), open: (socket) => this.opened(s, socket) };
+    return { channel: s.ch.name, handlers: this.handlers(s), open: (socket) => this.opened(s, socket) };
   }
 
   private handlers(s: Session): MediaSocketHandlers {
