@@ -240,6 +240,11 @@ export class Engine {
     this.commits.flush();
   }
 
+  /** True while a group commit is queued: changes or events wait for the end of the turn. */
+  get commitPending(): boolean {
+    return this.commits.pending;
+  }
+
   /** How many group commits have run: a count that moves while work is going on. */
   get flushes(): number {
     return this.commits.flushes;

@@ -40,6 +40,11 @@ export class GroupCommit {
     return this.flushCount;
   }
 
+  /** True while a flush is queued for the end of this turn (something changed, or an answer waits). */
+  get pending(): boolean {
+    return this.queued;
+  }
+
   /** True once frozen or stopped: nothing is committed, delivered or run any more. */
   get stopped(): boolean {
     return this.frozen;
