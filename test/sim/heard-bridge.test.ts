@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
 import { tempDir } from '../_helpers/temp-dir.js';
 import { parseWav } from '../../server/ari/media/wav.js';
+import { advance, alignToFrame, instant, stamp, VIRTUAL_START as START } from '../_helpers/virtual-clock.js';
 
 // What bridge members' far ends heard: the bridge's music on hold, a bridge prompt heard from the
 // moment a member joins (and no longer once it leaves), and items going on across a restart. On the
@@ -14,23 +15,8 @@ const test = suite('sim heard: bridges and restarts');
 const VIRTUAL = { SIM_CLOCK: 'virtual' };
 const ctx = useServer(test, { env: VIRTUAL });
 
-const START = Date.UTC(2025, 0, 1);
-const stamp = (ms: number) => new Date(ms).toISOString().replace('Z', '+0000');
-const instant = (ts: string) => Date.parse(ts.replace(/\+0000$/, 'Z'));
 const HELLO_MS = 797;
 
-async function now(t: TestServer): Promise<number> {
-  return instant((await t.http('GET', '/sim/clock')).body.now);
-}
-async function advance(t: TestServer, by: number): Promise<number> {
-  const r = await t.http('POST', '/sim/clock/advance', { query: { ms: String(by) } });
-  assert.is(r.status, 200, r.text);
-  return instant(r.body.now);
-}
-async function alignToFrame(t: TestServer): Promise<number> {
-  const rest = (20 - (((await now(t)) - START) % 20)) % 20;
-  return rest ? advance(t, rest) : now(t);
-}
 async function heard(t: TestServer, id: string): Promise<any[]> {
   const r = await t.http('GET', `/sim/channels/${encodeURIComponent(id)}/heard`);
   assert.is(r.status, 200, r.text);

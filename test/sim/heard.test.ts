@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from '../_helpers/server.js';
 import { connectEvents } from '../_helpers/events.js';
 import { useServer } from '../_helpers/suite.js';
 import { parseWav, wavToSlin } from '../../server/ari/media/wav.js';
+import { advance, alignToFrame, clockNow as now, instant, stamp, VIRTUAL_START as START } from '../_helpers/virtual-clock.js';
 
 // GET /sim/channels/{id}/heard and heard.wav: what the far end of a channel was sent, on the virtual
 // clock so every instant and duration is exact. Media frames are 20 ms from the clock's start, and the
@@ -13,27 +14,11 @@ import { parseWav, wavToSlin } from '../../server/ari/media/wav.js';
 const test = suite('sim heard');
 const ctx = useServer(test, { env: { SIM_CLOCK: 'virtual' } });
 
-const START = Date.UTC(2025, 0, 1);
-const stamp = (ms: number) => new Date(ms).toISOString().replace('Z', '+0000');
-const instant = (ts: string) => Date.parse(ts.replace(/\+0000$/, 'Z'));
 const sound = (id: string) => wavToSlin(readFileSync(new URL(`../../fixtures/ari/sounds/en/${id}.wav`, import.meta.url)), 8000);
 const HELLO = sound('hello-world');
 const GOODBYE = sound('goodbye');
 const ms = (samples: Int16Array) => (samples.length * 1000) / 8000;
 
-async function now(t: TestServer): Promise<number> {
-  return instant((await t.http('GET', '/sim/clock')).body.now);
-}
-async function advance(t: TestServer, by: number): Promise<number> {
-  const r = await t.http('POST', '/sim/clock/advance', { query: { ms: String(by) } });
-  assert.is(r.status, 200, r.text);
-  return instant(r.body.now);
-}
-/** Moves the clock to the next media frame boundary. */
-async function alignToFrame(t: TestServer): Promise<number> {
-  const rest = (20 - (((await now(t)) - START) % 20)) % 20;
-  return rest ? advance(t, rest) : now(t);
-}
 async function heard(t: TestServer, id: string): Promise<any[]> {
   const r = await t.http('GET', `/sim/channels/${encodeURIComponent(id)}/heard`);
   assert.is(r.status, 200, r.text);

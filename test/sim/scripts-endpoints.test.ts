@@ -6,6 +6,7 @@ import { connectEvents, type AriEvent, type EventLog } from '../_helpers/events.
 import { startTestServer, type TestServer } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
 import { tempDir } from '../_helpers/temp-dir.js';
+import { advance, clockNow as now, instant } from '../_helpers/virtual-clock.js';
 
 // Scripts for the calls we place to an endpoint (PUT/GET/DELETE /sim/endpoints/{tech}/{resource}/script,
 // and a default script in endpoints.json), under the virtual clock.
@@ -13,13 +14,6 @@ const test = suite('endpoint scripts');
 const VIRTUAL = { SIM_CLOCK: 'virtual' };
 const ctx = useServer(test, { env: VIRTUAL, events: { ev: 'out' } });
 
-const instant = (ts: string) => Date.parse(ts.replace(/\+0000$/, 'Z'));
-const now = async (t: TestServer) => instant((await t.http('GET', '/sim/clock')).body.now);
-async function advance(t: TestServer, query: Record<string, string>): Promise<number> {
-  const r = await t.http('POST', '/sim/clock/advance', { query });
-  assert.is(r.status, 200, JSON.stringify(r.body));
-  return instant(r.body.now);
-}
 
 /** `Type[:detail]@offset-from-t0` for each event about a channel. */
 function timeline(log: EventLog, id: string, t0: number): string[] {

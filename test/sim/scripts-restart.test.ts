@@ -3,20 +3,13 @@ import * as assert from 'uvu/assert';
 import { connectEvents, type AriEvent } from '../_helpers/events.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
 import { tempDir } from '../_helpers/temp-dir.js';
+import { advance, instant, stamp, VIRTUAL_START as START } from '../_helpers/virtual-clock.js';
 
 // Far-end scripts across a restart (endpoint scripts are stored; a script under way resumes from
 // its position), and the same scripted scenario twice giving byte-identical event streams.
 const test = suite('far-end scripts: restart and determinism');
 const VIRTUAL = { SIM_CLOCK: 'virtual' };
-const START = Date.UTC(2025, 0, 1);
-const stamp = (ms: number) => new Date(ms).toISOString().replace('Z', '+0000');
-const instant = (ts: string) => Date.parse(ts.replace(/\+0000$/, 'Z'));
 
-async function advance(t: TestServer, query: Record<string, string>): Promise<number> {
-  const r = await t.http('POST', '/sim/clock/advance', { query });
-  assert.is(r.status, 200, JSON.stringify(r.body));
-  return instant(r.body.now);
-}
 
 test('an endpoint script and a script under way both survive a restart', async () => {
   const dir = tempDir('script-restart');

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import type { AriEvent, EventLog } from '../_helpers/events.js';
 import type { TestServer } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
+import { advance, clockNow as now, instant, stamp } from '../_helpers/virtual-clock.js';
 
 // Scripted far ends under the virtual clock: the far end of a call follows a list of steps
 // (wait, answer, press digits, hang up …), and every step happens at an exact virtual instant.
@@ -10,16 +11,6 @@ import { useServer } from '../_helpers/suite.js';
 const test = suite('far-end scripts');
 const ctx = useServer(test, { env: { SIM_CLOCK: 'virtual' }, events: { ev: 'ivr' } });
 
-/** An instant as event timestamps show it (TZ=UTC in tests). */
-const stamp = (ms: number) => new Date(ms).toISOString().replace('Z', '+0000');
-const instant = (ts: string) => Date.parse(ts.replace(/\+0000$/, 'Z'));
-const now = async (t: TestServer) => instant((await t.http('GET', '/sim/clock')).body.now);
-
-async function advance(t: TestServer, query: Record<string, string>): Promise<number> {
-  const r = await t.http('POST', '/sim/clock/advance', { query });
-  assert.is(r.status, 200, JSON.stringify(r.body));
-  return instant(r.body.now);
-}
 const idle = (t: TestServer) => advance(t, { until: 'idle' });
 
 /** The far end's view of a live channel's script. */

@@ -5,6 +5,7 @@ import { connectEvents, type AriEvent, type EventLog } from '../_helpers/events.
 import { startTestServer, type TestServer } from '../_helpers/server.js';
 import { useServer } from '../_helpers/suite.js';
 import { tempDir } from '../_helpers/temp-dir.js';
+import { advance, alignToFrame, instant, stamp, VIRTUAL_START as START } from '../_helpers/virtual-clock.js';
 
 // SIM_CLOCK=virtual: simulated time stands still until /sim/clock/advance moves it, and an advance
 // answers only once every event the advanced time caused has been sent. Timestamps are asserted
@@ -13,24 +14,7 @@ const test = suite('virtual clock');
 const VIRTUAL = { SIM_CLOCK: 'virtual' };
 const ctx = useServer(test, { env: VIRTUAL });
 
-const START = Date.UTC(2025, 0, 1);
-/** An instant as event timestamps show it (TZ=UTC in tests). */
-const stamp = (ms: number) => new Date(ms).toISOString().replace('Z', '+0000');
-const instant = (ts: string) => Date.parse(ts.replace(/\+0000$/, 'Z'));
-
 const clockOf = async (t: TestServer) => (await t.http('GET', '/sim/clock')).body as { mode: string; now: string; pending: number };
-async function advance(t: TestServer, query: Record<string, string>): Promise<number> {
-  const r = await t.http('POST', '/sim/clock/advance', { query });
-  assert.is(r.status, 200, JSON.stringify(r.body));
-  assert.equal(Object.keys(r.body), ['now']);
-  return instant(r.body.now);
-}
-/** Moves the clock to the next 20 ms media frame boundary (media frames count from the start). */
-async function alignToFrame(t: TestServer): Promise<number> {
-  const now = instant((await clockOf(t)).now);
-  const rest = (20 - ((now - START) % 20)) % 20;
-  return rest ? advance(t, { ms: String(rest) }) : now;
-}
 const label = (e: AriEvent) => `${e.type}@${e.timestamp}`;
 
 test('GET /sim/clock: virtual mode starts at the fixed default instant with nothing pending', async () => {
