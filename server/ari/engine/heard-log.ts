@@ -22,6 +22,11 @@ const STATE_KINDS: readonly Kind[] = ['ringing', 'moh', 'silence', 'hold', 'brid
 /** Kinds that put sound on the line, so the audio capture runs while one is open. */
 const AUDIBLE: ReadonlySet<Kind> = new Set<Kind>(['ringing', 'playback', 'tone', 'moh', 'bridge']);
 
+/** The item of one prompt of a playback, from `at`: a `tone:` one is a tone item. */
+function promptItem(at: number, media: string, lang: string): Item {
+  return media.startsWith('tone:') ? { at: ariTimestamp(at), kind: 'tone', media } : { at: ariTimestamp(at), kind: 'playback', media, lang };
+}
+
 /**
  * The list of what each channel's far end was sent (/sim/channels/{id}/heard).
  *
@@ -77,12 +82,7 @@ export class HeardLog {
         Object.assign(item, { duration_ms: Math.max(0, Math.round(this.eng.clock.simSince(since, now))), completed: false });
         this.eng.touch(ch);
       } else if (STATE_KINDS.includes(item.kind)) {
-        const key = `${item.kind}:${ch.d.seq}`;
-        this.open.set(key, [...(this.open.get(key) ?? []), { ch, item, since }]);
-        let keys = this.keys.get(ch);
-        if (!keys) this.keys.set(ch, (keys = new Set()));
-        keys.add(key);
-        if (AUDIBLE.has(item.kind)) this.audio.wake(ch);
+        this.track(ch, `${item.kind}:${ch.d.seq}`, item, since);
       }
     }
     this.dtmfSeen.set(ch, farDtmfTotal(ch.d.far));
@@ -120,6 +120,11 @@ export class HeardLog {
 
   private start(ch: Channel, key: string, item: Item, since: number): void {
     this.add(ch, item);
+    this.track(ch, key, item, since);
+  }
+
+  /** Keeps a listed item open under `key` until it ends, and captures audio while an audible one is. */
+  private track(ch: Channel, key: string, item: Item, since: number): void {
     const opens = this.open.get(key) ?? [];
     opens.push({ ch, item, since });
     this.open.set(key, opens);
@@ -128,6 +133,7 @@ export class HeardLog {
     keys.add(key);
     if (AUDIBLE.has(item.kind)) this.audio.wake(ch);
   }
+
 
   /** Ends the items open under `key` (on one channel, or on all), at `at` (default now). */
   private stop(key: string, ch?: Channel, extra: Partial<Item> = {}, at = this.eng.clock.now()): void {
@@ -164,12 +170,10 @@ export class HeardLog {
       this.bridgePlaying.set(id, { playbackId, media, lang });
       this.playingOn.set(playbackId, id);
     }
-    const tone = media.startsWith('tone:');
     for (const cid of ids) {
       const ch = this.eng.find(cid);
       if (!ch || ch.d.ended !== null) continue;
-      const item: Item = tone ? { at: ariTimestamp(at), kind: 'tone', media } : { at: ariTimestamp(at), kind: 'playback', media, lang };
-      this.start(ch, `playback:${playbackId}`, item, at);
+      this.start(ch, `playback:${playbackId}`, promptItem(at, media, lang), at);
     }
   }
 
@@ -195,9 +199,7 @@ export class HeardLog {
     const playing = ch.d.bridge ? this.bridgePlaying.get(ch.d.bridge) : undefined;
     if (!playing || this.openItem(ch, `playback:${playing.playbackId}`)) return;
     const now = this.eng.clock.now();
-    const tone = playing.media.startsWith('tone:');
-    const item: Item = tone ? { at: ariTimestamp(now), kind: 'tone', media: playing.media } : { at: ariTimestamp(now), kind: 'playback', media: playing.media, lang: playing.lang };
-    this.start(ch, `playback:${playing.playbackId}`, item, now);
+    this.start(ch, `playback:${playing.playbackId}`, promptItem(now, playing.media, playing.lang), now);
   }
 
   // ---- channel state ----------------------------------------------------------------
