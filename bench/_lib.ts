@@ -95,6 +95,24 @@ export async function reqPerSec(url: string, opts: { connections?: number; secon
   return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
 
+/**
+ * A warm answer served by our server, then (with the server stopped) the same body from bare
+ * `node:http`, each for `seconds` over 8 connections: req/s of both. A run with any failed
+ * answer from ours is not a figure: it says so and exits 1.
+ */
+export async function warmAgainstBaseline(server: Proc, url: string, headers: Record<string, string>, body: string, seconds: number): Promise<{ ours: Awaited<ReturnType<typeof reqPerSec>>; bare: Awaited<ReturnType<typeof reqPerSec>> }> {
+  const ours = await reqPerSec(url, { seconds, connections: 8, headers });
+  await server.stop();
+  const baseline = await startBaseline(body);
+  const bare = await reqPerSec(baseline.url, { seconds, connections: 8 });
+  await baseline.stop();
+  if (ours.non2xx || ours.errors) {
+    console.log(`INVALID RUN: ${ours.non2xx} non-2xx answers, ${ours.errors} errors`);
+    process.exit(1);
+  }
+  return { ours, bare };
+}
+
 export const AUTH = `Basic ${Buffer.from('asterisk:asterisk').toString('base64')}`;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 

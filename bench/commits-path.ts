@@ -3,7 +3,7 @@
 // counts and filters by path itself, so a page costs one walk), and the warm rate
 // of the first page, against a bare node:http server returning the same JSON
 // body from memory in the same run.
-import { fmt, reqPerSec, startBaseline, startTrunkline } from './_lib.js';
+import { fmt, startTrunkline, warmAgainstBaseline } from './_lib.js';
 import { BENCH_ADMIN, call, setupRepo } from './_gitea.js';
 import { afterIdle, importAndPush, type ImportCommit } from './_git-import.js';
 
@@ -27,17 +27,7 @@ if (first.status !== 200 || first.body.length !== 50) throw new Error(`commits: 
 const deep = await call(`${base}&page=${Math.floor(expected / 50)}`, 'GET', auth);
 if (deep.status !== 200 || !deep.body.length) throw new Error(`deep page: ${deep.status} ${deep.text.slice(0, 200)}`);
 const warm = await call(base, 'GET', auth);
-const ours = await reqPerSec(base, { seconds: SECONDS, connections: 8, headers: auth });
-await server.stop();
-
-const baseline = await startBaseline(warm.text);
-const bare = await reqPerSec(baseline.url, { seconds: SECONDS, connections: 8 });
-await baseline.stop();
-
-if (ours.non2xx || ours.errors) {
-  console.log(`INVALID RUN: ${ours.non2xx} non-2xx answers, ${ours.errors} errors`);
-  process.exit(1);
-}
+const { ours, bare } = await warmAgainstBaseline(server, base, auth, warm.text, SECONDS);
 console.log(`GET commits?path= on ${COMMITS} commits, ${expected} touching the path (pages of 50, stats and files on; 8 connections, ${SECONDS} s)`);
 console.log(`  first page     ${fmt(first.ms, 0)} ms cold; deep page ${fmt(deep.ms, 0)} ms`);
 console.log(`  warm           ${fmt(warm.ms, 1)} ms single request; ${fmt(ours.rps, 0)} req/s, p99 ${ours.p99} ms`);

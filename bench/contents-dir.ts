@@ -2,7 +2,7 @@
 // (cold) answer, which walks history once for the last commit of every entry, and
 // the warm request rate, against a bare node:http server returning the same JSON
 // body from memory in the same run.
-import { fmt, reqPerSec, startBaseline, startTrunkline } from './_lib.js';
+import { fmt, startTrunkline, warmAgainstBaseline } from './_lib.js';
 import { BENCH_ADMIN, call, setupRepo } from './_gitea.js';
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 1000);
@@ -21,17 +21,7 @@ for (let c = 0; c < ENTRIES / 100; c++) {
 const cold = await call(`${api}/contents/big`, 'GET', auth);
 if (cold.status !== 200 || cold.body.length !== ENTRIES) throw new Error(`listing: ${cold.status} ${cold.text.slice(0, 200)}`);
 const warm = await call(`${api}/contents/big`, 'GET', auth);
-const ours = await reqPerSec(`${api}/contents/big`, { seconds: SECONDS, connections: 8, headers: auth });
-await server.stop();
-
-const baseline = await startBaseline(warm.text);
-const base = await reqPerSec(baseline.url, { seconds: SECONDS, connections: 8 });
-await baseline.stop();
-
-if (ours.non2xx || ours.errors) {
-  console.log(`INVALID RUN: ${ours.non2xx} non-2xx answers, ${ours.errors} errors`);
-  process.exit(1);
-}
+const { ours, bare: base } = await warmAgainstBaseline(server, `${api}/contents/big`, auth, warm.text, SECONDS);
 console.log(`GET contents of a ${ENTRIES}-entry directory (${fmt(warm.text.length / 1024, 0)} KiB of JSON, 8 connections, ${SECONDS} s)`);
 console.log(`  first answer   ${fmt(cold.ms, 0)} ms (history walked once for every entry's last commit)`);
 console.log(`  warm           ${fmt(warm.ms, 1)} ms single request; ${fmt(ours.rps, 0)} req/s, p99 ${ours.p99} ms`);

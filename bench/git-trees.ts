@@ -2,7 +2,7 @@
 // files (1,000 directories of 20): the first answer (one `git ls-tree -r -t -l`),
 // then the warm request rate, against a bare node:http server returning the same
 // JSON body from memory in the same run.
-import { fmt, reqPerSec, startBaseline, startTrunkline } from './_lib.js';
+import { fmt, startTrunkline, warmAgainstBaseline } from './_lib.js';
 import { BENCH_ADMIN, call, setupRepo } from './_gitea.js';
 import { afterIdle, importAndPush } from './_git-import.js';
 
@@ -23,17 +23,7 @@ const path = `/api/v1/repos/${owner}/${repo}/git/trees/main?recursive=1`;
 const cold = await afterIdle(() => call(`${server.url}${path}`, 'GET', auth));
 if (cold.status !== 200 || cold.body.total_count !== FILES + FILES / 20) throw new Error(`tree: ${cold.status} ${cold.text.slice(0, 200)}`);
 const warm = await call(`${server.url}${path}`, 'GET', auth);
-const ours = await reqPerSec(`${server.url}${path}`, { seconds: SECONDS, connections: 8, headers: auth });
-await server.stop();
-
-const baseline = await startBaseline(warm.text);
-const base = await reqPerSec(baseline.url, { seconds: SECONDS, connections: 8 });
-await baseline.stop();
-
-if (ours.non2xx || ours.errors) {
-  console.log(`INVALID RUN: ${ours.non2xx} non-2xx answers, ${ours.errors} errors`);
-  process.exit(1);
-}
+const { ours, bare: base } = await warmAgainstBaseline(server, `${server.url}${path}`, auth, warm.text, SECONDS);
 console.log(`GET git/trees/main?recursive=1, ${FILES} files (${cold.body.total_count} entries, first page of 1,000: ${fmt(warm.text.length / 1024, 0)} KiB, 8 connections, ${SECONDS} s)`);
 console.log(`  first answer   ${fmt(cold.ms, 0)} ms (one ls-tree of the whole tree)`);
 console.log(`  warm           ${fmt(warm.ms, 1)} ms single request; ${fmt(ours.rps, 0)} req/s, p99 ${ours.p99} ms`);
