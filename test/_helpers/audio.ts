@@ -1,4 +1,5 @@
 import * as assert from 'uvu/assert';
+import { tonePower } from '../../server/ari/media/pcm.js';
 import { parseWav } from '../../server/ari/media/wav.js';
 import type { EventLog } from './events.js';
 import type { TestServer } from './server.js';
@@ -32,4 +33,19 @@ export async function downloadWav(t: TestServer, name: string): Promise<Int16Arr
   const wav = parseWav(res.bytes);
   assert.is(wav.rate, 8000);
   return wav.samples;
+}
+
+/**
+ * A tone's power (0..1 of full scale) averaged over 20 ms frames: how tests say a tone is
+ * present in a stretch of recorded audio. A media clock that falls far enough behind skips
+ * ticks, and the recorded sine then jumps in phase at a frame boundary; one measurement over
+ * the whole stretch would see the parts cancel, while a gap, another frequency or silence
+ * still shows here as clearly.
+ */
+export function framePower(s: Int16Array, freq: number, rate = 8000): number {
+  const n = rate / 50;
+  let sum = 0;
+  let count = 0;
+  for (let i = 0; i + n <= s.length; i += n, count++) sum += tonePower(s.subarray(i, i + n), freq, rate);
+  return count ? sum / count : 0;
 }

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tonePower } from '../../server/ari/media/pcm.js';
 import { hangupAndWait, originateInApp } from '../_helpers/ari.js';
-import { downloadWav, farTone, localPair } from '../_helpers/audio.js';
+import { downloadWav, farTone, framePower, localPair } from '../_helpers/audio.js';
 import type { EventLog } from '../_helpers/events.js';
 import { useServer } from '../_helpers/suite.js';
 
@@ -25,7 +25,7 @@ async function hears(id: string, log: EventLog): Promise<Int16Array> {
   await log.waitFor((e) => e.type === 'RecordingFinished' && e.recording?.name === name);
   return downloadWav(ctx.t, name);
 }
-const loud = (s: Int16Array, f: number) => assert.ok(tonePower(s, f) > 0.02, `${f} Hz power ${tonePower(s, f)}`);
+const loud = (s: Int16Array, f: number) => assert.ok(framePower(s, f) > 0.02, `${f} Hz power ${framePower(s, f)}`);
 const quiet = (s: Int16Array, f: number) => assert.ok(tonePower(s, f) < 0.001, `${f} Hz power ${tonePower(s, f)}`);
 
 test('type lists: extra attributes are kept and answered as mixing/holding; neither or both is 400; unknown words are ignored', async () => {

@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { decodeAlaw, decodeUlaw, FRAME_SAMPLES, level, SILENCE_THRESHOLD, slinBytes, slinFromBytes, tonePower } from '../../server/ari/media/pcm.js';
 import { parseWav, wavHeader } from '../../server/ari/media/wav.js';
 import { callInApp, createInApp, eventLabel } from '../_helpers/ari.js';
+import { framePower } from '../_helpers/audio.js';
 import { spawnServer, type ChildServer } from '../_helpers/child.js';
 import { connectEvents, sleep, waitUntil, WAIT_MS, type AriEvent, type EventLog } from '../_helpers/events.js';
 import { ariHttp, type AriHttp } from '../_helpers/http.js';
@@ -153,7 +154,7 @@ function purity(s: Int16Array, f: number, rate = 8000): number {
   let ms = 0;
   for (const x of s) ms += (x / 32768) ** 2;
   ms /= s.length || 1;
-  return ms ? tonePower(s, f, rate) / (2 * ms) : 0;
+  return ms ? framePower(s, f, rate) / (2 * ms) : 0;
 }
 /**
  * The largest deviation (0..1 of full scale) of `s` from the best-fitting sine at `f`:
@@ -180,20 +181,6 @@ function frames(s: Int16Array): Int16Array[] {
   const out: Int16Array[] = [];
   for (let i = 0; i + FRAME_SAMPLES <= s.length; i += FRAME_SAMPLES) out.push(s.subarray(i, i + FRAME_SAMPLES));
   return out;
-}
-
-/**
- * The tone's power averaged over 20 ms frames. A media clock far enough behind skips ticks, and
- * the recorded sine then jumps in phase at a frame boundary: a single measurement over the whole
- * window would see the two sides cancel, while a gap, another frequency or silence still shows
- * here as clearly as before.
- */
-function framePower(s: Int16Array, freq: number, rate: number): number {
-  const n = rate / 50;
-  let sum = 0;
-  let count = 0;
-  for (let i = 0; i + n <= s.length; i += n, count++) sum += power(s.subarray(i, i + n), freq, rate);
-  return count ? sum / count : 0;
 }
 
 /** Asserts the 440 Hz far-end tone is in `s` from start to end (and nothing at 1 kHz). */
@@ -406,7 +393,7 @@ test('maxSilenceSeconds: a tone keeps the recording going until maxDurationSecon
   const f = frames(s);
   const trailing = f.length - f.findLastIndex((x) => level(x) >= SILENCE_THRESHOLD) - 1;
   near((trailing * 20) / 1000, 1, 'trailing silence', 0.04);
-  assert.ok(power(s.subarray(0, 8000), 440) > 0.05, 'the tone opens the file');
+  assert.ok(framePower(s.subarray(0, 8000), 440) > 0.05, 'the tone opens the file');
   await hangup(id);
 });
 
@@ -572,7 +559,7 @@ test('ifExists: fail (default) is 409 on a stored one; overwrite replaces it; ap
   assert.is(over.recording.duration, 2);
   const replaced = decode('wav', await download(name, 'wav'));
   near(replaced.length / 8000, 2, 'overwritten');
-  assert.ok(power(replaced, 440) > 0.05);
+  assert.ok(framePower(replaced, 440) > 0.05);
   assert.ok(power(replaced, 700) < 0.001, 'nothing of the old recording is left');
 
   // append: 1 s of 700 Hz after the 2 s of 440 Hz; one valid WAV of 3 s.
@@ -581,8 +568,8 @@ test('ifExists: fail (default) is 409 on a stored one; overwrite replaces it; ap
   const appended = await download(name, 'wav');
   const all = decode('wav', appended); // header sizes checked against the file
   near(all.length / 8000, 3, 'appended');
-  assert.ok(power(all.subarray(0, 16000), 440) > 0.05 && power(all.subarray(0, 16000), 700) < 0.001, 'the old part first');
-  assert.ok(power(all.subarray(all.length - 7200), 700) > 0.05 && power(all.subarray(all.length - 7200), 440) < 0.001, 'the new part last');
+  assert.ok(framePower(all.subarray(0, 16000), 440) > 0.05 && power(all.subarray(0, 16000), 700) < 0.001, 'the old part first');
+  assert.ok(framePower(all.subarray(all.length - 7200), 700) > 0.05 && power(all.subarray(all.length - 7200), 440) < 0.001, 'the new part last');
   assert.equal((await ctx.t.http('GET', '/ari/recordings/stored')).body.filter((x: any) => x.name === name), [{ name, format: 'wav' }]);
 
   // append on a raw format: the bytes add up.
@@ -743,8 +730,8 @@ test('live: mute/unmute (204, no events): the muted stretch is silence in the fi
   assert.ok(run >= 45, `muted for ${run} frames (≥ 1 s)`);
   const muted = s.subarray(firstSilent * FRAME_SAMPLES, (lastSilent + 1) * FRAME_SAMPLES);
   assert.ok(muted.every((x) => x === 0), 'the muted stretch is digital silence');
-  assert.ok(power(s.subarray(0, firstSilent * FRAME_SAMPLES), 440) > 0.05, '440 Hz before');
-  assert.ok(power(s.subarray((lastSilent + 1) * FRAME_SAMPLES), 440) > 0.05, '440 Hz after');
+  assert.ok(framePower(s.subarray(0, firstSilent * FRAME_SAMPLES), 440) > 0.05, '440 Hz before');
+  assert.ok(framePower(s.subarray((lastSilent + 1) * FRAME_SAMPLES), 440) > 0.05, '440 Hz after');
   await hangup(id);
 });
 
@@ -1068,7 +1055,7 @@ test('uploaded far-end audio: a 16 kHz WAV with a 700 Hz tone is heard (and reco
   const name2 = uid('upload-raw');
   await recordAndWait(id, { name: name2, format: 'slin16', maxDurationSeconds: 1 });
   const s2 = slinFromBytes(await download(name2, 'slin16'));
-  assert.ok(power(s2, 1200, 16000) > 0.05, `1200 Hz in the slin16 file (${power(s2, 1200, 16000)})`);
+  assert.ok(framePower(s2, 1200, 16000) > 0.05, `1200 Hz in the slin16 file (${framePower(s2, 1200, 16000)})`);
   assert.ok(power(s2, 700, 16000) < 0.001, 'the WAV is gone');
 
   // Without loop the far end falls silent once the audio is over: 0.2 s of it, then a recording
