@@ -52,7 +52,7 @@ export function createEventTapWs(opts: EventTapWsOptions) {
     const sinks: Array<[string, TapSink]> = [];
     const who = { apps, user, remote: req.socket.remoteAddress, tap: true };
     const socket = hub.attach(ws, who, 'event tap reader too slow; closing', () => {
-      for (const [app, sink] of sinks) opts.taps.remove(app, sink);
+      for (const [app, sink] of sinks) opts.taps.delete(app, sink);
     }, TAP_SLOW_CLOSE_CODE);
     for (const app of apps) {
       const sink = new TapSink(socket, app);

@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { TAP_SLOW_CLOSE_CODE } from '../../protocol/sim/tap.js';
 import { callInApp } from '../_helpers/ari.js';
 import { connectEvents, EventLog, openEventLog, type AriEvent, type JsonEvent } from '../_helpers/events.js';
+import { BACKLOG_ENV, BACKLOG_EVENTS, readAgain, setBigVariables, stopReading } from '../_helpers/backlog.js';
 import { refusedUpgrade } from '../_helpers/refused-upgrade.js';
 import { basicAuth, request } from '../_helpers/request.js';
 import { startTestServer } from '../_helpers/server.js';
@@ -158,24 +159,19 @@ test('refusals before the upgrade: 401 without or with wrong credentials, 403 fo
 });
 
 test('a tap that stops reading is closed with 1008 once WS_MAX_BUFFERED_BYTES wait for it; the app keeps receiving', async () => {
-  // 1 MiB variable values build the backlog quickly (the body and value limits are raised for them).
-  const sc = await startTestServer({ WS_MAX_BUFFERED_BYTES: '65536', ARI_MAX_BODY_BYTES: String(2 * 1024 * 1024), ARI_MAX_VALUE_BYTES: String(1024 * 1024 + 64) });
+  const sc = await startTestServer(BACKLOG_ENV);
   try {
     const app = await connectEvents(sc.url, 'busy');
     const tap = await openTap(sc.url, 'busy');
     const closing = socketClosed(tap.ws);
     const r = await sc.http('POST', '/ari/channels/create', { query: { endpoint: 'PJSIP/alice', app: 'busy', channelId: 'busy-1' } });
     assert.is(r.status, 200);
-    (tap.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
-    const big = 'v'.repeat(1024 * 1024);
-    const N = 32; // 32 MiB: well past the loopback socket buffers
-    for (let i = 0; i < N; i++) {
-      const s = await sc.http('POST', '/ari/channels/busy-1/variable', { json: { variable: 'BIG', value: `${i}:${big}` } });
-      assert.is(s.status, 204);
-    }
+    stopReading(tap.ws);
+    const N = BACKLOG_EVENTS;
+    await setBigVariables(sc, 'busy-1');
     const got = await app.waitForCount((e) => e.type === 'ChannelVarset' && e.channel?.id === 'busy-1', N);
     assert.is(got.length, N);
-    (tap.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    readAgain(tap.ws);
     const { code } = await closing;
     assert.is(code, TAP_SLOW_CLOSE_CODE);
     const seen = tap.events.filter((f) => f.event.type === 'ChannelVarset').length;
