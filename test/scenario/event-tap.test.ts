@@ -95,6 +95,26 @@ test('delay_events: the tap gets the held-back frames when the app does, not bef
   }
 });
 
+test('the app\'s event filter holds a type back from the tap as from the app', async () => {
+  const app = await connectEvents(ctx.t.url, 'filtered');
+  const tap = await openTap(ctx.t.url, 'filtered');
+  try {
+    const f = await ctx.t.http('PUT', '/ari/applications/filtered/eventFilter', { json: { disallowed: [{ type: 'ChannelVarset' }] } });
+    assert.is(f.status, 200, f.text);
+    const r = await ctx.t.http('POST', '/ari/channels/create', { query: { endpoint: 'PJSIP/alice', app: 'filtered', channelId: 'filt-1' } });
+    assert.is(r.status, 200, r.text);
+    assert.is((await ctx.t.http('POST', '/ari/channels/filt-1/variable', { query: { variable: 'X', value: '1' } })).status, 204);
+    assert.is((await ctx.t.http('DELETE', '/ari/channels/filt-1')).status, 204);
+    await app.waitFor((e) => e.type === 'ChannelDestroyed' && e.channel?.id === 'filt-1');
+    await tap.waitFor((x) => x.event.type === 'ChannelDestroyed' && x.event.channel?.id === 'filt-1');
+    assert.equal(app.types('filt-1'), ['ChannelDialplan', 'StasisStart', 'ChannelHangupRequest', 'StasisEnd', 'ChannelDestroyed']);
+    assert.equal(framesOf(tap, 'filt-1').map((x) => x.event), app.of('filt-1'));
+  } finally {
+    await tap.close();
+    await app.close();
+  }
+});
+
 test('a tap does not register its app: GET /ari/applications is 404, an originate into it is hung up as for any app without a socket, drop_socket is 400', async () => {
   const tap = await openTap(ctx.t.url, 'ghost');
   try {
