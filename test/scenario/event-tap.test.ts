@@ -30,6 +30,18 @@ const openTap = (base: string, apps: string, auth = 'asterisk:asterisk') =>
 /** What the log holds about one channel, as the app's socket received it. */
 const framesOf = (log: EventLog<Tapped>, id: string) => log.events.filter((f) => f.event.channel?.id === id);
 
+/** Opens `app`'s own event socket and a tap of it, runs `fn`, and closes both. */
+async function withAppAndTap(name: string, fn: (app: EventLog, tap: EventLog<Tapped>) => Promise<void>): Promise<void> {
+  const app = await connectEvents(ctx.t.url, name);
+  const tap = await openTap(ctx.t.url, name);
+  try {
+    await fn(app, tap);
+  } finally {
+    await tap.close();
+    await app.close();
+  }
+}
+
 test.after.each(async () => {
   assert.is((await ctx.t.http('DELETE', '/sim/faults')).status, 204);
 });
@@ -95,10 +107,8 @@ test('delay_events: the tap gets the held-back frames when the app does, not bef
   }
 });
 
-test('the app\'s event filter holds a type back from the tap as from the app', async () => {
-  const app = await connectEvents(ctx.t.url, 'filtered');
-  const tap = await openTap(ctx.t.url, 'filtered');
-  try {
+test('the app\'s event filter holds a type back from the tap as from the app', () =>
+  withAppAndTap('filtered', async (app, tap) => {
     const f = await ctx.t.http('PUT', '/ari/applications/filtered/eventFilter', { json: { disallowed: [{ type: 'ChannelVarset' }] } });
     assert.is(f.status, 200, f.text);
     const r = await ctx.t.http('POST', '/ari/channels/create', { query: { endpoint: 'PJSIP/alice', app: 'filtered', channelId: 'filt-1' } });
@@ -109,11 +119,7 @@ test('the app\'s event filter holds a type back from the tap as from the app', a
     await tap.waitFor((x) => x.event.type === 'ChannelDestroyed' && x.event.channel?.id === 'filt-1');
     assert.equal(app.types('filt-1'), ['ChannelDialplan', 'StasisStart', 'ChannelHangupRequest', 'StasisEnd', 'ChannelDestroyed']);
     assert.equal(framesOf(tap, 'filt-1').map((x) => x.event), app.of('filt-1'));
-  } finally {
-    await tap.close();
-    await app.close();
-  }
-});
+  }));
 
 test('a tap does not register its app: GET /ari/applications is 404, an originate into it is hung up as for any app without a socket, drop_socket is 400', async () => {
   const tap = await openTap(ctx.t.url, 'ghost');
@@ -142,20 +148,14 @@ test('a tap does not register its app: GET /ari/applications is 404, an originat
   }
 });
 
-test('drop_socket cuts the app\'s socket but leaves the tap open', async () => {
-  const app = await connectEvents(ctx.t.url, 'dropme');
-  const tap = await openTap(ctx.t.url, 'dropme');
-  try {
+test('drop_socket cuts the app\'s socket but leaves the tap open', () =>
+  withAppAndTap('dropme', async (app, tap) => {
     const drop = await ctx.t.http('POST', '/sim/faults', { json: { kind: 'drop_socket', app: 'dropme' } });
     assert.is(drop.status, 201, drop.text);
     await waitUntil(() => app.closed !== undefined, 'the app socket was cut');
     assert.is(tap.closed, undefined);
     assert.is(tap.ws.readyState, WebSocket.OPEN);
-  } finally {
-    await tap.close();
-    await app.close();
-  }
-});
+  }));
 
 test('refusals before the upgrade: 401 without or with wrong credentials, 403 for a read-only user, 400 without app or for a plain GET', async () => {
   const none = await refusedUpgrade(tapUrl(ctx.t.url, '?app=app1'));
