@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { getPath } from 'hono/utils/url';
 import { eventWebsocket } from '../protocol/ari/operations/events.js';
 import type { Operation } from '../protocol/operation.js';
+import { simEventTap } from '../protocol/sim/tap.js';
 import { mountDocs } from './ari/docs.js';
 import { mountApplications } from './ari/routes/applications.js';
 import { mountAsterisk } from './ari/routes/asterisk.js';
@@ -123,7 +124,7 @@ export function createApp(deps: AppDeps) {
   };
   const ari = createAriBinder(app, { ...common, prefix: '/ari', injectFailure: (op) => telephony.faults.failing(op.resource, op.nickname) });
   const sim = createAriBinder(app, { ...common, prefix: '/sim' });
-  const served = (op: Operation) => op === eventWebsocket || ari.mounted.has(op) || sim.mounted.has(op);
+  const served = (op: Operation) => op === eventWebsocket || op === simEventTap || ari.mounted.has(op) || sim.mounted.has(op);
   mountDocs(app, served);
   mountAsterisk(ari, telephony);
   mountEndpoints(ari, telephony);
@@ -141,7 +142,7 @@ export function createApp(deps: AppDeps) {
   ari.finish();
   sim.finish();
   // The event socket is an upgrade; a plain GET gets Asterisk's answer for a non-upgrade request.
-  app.get('/ari/events', (c) => c.json({ message: 'Invalid request: expected a WebSocket upgrade' }, 400));
+  for (const p of ['/ari/events', '/sim/events']) app.get(p, (c) => c.json({ message: 'Invalid request: expected a WebSocket upgrade' }, 400));
 
   mountGitea(app, deps.gitea, {
     log,

@@ -27,6 +27,7 @@ import { createEarlyServer } from './http/early-server.js';
 import { createLogger, type Logger } from './log.js';
 import { createGitea, type Gitea } from './gitea/gitea.js';
 import { createRepoEventsWs } from './gitea/web/events-ws.js';
+import { createEventTapWs } from './sim/event-tap-ws.js';
 
 export interface RunningServer {
   url: string;
@@ -107,7 +108,7 @@ export interface StartOptions {
   beforeReady?: (early: { url: string; held(): number }) => Promise<void>;
 }
 
-type Sockets = { events: ReturnType<typeof createEventsWs>; repoEvents: ReturnType<typeof createRepoEventsWs>; media: MediaWs; outbound: ReturnType<typeof createOutboundWebsockets> };
+type Sockets = { events: ReturnType<typeof createEventsWs>; tap: ReturnType<typeof createEventTapWs>; repoEvents: ReturnType<typeof createRepoEventsWs>; media: MediaWs; outbound: ReturnType<typeof createOutboundWebsockets> };
 
 /**
  * Loads the fixtures, binds the port, locks DATA_DIR, opens the database,
@@ -140,6 +141,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       return;
     }
     if (sockets.events.handleUpgrade(req, socket, head)) return;
+    if (sockets.tap.handleUpgrade(req, socket, head)) return;
     if (sockets.media.handleUpgrade(req, socket, head)) return;
     try {
       if (await sockets.repoEvents.handleUpgrade(req, socket, head)) return;
@@ -205,7 +207,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       reread: () => readOutboundConnections(config.ariOutboundSource, config.ariUsers.map((u) => u.name)), maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes,
     });
     telephony.modules.onReload('res_ari.so', () => outbound.reload());
-    sockets = { events: createEventsWs({ engine: telephony.engine, auth: ariAuth, invoke, ...wsLimits }), repoEvents: createRepoEventsWs(gitea, wsLimits), media: createMediaWs({ media: telephony.websocketMedia, log }), outbound };
+    sockets = { events: createEventsWs({ engine: telephony.engine, auth: ariAuth, invoke, ...wsLimits }), tap: createEventTapWs({ taps: telephony.engine.taps, auth: ariAuth, ...wsLimits }), repoEvents: createRepoEventsWs(gitea, wsLimits), media: createMediaWs({ media: telephony.websocketMedia, log }), outbound };
     early.ready(app);
     gitea.startMirrors();
     return running({ url, port, config, log, server, app, db, telephony, gitea, sockets, violations, lock: opened.lock });
@@ -255,6 +257,7 @@ function running(s: {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         sockets.events.close();
+        sockets.tap.close();
         sockets.repoEvents.close();
         sockets.media.close();
         sockets.outbound.close();

@@ -6,3 +6,4 @@ export * from './endpoint-operations.js';
 export * from './clock-operations.js';
 export * from './heard.js';
 export * from './fault-operations.js';
+export * from './tap.js';

@@ -8,6 +8,7 @@ import { simClockOperations } from './clock-operations.js';
 import { simHeardOperations } from './heard.js';
 import { simFaultOperations } from './fault-operations.js';
 import { simScriptOperations } from './script-operations.js';
+import { simTapOperations } from './tap.js';
 
 const channelId = path.string({ description: 'Id or name of a live channel.' });
 const e404 = { code: 404, reason: 'Channel not found' };
@@ -153,5 +154,5 @@ export const history = defineOperation({
 
 export const simOperations = [
   placeCall, getSimChannel, farAnswer, farHangup, farDtmf, farHold, farUnhold, farTalkStart, farTalkStop, farBlindTransfer, farAttendedTransfer, setFarAudio, uploadFarAudio, history,
-  ...simEndpointOperations, ...simClockOperations, ...simHeardOperations, ...simFaultOperations, ...simScriptOperations,
+  ...simEndpointOperations, ...simClockOperations, ...simHeardOperations, ...simFaultOperations, ...simScriptOperations, ...simTapOperations,
 ] as const;

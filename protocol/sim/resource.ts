@@ -8,6 +8,7 @@ import { SimClock, SimClockAdvanced } from './clock-operations.js';
 import { HeardItem, HeardList } from './heard.js';
 import { SimFault } from './fault-operations.js';
 import { SimEndpointScript, SimScript } from './script.js';
+import { SimTappedEvent } from './tap.js';
 
 /** The simulation API, documented at /sim/api-docs.json in the same Swagger 1.1 form as ARI's declarations. */
 export const SIM_RESOURCE: AriResource = {
@@ -24,8 +25,8 @@ export const SIM_RESOURCE: AriResource = {
     '/clock': 'The simulated clock', '/clock/advance': 'Moving the virtual clock on',
     '/channels/{channelId}/heard': 'What the far end was sent', '/channels/{channelId}/heard.wav': 'The audio the far end was sent',
     '/faults': 'Injected faults', '/faults/{faultId}': 'One injected fault',
-    '/endpoints/{tech}/{resource}/script': 'The script calls to an endpoint follow',
+    '/endpoints/{tech}/{resource}/script': 'The script calls to an endpoint follow', '/events': 'A read-only copy of applications\' events',
   },
   operations: simOperations,
-  models: [CallerID, DialplanCEP, Channel, FarEndDtmf, FarEnd, SimChannel, CallRecord, Endpoint, SimContact, FarEndMessage, FarEndRefer, SimEndpoint, SimClock, SimClockAdvanced, HeardItem, HeardList, SimFault, SimScript, SimEndpointScript],
+  models: [CallerID, DialplanCEP, Channel, FarEndDtmf, FarEnd, SimChannel, CallRecord, Endpoint, SimContact, FarEndMessage, FarEndRefer, SimEndpoint, SimClock, SimClockAdvanced, HeardItem, HeardList, SimFault, SimScript, SimEndpointScript, SimTappedEvent],
 };

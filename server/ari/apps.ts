@@ -1,3 +1,5 @@
+import { SetMap } from '../util/set-map.js';
+
 /** Where an application's events go: one WebSocket at a time. */
 export interface EventSink {
   deliver(json: string): void;
@@ -57,7 +59,7 @@ export function eventAllowed(app: StasisApp | undefined, type: string): boolean 
 export class AppRegistry {
   private readonly apps = new Map<string, StasisApp>();
   /** Watching sockets by app name (kept apart from the apps: watching registers nothing). */
-  private readonly watchers = new Map<string, Set<EventSink>>();
+  private readonly watchers = new SetMap<string, EventSink>();
   /** Active apps registered with subscribeAll, kept apart because every channel event consults it. */
   readonly subscribedToAll = new Set<string>();
   /** After a restart: apps the restored channels belong to, and until when (wall ms) we wait for them to reconnect. */
@@ -132,14 +134,11 @@ export class AppRegistry {
 
   /** A read-only socket watches `name`: it gets the events addressed to the app, whoever serves it. */
   watch(name: string, sink: EventSink): void {
-    let set = this.watchers.get(name);
-    if (!set) this.watchers.set(name, (set = new Set()));
-    set.add(sink);
+    this.watchers.add(name, sink);
   }
 
   unwatch(name: string, sink: EventSink): void {
-    const set = this.watchers.get(name);
-    if (set?.delete(sink) && set.size === 0) this.watchers.delete(name);
+    this.watchers.delete(name, sink);
   }
 
   watchersOf(name: string): ReadonlySet<EventSink> | undefined {

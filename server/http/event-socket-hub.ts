@@ -36,6 +36,8 @@ export class EventSocket {
     /** What the slow-consumer warning says about this socket (its apps, its user). */
     private readonly logFields: Record<string, unknown>,
     private readonly slowMessage: string,
+    /** When set, a slow reader is closed with this code (a frame it reads after its backlog) instead of cut off. */
+    private readonly slowCloseCode?: number,
   ) {}
 
   /** The raw socket under ws: frames queued in one flush leave in one write. */
@@ -59,7 +61,9 @@ export class EventSocket {
     if (this.ws.bufferedAmount > this.maxBufferedBytes) {
       // Like Asterisk's write timeout: a reader this far behind is dropped so nobody else waits on it.
       this.log.warn({ ...this.logFields, buffered: this.ws.bufferedAmount }, this.slowMessage);
-      this.ws.terminate();
+      // Closing stops further sends at once (the socket is no longer OPEN), so the backlog stops growing here too.
+      if (this.slowCloseCode !== undefined) this.ws.close(this.slowCloseCode, this.slowMessage);
+      else this.ws.terminate();
       return;
     }
     this.ws.send(json);
@@ -111,9 +115,10 @@ export function createEventSocketHub(opts: EventSocketHubOptions) {
      * info with `logFields` (who, from where, what for) and the close code. What clients send is the dialect's to
      * read (ARI runs REST requests; Gitea's socket ignores it); frames over
      * maxPayload close the socket (1009) inside ws, as Asterisk closes it.
+     * A slow reader is cut off, or closed with `slowCloseCode` when given.
      */
-    attach(ws: WebSocket, logFields: Record<string, unknown>, slowMessage: string, onClose: () => void): EventSocket {
-      const s = new EventSocket(ws, opts.maxBufferedBytes, opts.log, logFields, slowMessage);
+    attach(ws: WebSocket, logFields: Record<string, unknown>, slowMessage: string, onClose: () => void, slowCloseCode?: number): EventSocket {
+      const s = new EventSocket(ws, opts.maxBufferedBytes, opts.log, logFields, slowMessage, slowCloseCode);
       sockets.add(s);
       opts.log.info(logFields, `${opts.label} connected`);
       ws.on('pong', () => {

@@ -5,6 +5,7 @@ import { createInApp, eventSequence, hangupAndWait } from '../_helpers/ari.js';
 import { connectEvents, EventLog, sleep, waitUntil, WAIT_MS } from '../_helpers/events.js';
 import { openSocket as open } from '../_helpers/open-socket.js';
 import { refusedUpgrade as refused } from '../_helpers/refused-upgrade.js';
+import { BACKLOG_ENV, BACKLOG_EVENTS, readAgain, setBigVariables, stopReading } from '../_helpers/backlog.js';
 import { basicAuth } from '../_helpers/request.js';
 import { startTestServer, type TestServer } from '../_helpers/server.js';
 import { useTestServer } from '../_helpers/use-test-server.js';
@@ -218,8 +219,7 @@ test('heartbeat: a client that never answers pings is terminated and its app dea
 });
 
 test('slow consumer: a socket that stops reading is closed once WS_MAX_BUFFERED_BYTES is exceeded; other consumers keep receiving', async () => {
-  // 1 MiB variable values make the backlog quickly: above the default ARI body and value limits, so raised here.
-  const sc = await startTestServer({ WS_MAX_BUFFERED_BYTES: '65536', ARI_MAX_BODY_BYTES: String(2 * 1024 * 1024), ARI_MAX_VALUE_BYTES: String(1024 * 1024 + 64) });
+  const sc = await startTestServer(BACKLOG_ENV);
   try {
     const slowWs = await open(eventsUrl(sc.url, { app: 'slow', api_key: 'asterisk:asterisk' }));
     const slow = new EventLog(slowWs);
@@ -227,20 +227,15 @@ test('slow consumer: a socket that stops reading is closed once WS_MAX_BUFFERED_
     await createInApp(sc, slow, { app: 'slow', id: 'slow-ch' });
     const sub = await sc.http('POST', '/ari/applications/fast/subscription', { query: { eventSource: 'channel:slow-ch' } });
     assert.is(sub.status, 200);
-    // Stop reading: the server's writes back up in the kernel, then in its own buffer.
-    (slowWs as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
-    const big = 'v'.repeat(1024 * 1024);
-    const N = 32; // 32 MiB: well past the loopback socket buffers
-    for (let i = 0; i < N; i++) {
-      const r = await sc.http('POST', '/ari/channels/slow-ch/variable', { json: { variable: 'BIG', value: `${i}:${big}` } });
-      assert.is(r.status, 204);
-    }
+    stopReading(slowWs);
+    const N = BACKLOG_EVENTS;
+    await setBigVariables(sc, 'slow-ch');
     // The fast consumer got every one of them.
     const got = await fast.waitForCount((e) => e.type === 'ChannelVarset' && e.channel?.id === 'slow-ch', N);
     assert.equal(got.map((e) => e.value.slice(0, e.value.indexOf(':'))), Array.from({ length: N }, (_, i) => String(i)));
     // The slow one was cut off: once it reads again it finds the connection closed.
     const done = closed(slowWs);
-    (slowWs as unknown as { _socket: { resume(): void } })._socket.resume();
+    readAgain(slowWs);
     await done;
     const seen = slow.events.filter((e) => e.type === 'ChannelVarset').length;
     assert.ok(seen < N, `the slow consumer was dropped (it saw ${seen} of ${N})`);

@@ -17,6 +17,7 @@ import { loadEntityId } from './entity-id.js';
 import { EventFilters } from './event-filters.js';
 import { EventOutbox } from './event-outbox.js';
 import type { EventDelay } from './event-delays.js';
+import { EventTaps } from './event-taps.js';
 import { loadGlobals, setGlobal } from './globals.js';
 import { GroupCommit } from './group-commit.js';
 import { RestoredChannels } from './restored-channels.js';
@@ -55,6 +56,8 @@ export interface EngineOptions {
  */
 export class Engine {
   readonly apps = new AppRegistry();
+  /** Read-only copies of what applications' sockets are sent (GET /sim/events). */
+  readonly taps = new EventTaps();
   readonly fixtures: Fixtures;
   readonly log: Logger;
   readonly clock: Clock;
@@ -93,7 +96,7 @@ export class Engine {
     this.counters = new EngineCounters(opts.meta, opts.clock);
     const { apps, log, clock } = this;
     // The outbox wakes the commit and the commit delivers the outbox: each reaches the other once both exist.
-    this.outbox = new EventOutbox({ apps, clock, log, entityId: this.entityId, checkEvents: opts.checkEvents, wake: () => this.commits.queue(), delay });
+    this.outbox = new EventOutbox({ apps, clock, log, entityId: this.entityId, checkEvents: opts.checkEvents, wake: () => this.commits.queue(), delay, taps: this.taps });
     this.commits = new GroupCommit({
       repo: opts.repo, meta: opts.meta, historyLimit: opts.historyLimit, counters: this.counters,
       committed: (changed) => this.hooks.runCommitted(changed), deliver: () => this.outbox.deliver(),

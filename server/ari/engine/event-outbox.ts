@@ -6,6 +6,7 @@ import { eventAllowed, type AppRegistry, type EventSink } from '../apps.js';
 import type { Clock } from '../time/clock.js';
 import type { EventProps } from './ari-models.js';
 import type { EventDelay } from './event-delays.js';
+import type { EventTapPort } from './event-taps.js';
 
 /** How the outbox stamps, checks and wakes the group commit. */
 export interface EventOutboxDeps {
@@ -19,6 +20,8 @@ export interface EventOutboxDeps {
   wake: () => void;
   /** Frames to some applications may leave later (the delay_events fault). */
   delay?: EventDelay | undefined;
+  /** Copies of what the app's sockets are sent (GET /sim/events); never a recipient of its own. */
+  taps?: EventTapPort | undefined;
 }
 
 /**
@@ -59,6 +62,9 @@ export class EventOutbox {
       if (sink) this.pending.push({ sink, json, app });
       // Read-only sockets watching the app get the same frames, in the same flush.
       if (watchers) for (const w of watchers) this.pending.push({ sink: w, json, app });
+      // Taps come last, so each sees the frame after the app's own sockets, held back by the same delay.
+      const taps = this.deps.taps?.tapsOf(app);
+      if (taps) for (const tap of taps) this.pending.push({ sink: tap, json, app });
     }
     if (base !== undefined) this.deps.wake();
   }

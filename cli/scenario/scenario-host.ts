@@ -1,0 +1,28 @@
+/** The running server a scenario talks to: its base URL and the ARI credentials the app under test gets. */
+export interface ScenarioHost {
+  url: string;
+  ari: { url: string; username: string; password: string };
+}
+
+/** An HTTP answer: status and parsed JSON body (or text when it is not JSON). */
+export interface JsonReply {
+  status: number;
+  body: any;
+}
+
+/** One request with the host's ARI credentials; the body, if any, is sent as JSON. */
+export async function requestJson(host: ScenarioHost, method: string, path: string, query: Record<string, string | undefined> = {}, json?: unknown): Promise<JsonReply> {
+  const u = new URL(path, host.url);
+  for (const [k, val] of Object.entries(query)) if (val !== undefined) u.searchParams.set(k, val);
+  const headers: Record<string, string> = { authorization: `Basic ${Buffer.from(`${host.ari.username}:${host.ari.password}`).toString('base64')}` };
+  if (json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(u, { method, headers, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: kept as text */
+  }
+  return { status: res.status, body };
+}
