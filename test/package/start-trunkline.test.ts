@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { suite } from 'uvu';
@@ -6,7 +7,7 @@ import { startTrunkline, TrunklineError, type Trunkline, type TrunklineOptions }
 import { simOperations } from '../../protocol/sim/operations.js';
 import { wavHeader } from '../../server/ari/media/wav.js';
 import { violationsIn } from '../_helpers/child.js';
-import { connectEvents } from '../_helpers/events.js';
+import { connectEvents, waitUntil } from '../_helpers/events.js';
 import { ariHttp } from '../_helpers/http.js';
 import { tempDirs } from '../_helpers/temp-dir.js';
 import { reportViolations } from '../_helpers/violations.js';
@@ -140,6 +141,28 @@ test('close(): the server process ends, its temporary directory goes, a second c
   await gone.close();
   const after = await fetch(`${gone.url}/ari/asterisk/ping`).then(() => 'answered', () => 'refused');
   assert.is(after, 'refused');
+});
+
+test('a process that never calls close() still exits by itself, and its server and directory go with it', async () => {
+  const script = `import { startTrunkline } from ${JSON.stringify(join(import.meta.dirname, '..', '..', 'client', 'index.ts'))};
+const pbx = await startTrunkline();
+process.stdout.write(JSON.stringify({ pid: pbx.pid, dataDir: pbx.dataDir }));`;
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const code = await new Promise((resolve) => child.once('close', (c) => resolve(c)));
+  assert.is(code, 0);
+  const { pid, dataDir } = JSON.parse(out) as { pid: number; dataDir: string };
+  assert.not.ok(existsSync(dirname(dataDir)), dataDir);
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  await waitUntil(() => !alive(), `server ${pid} to be gone`);
 });
 
 test('real clock: it runs on its own, and advancing it is a TrunklineError 400', async () => {
