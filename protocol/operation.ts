@@ -15,7 +15,7 @@ export interface VariableInput {
  * One declared parameter. `T` is the type the handler receives after binding,
  * so handlers are typed by the very declaration the docs are made from.
  */
-export interface ParamDef<T = unknown> {
+export interface ParamDef<T = unknown, I = T | undefined> {
   in: ParamIn;
   dataType: DataType;
   description: string;
@@ -42,6 +42,8 @@ export interface ParamDef<T = unknown> {
   jsonContainer?: boolean;
   /** Phantom: carries the bound type. */
   readonly __type?: T;
+  /** Phantom: what a client sends for it (a type including undefined: it may be left out). */
+  readonly __input?: I;
 }
 
 interface ParamOpts<T> {
@@ -63,9 +65,11 @@ type Absent<O> = O extends { required: true }
   ? O extends { handlerValidates: true } ? undefined : never
   : O extends { default: unknown } ? never : undefined;
 export type BoundType<T, O> = Many<Narrow<T, O>, O> | Absent<O>;
+/** What a client sends: the declared values, optional unless the parameter is required. */
+export type InputType<T, O> = Many<O extends { values: readonly (infer V)[] } ? V : T, O> | (O extends { required: true } ? never : undefined);
 
 function param<T>(inn: ParamIn, dataType: DataType) {
-  return <const O extends ParamOpts<T>>(o: O): ParamDef<BoundType<T, O>> => ({
+  return <const O extends ParamOpts<T>>(o: O): ParamDef<BoundType<T, O>, InputType<T, O>> => ({
     in: inn,
     dataType,
     description: o.description,
@@ -93,7 +97,7 @@ export const path = {
 };
 /** The ARI `variables` body container: the whole JSON body, whose `variables` key holds the channel variables. */
 export const body = {
-  variables: (description: string): ParamDef<VariableInput[]> => ({
+  variables: (description: string): ParamDef<VariableInput[], Record<string, string> | undefined> => ({
     in: 'body',
     dataType: 'containers',
     description,
@@ -105,7 +109,7 @@ export const body = {
    * A container read from the body's key of the parameter's own name (`variables` for a user
    * event, `fields` for a configuration object), handed to the handler as plain JSON (undefined when absent).
    */
-  fields: (description: string): ParamDef<unknown> => ({
+  fields: <I = unknown>(description: string): ParamDef<unknown, I | undefined> => ({
     in: 'body',
     dataType: 'containers',
     description,
@@ -131,7 +135,7 @@ export interface RawBody {
   data: Buffer;
 }
 
-export const rawBody = (description: string): ParamDef<RawBody> => ({
+export const rawBody = (description: string): ParamDef<RawBody, { contentType: string; data: Uint8Array }> => ({
   in: 'body',
   dataType: 'binary',
   description,
@@ -141,7 +145,7 @@ export const rawBody = (description: string): ParamDef<RawBody> => ({
 });
 
 export type Params = Record<string, ParamDef<any>>;
-export type ArgsOf<P extends Params> = { [K in keyof P]: P[K] extends ParamDef<infer T> ? T : never };
+export type ArgsOf<P extends Params> = { [K in keyof P]: P[K] extends ParamDef<infer T, any> ? T : never };
 
 export interface ErrorResponse {
   code: number;
@@ -157,13 +161,14 @@ export interface Operation<
   R extends v.GenericSchema | null = v.GenericSchema | null,
   S extends SuccessCode = SuccessCode,
   C extends string = string,
+  N extends string = string,
 > {
   /** Which API document lists it (`channels`, `asterisk`, …). */
   resource: string;
   method: HttpMethod;
   /** Path relative to the API's basePath, Swagger style: `/channels/{channelId}`. */
   path: string;
-  nickname: string;
+  nickname: N;
   summary: string;
   notes?: string;
   since: readonly string[];
@@ -189,9 +194,9 @@ export type OperationResult<O extends Operation> = O extends Operation<any, infe
  * declaration has none: test-mode response checks stay strict and the docs
  * stay truthful.
  */
-export function defineOperation<const P extends Params, R extends v.GenericSchema | null, const S extends SuccessCode, const C extends string>(
-  op: Omit<Operation<P, R, S, C>, 'since'> & { since?: readonly string[] },
-): Operation<P, R, S, C> {
+export function defineOperation<const P extends Params, R extends v.GenericSchema | null, const S extends SuccessCode, const C extends string, const N extends string>(
+  op: Omit<Operation<P, R, S, C, N>, 'since'> & { since?: readonly string[] },
+): Operation<P, R, S, C, N> {
   const errors = op.errors.some((e) => e.code === 400)
     ? op.errors
     : [{ code: 400, reason: 'A missing, mistyped or out-of-range parameter, or a malformed JSON body.' }, ...op.errors];

@@ -20,7 +20,7 @@ function sources(dir: string): string[] {
   return out;
 }
 
-const files = [...sources(join(root, 'server')), ...sources(join(root, 'protocol'))];
+const files = ['server', 'protocol', 'client', 'cli'].flatMap((d) => sources(join(root, d)));
 const rel = (p: string) => relative(root, p).split(sep).join('/');
 
 /** Static imports and re-exports (type-only ones included: a circle of types is still a circle of modules). */
@@ -39,7 +39,7 @@ function importsOf(file: string): { local: string[]; bare: string[] } {
 
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 
-test('no import circles in server/ and protocol/', () => {
+test('no import circles in server/, protocol/, client/ and cli/', () => {
   // Tarjan's strongly connected components; any component of more than one module is a circle.
   let index = 0;
   const idx = new Map<string, number>();
@@ -86,6 +86,16 @@ test('protocol/ imports nothing from server/ and no runtime library but valibot'
     if (!rel(f).startsWith('protocol/')) continue;
     for (const t of local) if (!rel(t).startsWith('protocol/')) bad.push(`${rel(f)} → ${rel(t)}`);
     for (const b of bare) if (b !== 'valibot' && !b.startsWith('@valibot/')) bad.push(`${rel(f)} → ${b}`);
+  }
+  assert.equal(bad, []);
+});
+
+test('client/ (the package a user imports) reaches the server only as a process: no import of server/ or cli/', () => {
+  const bad: string[] = [];
+  for (const [f, { local, bare }] of graph) {
+    if (!rel(f).startsWith('client/')) continue;
+    for (const t of local) if (!/^(client|protocol)\//.test(rel(t))) bad.push(`${rel(f)} → ${rel(t)}`);
+    for (const b of bare) if (!b.startsWith('node:') && b !== 'valibot') bad.push(`${rel(f)} → ${b}`);
   }
   assert.equal(bad, []);
 });

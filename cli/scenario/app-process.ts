@@ -47,7 +47,7 @@ export class AppProcess {
 
   /** Starts the app with ARI_URL, ARI_USERNAME, ARI_PASSWORD and ARI_APP set (over its own env). */
   static start(spec: AppSpec, host: ScenarioHost): AppProcess {
-    const env = { ...process.env, ...spec.env, ARI_URL: host.ari.url, ARI_USERNAME: host.ari.username, ARI_PASSWORD: host.ari.password, ARI_APP: spec.name };
+    const env = { ...process.env, ...spec.env, ARI_URL: host.url, ARI_USERNAME: host.ari.username, ARI_PASSWORD: host.ari.password, ARI_APP: spec.name };
     const child = spawn(spec.command, spec.args ?? [], { cwd: spec.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     return new AppProcess(child);
   }

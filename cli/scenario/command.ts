@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import type { FixtureOptions } from '../../client/fixture-options.js';
 import { junitXml } from './junit.js';
 import { loadScenario, ScenarioFileError } from './load-scenario.js';
 import { formatReport } from './report.js';
@@ -92,7 +93,7 @@ export async function scenarioCommand(argv: string[], out: (s: string) => void =
 async function runFile(file: string, scenario: Scenario): Promise<ScenarioResult> {
   let server;
   try {
-    server = await startScenarioServer(scenario.clock ?? 'virtual');
+    server = await startScenarioServer(scenario.clock ?? 'virtual', scenario.fixtures as FixtureOptions | undefined, dirname(resolve(file)));
   } catch (e) {
     return { name: scenario.name, passed: false, error: `the server did not start: ${(e as Error).message}`, results: [], events: [], heard: {}, appOutput: [], simulatedMs: 0 };
   }
@@ -102,3 +103,7 @@ async function runFile(file: string, scenario: Scenario): Promise<ScenarioResult
     await server.close();
   }
 }
+
+/** The command's module as `trunkline` loads it (cli/commands.ts). */
+export const help = `${SCENARIO_USAGE}\n`;
+export const run = (args: string[]): Promise<number> => scenarioCommand(args);

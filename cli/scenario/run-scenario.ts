@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { TrunklineError } from '../../client/trunkline-error.js';
+import type { ScriptStep } from '../../protocol/sim/script.js';
 import { AppProcess } from './app-process.js';
 import { liveVariable } from './ari-reads.js';
 import { judgeHeard, judgeVariable } from './end-expectations.js';
@@ -57,7 +59,7 @@ export async function runScenario(scenario: Scenario, host: ScenarioHost, option
     app = AppProcess.start(spec, host);
     out.appOutput = app.output;
     await app.waitReady(spec, host);
-    const clock = await readClock(host);
+    const clock = await readClock(host.sim);
     const wanted = scenario.clock ?? 'virtual';
     if (clock.mode !== wanted) throw new Error(`the scenario wants the ${wanted} clock but the server runs the ${clock.mode} one`);
     const placed = await drive(scenario, host, tap, clock.now, wanted === 'virtual');
@@ -106,10 +108,10 @@ async function drive(s: Scenario, host: ScenarioHost, tap: TapStream, start: num
     const nextCall = pending.length ? start + (pending[0]!.at_ms ?? 0) : Infinity;
     const by = Math.min(step, nextCall - now, start + timeout - now);
     const seen = tap.events.length;
-    if (virtual) now = await advanceClock(host, by);
+    if (virtual) now = await advanceClock(host.sim, by);
     else {
       await sleep(Math.min(by, 50));
-      now = (await readClock(host)).now;
+      now = (await readClock(host.sim)).now;
     }
     await settle(seen);
   }
@@ -117,22 +119,25 @@ async function drive(s: Scenario, host: ScenarioHost, tap: TapStream, start: num
 }
 
 async function place(c: ScenarioCall, app: string, host: ScenarioHost): Promise<void> {
-  const r = await placeCall(host, { endpoint: c.from, ...target(c.to), channelId: c.id, variables: { STASIS_APP: app, ...c.variables }, script: c.script });
-  if (r.status !== 200) throw new Error(`call ${c.id} could not be placed: ${r.status} ${JSON.stringify(r.body)}`);
+  try {
+    await placeCall(host.sim, { endpoint: c.from, ...target(c.to), channelId: c.id, variables: { STASIS_APP: app, ...c.variables }, script: c.script as ScriptStep[] | undefined });
+  } catch (e) {
+    throw new Error(`call ${c.id} could not be placed: ${e instanceof TrunklineError ? `${e.status} ${JSON.stringify(e.body)}` : (e as Error).message}`);
+  }
 }
 
 async function allEnded(host: ScenarioHost, calls: Map<string, { channelId: string }>): Promise<boolean> {
-  for (const c of calls.values()) if (await channelLive(host, c.channelId)) return false;
+  for (const c of calls.values()) if (await channelLive(host.sim, c.channelId)) return false;
   return true;
 }
 
 /** Judges every expectation once the run is over; fills in what each call heard. */
 async function judge(s: Scenario, host: ScenarioHost, events: TappedEvent[], d: Driven, heard: ScenarioResult['heard']): Promise<ExpectationResult[]> {
-  for (const c of s.calls) heard[c.id] = await heardBy(host, c.id);
+  for (const c of s.calls) heard[c.id] = await heardBy(host.sim, c.id);
   const results = judgeEvents(s.expect.events ?? [], { events, calls: d.calls, start: d.start });
   for (const [i, x] of (s.expect.heard ?? []).entries()) results.push(judgeHeard(x, i, heard[x.call] ?? []));
   for (const [i, x] of (s.expect.variables ?? []).entries()) {
-    const ended = await endedCall(host, x.call);
+    const ended = await endedCall(host.sim, x.call);
     const value = ended ? ended.variables?.[x.name] : await liveVariable(host, x.call, x.name);
     results.push(judgeVariable(x, i, value));
   }

@@ -1,7 +1,14 @@
-/** The running server a scenario talks to: its base URL and the ARI credentials the app under test gets. */
+import type { SimClient } from '../../client/sim-client.js';
+
+/**
+ * The running server a scenario talks to: its base URL (what the app under test gets as
+ * ARI_URL, as ari-client's connect takes it), the ARI credentials, and the simulation API.
+ * A Trunkline from startTrunkline is one.
+ */
 export interface ScenarioHost {
   url: string;
-  ari: { url: string; username: string; password: string };
+  ari: { username: string; password: string };
+  sim: SimClient;
 }
 
 /** An HTTP answer: status and parsed JSON body (or text when it is not JSON). */

@@ -59,7 +59,7 @@ export const sendFarMessage = defineOperation({
     to: query.string({ description: 'Whom the message is addressed to (sip:pbx@example.com).', required: true }),
     from: query.string({ description: 'Who it is from; default sip:<resource>@<technology>.sim.invalid.' }),
     body: query.string({ description: 'The text; default empty.' }),
-    variables: body.fields('Headers of the message, as string values under the body\'s "variables" key.'),
+    variables: body.fields<Record<string, string>>('Headers of the message, as string values under the body\'s "variables" key.'),
   },
   responseClass: 'void', response: null, success: 202,
   errors: [{ code: 400, reason: 'A header value that is not a string.' }, { code: 404, reason: 'Endpoint not found, or no application receives messages from this endpoint' }],

@@ -8,6 +8,7 @@ import { simClockOperations } from './clock-operations.js';
 import { simHeardOperations } from './heard.js';
 import { simFaultOperations } from './fault-operations.js';
 import { simScriptOperations } from './script-operations.js';
+import type { ScriptStep } from './script.js';
 import { simTapOperations } from './tap.js';
 
 const channelId = path.string({ description: 'Id or name of a live channel.' });
@@ -25,7 +26,7 @@ export const placeCall = defineOperation({
     channelId: query.string({ description: 'Id for the new channel; generated when not given.' }),
     redirectingFrom: query.string({ description: 'Number the call was redirected from before it reached us (a SIP Diversion): the channel shows it as caller_rdnis and REDIRECTING(from-num), with a redirecting count of 1.' }),
     variables: body.variables('{"variables": {"NAME": "value"}} set on the channel before the dialplan runs.'),
-    script: body.fields('A script the caller follows, under the body\'s "script" key: a list of steps with one key each (answer and reject are for calls the far end receives, so not here). It starts as the call is placed.'),
+    script: body.fields<ScriptStep[]>('A script the caller follows, under the body\'s "script" key: a list of steps with one key each (answer and reject are for calls the far end receives, so not here). It starts as the call is placed.'),
   },
   responseClass: 'Channel', response: Channel.schema, success: 200,
   errors: [
@@ -74,7 +75,7 @@ export const farDtmf = defineOperation({
   errors: [{ code: 400, reason: 'Missing or invalid digits.' }, e404, { code: 409, reason: 'Channel has no media yet (Down).' }],
 });
 
-function toggle<const E extends Params>(method: 'POST' | 'DELETE', suffix: string, nickname: string, summary: string, extra: E = {} as E) {
+function toggle<const N extends string, const E extends Params>(method: 'POST' | 'DELETE', suffix: string, nickname: N, summary: string, extra: E = {} as E) {
   return defineOperation({
     resource: 'sim', method, path: `/channels/{channelId}/${suffix}`, nickname, summary,
     params: { channelId, ...extra }, responseClass: 'void', response: null, success: 204, errors: [e404],

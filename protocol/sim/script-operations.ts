@@ -1,5 +1,5 @@
 import { body, defineOperation, path, query } from '../operation.js';
-import { MAX_SCRIPT_STEPS, SimEndpointScript } from './script.js';
+import { MAX_SCRIPT_STEPS, SimEndpointScript, type ScriptStep } from './script.js';
 
 // The script calls we place to an endpoint follow: set it (for the next N
 // calls, or all), read it, or go back to the fixture's behaviour.
@@ -22,7 +22,7 @@ export const setEndpointScript = defineOperation({
   notes: `Body: {"script": [{"wait_ms": 2500}, {"answer": true}, {"dtmf": "1"}, {"hangup": 16}], "calls": 2}. The script starts when we dial (the Dial event with an empty status); ringing still comes from the fixture (ringAfterMs), answering and refusing only from the script. A call whose script ends without answering rings on until the dial times out or the simulation API acts on it. Scripts have at most ${MAX_SCRIPT_STEPS} steps, and replace any script set before; once its calls are used up the endpoint goes back to its fixture's behaviour (its default script, if it has one). Kept across restarts.`,
   params: {
     tech, resource,
-    script: body.fields('The steps, under the body\'s "script" key: a list of objects with one key each.'),
+    script: body.fields<ScriptStep[]>('The steps, under the body\'s "script" key: a list of objects with one key each.'),
     calls: query.int({ description: 'How many of the next calls follow the script; default: every call, until DELETE.', min: 1, max: 1_000_000 }),
   },
   responseClass: 'SimEndpointScript', response: SimEndpointScript.schema, success: 200,

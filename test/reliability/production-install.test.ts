@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { dirname, join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { copyTrackedFiles, npmEnv, NETWORK, runCommand as run } from '../_helpers/npm.js';
 import { requireTool, skipBecause } from '../_helpers/skip.js';
 
 // test-file-timeout-minutes: 30
@@ -30,35 +31,6 @@ test.after(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-
-/**
- * npm's environment: none of the npm_* variables `npm test` passed down (one of them
- * names this checkout as the prefix), but the user's npm configuration and cache, which
- * the test runner's temporary HOME would hide (the cache is warm; the configuration may
- * say where Node's headers are, so nothing is downloaded to compile better-sqlite3).
- */
-function npmEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, val] of Object.entries(process.env)) if (val !== undefined && !/^npm_/i.test(k)) env[k] = val;
-  const home = userInfo().homedir;
-  env.npm_config_cache = process.env.npm_config_cache ?? join(home, '.npm');
-  const userconfig = process.env.npm_config_userconfig ?? join(home, '.npmrc');
-  if (existsSync(userconfig)) env.npm_config_userconfig = userconfig;
-  return env;
-}
-
-function run(cmd: string, args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | string; output: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    p.stdout.on('data', (d) => (output += d));
-    p.stderr.on('data', (d) => (output += d));
-    p.once('error', (err) => resolve({ code: -1, output: `${output}${err.message}` }));
-    p.once('close', (code, signal) => resolve({ code: code ?? signal ?? -1, output }));
-  });
-}
-
-const NETWORK = /E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT|NETUNREACH|HOSTUNREACH)|getaddrinfo|network/i;
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 const NAME = 'production install';
@@ -69,16 +41,9 @@ test('npm ci --omit=dev, npm start: ARI and the repository API answer, a push ru
   // The tracked files (as they are on disk), nothing else: no node_modules, no data, no .env.
   work = mkdtempSync(join(tmpdir(), 'trunkline-prod-'));
   const app = join(work, 'app');
-  const listed = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' });
-  if (listed.status !== 0) return skipBecause(NAME, 'not a git checkout: git ls-files failed');
-  const files = listed.stdout.split('\0').filter(Boolean);
+  const files = copyTrackedFiles(root, app);
+  if (!files) return skipBecause(NAME, 'not a git checkout: git ls-files failed');
   assert.ok(files.includes('package-lock.json') && files.includes('server/main.ts'), 'the lock file and the server are tracked');
-  for (const f of files) {
-    const from = join(root, f);
-    if (!existsSync(from) || !lstatSync(from).isFile()) continue; // deleted in this checkout, or a link
-    mkdirSync(dirname(join(app, f)), { recursive: true });
-    copyFileSync(from, join(app, f));
-  }
 
   const env = npmEnv();
   const ci = await run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], app, env);

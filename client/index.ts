@@ -1,0 +1,10 @@
+export { startTrunkline, type Trunkline } from './start-trunkline.js';
+export type { TrunklineOptions, AriUserOption, LogLevel } from './start-options.js';
+export type { FixtureOptions, EndpointFixture } from './fixture-options.js';
+export { createSimClient, type SimClient, type SimOperations } from './sim-client.js';
+export type { CallOptions, SimCall } from './sim-call.js';
+export { createClockClient, type ClockClient } from './clock-client.js';
+export { TrunklineError } from './trunkline-error.js';
+export type { Connection } from './connection.js';
+export type { InputArgs, ResultOf } from './operation-request.js';
+export type { ScriptStep } from '../protocol/sim/script.js';
