@@ -144,7 +144,10 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
   }, factory, { dial: (ch) => websocketMedia.dial(ch) }, (f) => (faults.unreachable(f.key) ? 'offline' : reachability(f)), (f) => faults.unreachable(f.key), (ch) => farScripts.dialed(ch));
   const broadcasts: Broadcasts = new Broadcasts(engine, { claimed: (ch, app, args) => pbx.claimed(ch, app, args) });
   const dialplanTransfers = new DialplanTransfers(engine, { fromDialplan: (ch, exten, context) => transfers.fromDialplan(ch, exten, context) });
-  const pbx: Pbx = new Pbx(engine, vars, calls, broadcasts, dialplanTransfers);
+  const pbx: Pbx = new Pbx(engine, vars, calls, broadcasts, dialplanTransfers, {
+    play: (ch, uris) => playbacks.sound(`channel:${ch.id}`, uris, ch.d.language),
+    end: (ch) => playbacks.endSound(`channel:${ch.id}`),
+  });
   const control: Control = new Control(engine, calls, pbx, vars, (ch) => bridges.depart(ch), opts.limits.maxChannelVariables, {
     notified: (ch, status) => ariTransfers.notified(ch, status),
     reported: (ch, state) => ariTransfers.reported(ch, state),

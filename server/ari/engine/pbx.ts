@@ -25,12 +25,22 @@ type Step =
  */
 type Resume = {
   then: 'next' | 'stopMoh' | 'same' | 'broadcastTimeout';
+  /** The step was a Playback(): its sound ends now. */
+  endSound?: boolean;
   set?: [string, string];
   /** Several status variables, written in order (Transfer()). */
   sets?: Array<[string, string]>;
   /** The far end hangs up with this cause once the dialplan has moved on (after a transfer sent it elsewhere). */
   farHangup?: number;
 };
+
+/** How the dialplan's Playback() sounds on a channel (the playbacks' quiet kind, wired in telephony.ts). */
+export interface DialplanSound {
+  /** The sounds (media URIs) start now, one after another, towards the channel's far end. */
+  play(ch: Channel, uris: string[]): void;
+  /** The Playback()'s time is up: what still sounds ends, played out. */
+  end(ch: Channel): void;
+}
 
 /** Priorities run in one go before yielding to the event loop, so a Goto loop cannot starve it. */
 const STEPS_PER_TURN = 1000;
@@ -48,6 +58,7 @@ export class Pbx implements DialplanStarter, ClaimedCallPort {
     private readonly calls: Calls,
     private readonly broadcasts: Pick<Broadcasts, 'offer' | 'end'>,
     private readonly transfers: Pick<DialplanTransfers, 'transfer' | 'blindTransfer'>,
+    private readonly sound: DialplanSound,
   ) {
     eng.onTimer('pbx', (ch, data) => this.resume(ch, (data ?? { then: 'next' }) as Resume));
   }
@@ -70,6 +81,7 @@ export class Pbx implements DialplanStarter, ClaimedCallPort {
   }
 
   private resume(ch: Channel, r: Resume): void {
+    if (r.endSound) this.sound.end(ch);
     if (!ch.d.pbx || ch.inStasis) return;
     if (r.set) this.vars.write(ch, r.set[0], r.set[1]);
     for (const [k, val] of r.sets ?? []) this.vars.write(ch, k, val);
@@ -191,7 +203,8 @@ export class Pbx implements DialplanStarter, ClaimedCallPort {
           this.vars.write(ch, 'PLAYBACKSTATUS', ms === undefined ? 'FAILED' : 'SUCCESS');
           return NEXT;
         }
-        return this.after(ch, ms, { then: 'next', set: ['PLAYBACKSTATUS', 'SUCCESS'] });
+        this.sound.play(ch, files.map((f) => `sound:${f.trim()}`));
+        return this.after(ch, ms, { then: 'next', set: ['PLAYBACKSTATUS', 'SUCCESS'], endSound: true });
       }
       case 'Stasis': {
         const [app = '', ...appArgs] = args;

@@ -35,6 +35,8 @@ export class Playback {
   baseAt = 0;
   timer: TimerHandle | null = null;
   canceled = false;
+  /** A dialplan Playback()'s sound: no application hears of it and ARI cannot see it. */
+  quiet = false;
   finish: (() => void) | null = null;
 
   constructor(
@@ -142,7 +144,28 @@ export class Playbacks {
     });
   }
 
+  /**
+   * A dialplan Playback() on a channel: the sounds reach its far end (audio, and the heard
+   * list) at once, one after another, and no application hears of them (as Asterisk, which
+   * makes no ARI playback for it). The dialplan keeps its own timer and calls endSound when
+   * that runs out; a hangup ends the sound too.
+   */
+  sound(target: string, uris: string[], language: string): void {
+    const pb = new Playback(this.eng.ids.uuid(), target, uris, language, 3000, 0);
+    pb.quiet = true;
+    this.startItem(pb, 0, 0);
+  }
+
+  /** The dialplan moved on when its Playback() was due to end: a sound still listed as playing ends there, played out. */
+  endSound(target: string): void {
+    const pb = this.current.get(target);
+    if (!pb?.quiet) return;
+    this.heard.playbackEnded(pb.id, true);
+    this.finishWith(pb, 'done');
+  }
+
   private emit(pb: Playback, type: 'PlaybackStarted' | 'PlaybackContinuing' | 'PlaybackFinished'): void {
+    if (pb.quiet) return;
     this.eng.emit(type, { playback: pb.json() }, this.targets.recipients(pb.target));
   }
 
