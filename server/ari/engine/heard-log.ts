@@ -44,6 +44,8 @@ export class HeardLog {
   private readonly open = new Map<string, Open[]>();
   /** Keys open on each channel. */
   private readonly keys = new Map<Channel, Set<string>>();
+  /** Open audible items of each channel (asked for every media frame, so counted rather than searched). */
+  private readonly audibleOpen = new Map<Channel, number>();
   /** DTMF digits of each channel already listed. */
   private readonly dtmfSeen = new Map<Channel, number>();
   /** Channels whose bridge peers must be looked at again at the next commit (a peer ended). */
@@ -97,8 +99,7 @@ export class HeardLog {
 
   /** Whether something audible is on its way to the channel's far end. */
   audible(ch: Channel): boolean {
-    for (const key of this.keys.get(ch) ?? []) if (this.open.get(key)?.some((o) => o.ch === ch && AUDIBLE.has(o.item.kind))) return true;
-    return false;
+    return (this.audibleOpen.get(ch) ?? 0) > 0;
   }
 
   /**
@@ -126,7 +127,10 @@ export class HeardLog {
     let keys = this.keys.get(ch);
     if (!keys) this.keys.set(ch, (keys = new Set()));
     keys.add(key);
-    if (AUDIBLE.has(item.kind)) this.audio.wake(ch);
+    if (AUDIBLE.has(item.kind)) {
+      this.audibleOpen.set(ch, (this.audibleOpen.get(ch) ?? 0) + 1);
+      this.audio.wake(ch);
+    }
   }
 
 
@@ -142,6 +146,11 @@ export class HeardLog {
       }
       Object.assign(o.item, { duration_ms: Math.max(0, Math.round(this.eng.clock.simSince(o.since, at))) }, extra);
       this.keys.get(o.ch)?.delete(key);
+      if (AUDIBLE.has(o.item.kind)) {
+        const n = (this.audibleOpen.get(o.ch) ?? 1) - 1;
+        if (n > 0) this.audibleOpen.set(o.ch, n);
+        else this.audibleOpen.delete(o.ch);
+      }
       this.lists.changed(o.item);
       this.ended(o.ch, o.item);
     }
@@ -207,6 +216,7 @@ export class HeardLog {
     }
     this.syncDtmf(ch);
     this.keys.delete(ch);
+    this.audibleOpen.delete(ch);
     this.dtmfSeen.delete(ch);
     this.audio.end(ch);
   }
