@@ -16,6 +16,7 @@ import type { AriUser, Config } from './config.js';
 import { lockDataDir, type DataDirLock } from './db/data-dir-lock.js';
 import { openDatabase, type Db } from './db/open.js';
 import { createChannelRepo } from './db/repos/channel-repo.js';
+import { createHeardRepo } from './db/repos/heard-repo.js';
 import { createBridgeRepo, createRecordingRepo } from './db/repos/recording-repo.js';
 import { createDeviceStateRepo } from './db/repos/device-state-repo.js';
 import { createEndpointRepo } from './db/repos/endpoint-repo.js';
@@ -179,6 +180,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       limits: config.ariLimits,
       fixtures,
       repo: channelRepo,
+      heardRepo: createHeardRepo(db),
       meta,
       log,
       clock,

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { AriLimits } from '../config.js';
 import type { AsteriskConfigRepo } from '../db/repos/asterisk-config-repo.js';
 import type { ChannelRepo } from '../db/repos/channel-repo.js';
+import type { HeardRepo } from '../db/repos/heard-repo.js';
 import type { DeviceStateRepo } from '../db/repos/device-state-repo.js';
 import type { EndpointRepo } from '../db/repos/endpoint-repo.js';
 import type { MailboxRepo } from '../db/repos/mailbox-repo.js';
@@ -37,6 +38,7 @@ import { Modules } from './engine/modules.js';
 import { Pbx } from './engine/pbx.js';
 import { Playbacks } from './engine/playbacks.js';
 import { HeardAudio } from './engine/heard-audio.js';
+import { HeardLists } from './engine/heard-lists.js';
 import { HeardLog } from './engine/heard-log.js';
 import { Recordings } from './engine/recordings.js';
 import { Registrations } from './engine/registrations.js';
@@ -93,6 +95,7 @@ export interface Telephony {
 
 export interface TelephonyOptions extends EngineOptions {
   repo: ChannelRepo;
+  heardRepo: HeardRepo;
   recordingRepo: RecordingRepo;
   bridgeRepo: BridgeRepo;
   deviceStateRepo: DeviceStateRepo;
@@ -168,7 +171,7 @@ export async function createTelephony(opts: TelephonyOptions): Promise<Telephony
     return { kind: t.slice(0, i), id: t.slice(i + 1) };
   };
   const heardAudio = new HeardAudio(clock, opts.clock, (ch, tick) => router.toFarEnd(ch, tick), (ch) => heard.audible(ch), opts.limits.simHeardMaxSeconds);
-  const heard: HeardLog = new HeardLog(engine, heardAudio, (id) => bridges.find(id)?.d.channels ?? [], (id) => bridges.find(id)?.d.moh ?? null, (ch, item) => farScripts.heardEnded(ch, item));
+  const heard: HeardLog = new HeardLog(engine, new HeardLists(opts.heardRepo, (w) => engine.deferWrite(w)), heardAudio, (id) => bridges.find(id)?.d.channels ?? [], (id) => bridges.find(id)?.d.moh ?? null, (ch, item) => farScripts.heardEnded(ch, item));
   const playbacks: Playbacks = new Playbacks(engine, router, {
     queue: (t) => {
       const { kind, id } = target(t);

@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openDatabase } from '../../server/db/open.js';
 import { createChannelRepo } from '../../server/db/repos/channel-repo.js';
+import { createHeardRepo } from '../../server/db/repos/heard-repo.js';
 import { tempDir } from '../_helpers/temp-dir.js';
 
 const test = suite('db');
@@ -47,6 +48,49 @@ test('channel repo: history is newest first, pages with before, keeps reused ids
   assert.is(repo.prune(2), 1);
   assert.equal(repo.history(10)!.map((r) => r.seq), [3, 2]);
   assert.is(repo.prune(5), 0);
+  db.close();
+});
+
+test('heard repo: items are written and rewritten by number, trimmed from the oldest, and pruned with their channel', () => {
+  const db = openDatabase(join(dir, 'x.db'));
+  const repo = createChannelRepo(db);
+  const heard = createHeardRepo(db);
+  const row = (seq: number, ended: number | null) => ({ seq, id: `c${seq}`, name: `n${seq}`, state: 'Up', created_at: seq, ended_at: ended, cause: ended ? 16 : null, data: '{}' });
+  repo.transaction(() => {
+    repo.save(row(1, 10));
+    repo.save(row(2, 20));
+    for (const seq of [1, 2]) for (let n = 0; n < 3; n++) heard.put(seq, n, JSON.stringify({ n }));
+    heard.put(2, 1, '{"n":1,"done":true}');
+  });
+  assert.equal(heard.list(2), [{ n: 0, item: '{"n":0}' }, { n: 1, item: '{"n":1,"done":true}' }, { n: 2, item: '{"n":2}' }]);
+  heard.trim(2, 2);
+  assert.equal(heard.list(2).map((r) => r.n), [2]);
+  assert.is(repo.prune(1), 1);
+  assert.equal(heard.list(1), []);
+  assert.equal(heard.list(2).map((r) => r.n), [2]);
+  db.close();
+});
+
+test('013 moves heard lists out of channel records into heard_items, in order, leaving the rest of each record', () => {
+  const file = join(dir, 'old.db');
+  const old = new Database(file);
+  const dirUrl = new URL('../../server/db/migrations/', import.meta.url);
+  const files = readdirSync(dirUrl).filter((f) => /^\d{3}-.*\.sql$/.test(f) && Number(f.slice(0, 3)) <= 12).sort();
+  for (const m of files) old.exec(readFileSync(new URL(m, dirUrl), 'utf8'));
+  old.pragma('user_version = 12');
+  const insert = old.prepare("INSERT INTO channels (seq, id, name, state, created_at, ended_at, cause, data) VALUES (?, ?, 'PJSIP/alice-1', 'Up', 0, ?, ?, ?)");
+  const items = [{ at: '2025-01-01T00:00:00.000+0000', kind: 'playback', media: 'sound:hello-world', lang: 'en', duration_ms: 797, completed: true }, { at: '2025-01-01T00:00:01.000+0000', kind: 'moh', class: 'default' }];
+  insert.run(1, 'a', 5, 16, JSON.stringify({ seq: 1, id: 'a', heard: items, state: 'Up' }));
+  insert.run(2, 'b', null, null, JSON.stringify({ seq: 2, id: 'b', state: 'Ring' }));
+  old.close();
+
+  const db = openDatabase(file);
+  const heard = createHeardRepo(db);
+  assert.equal(heard.list(1).map((r) => ({ n: r.n, item: JSON.parse(r.item) })), items.map((item, n) => ({ n, item })));
+  assert.equal(heard.list(2), []);
+  const data = (seq: number) => JSON.parse((db.prepare('SELECT data FROM channels WHERE seq = ?').get(seq) as { data: string }).data);
+  assert.equal(data(1), { seq: 1, id: 'a', state: 'Up' });
+  assert.equal(data(2), { seq: 2, id: 'b', state: 'Ring' });
   db.close();
 });
 

@@ -1,6 +1,5 @@
 import type { ChannelState } from '../../../protocol/ari/models/channel.js';
 import type { ModelOf } from '../../../protocol/model.js';
-import type { HeardItem } from '../../../protocol/sim/heard.js';
 import type { ScriptStep } from '../../../protocol/sim/script.js';
 import type { Party } from './callerid.js';
 import type { TimerHandle } from '../time/clock.js';
@@ -225,8 +224,6 @@ export interface ChannelData {
   ariTransfer?: AriTransferRequest;
   /** The TONE_DETECT detector on the channel, if any. */
   toneDetect?: ToneDetectState | null;
-  /** What its far end was sent, as /sim/channels/{id}/heard lists it (heard-log.ts); absent until something was. */
-  heard?: ModelOf<typeof HeardItem>[];
   /** The script its far end follows; absent when it follows none. */
   script?: ScriptRun;
   /** Cause set by a hangup request, reported in ChannelDestroyed. */

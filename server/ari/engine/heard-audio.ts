@@ -13,6 +13,12 @@ export const HEARD_AUDIO_ENDED_KEEP = 32;
  */
 export const HEARD_AUDIO_MAX_FRAMES = (64 * 1024 * 1024) / (FRAME_SAMPLES * 2);
 
+/** Whether a frame is all zero (a plain loop: this runs for every frame of every audible channel). */
+function silent(f: Int16Array): boolean {
+  for (let i = 0; i < f.length; i++) if (f[i] !== 0) return false;
+  return true;
+}
+
 /** One channel's outbound audio: the non-silent frames by media tick, within the newest maxSeconds. */
 interface Capture {
   /** The tick the channel was created in: the WAV starts there unless the window cut it. */
@@ -79,7 +85,7 @@ export class HeardAudio {
       return;
     }
     const f = this.outbound(ch, tick);
-    if (!f.some((s) => s !== 0)) return;
+    if (silent(f)) return;
     // Frames arrive in tick order, so the oldest are first in the map.
     for (const t of cap.frames.keys()) {
       if (t > tick - this.maxTicks) break;

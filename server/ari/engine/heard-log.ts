@@ -1,9 +1,10 @@
 import type { ModelOf } from '../../../protocol/model.js';
-import { HEARD_MAX_ITEMS, type HeardItem } from '../../../protocol/sim/heard.js';
+import type { HeardItem } from '../../../protocol/sim/heard.js';
 import { ariTimestamp, parseAriTimestamp } from '../../util/timestamp.js';
 import type { Channel } from './channel.js';
 import type { Engine } from './engine.js';
 import type { HeardAudio } from './heard-audio.js';
+import type { HeardLists } from './heard-lists.js';
 import { farDtmfAfter, farDtmfTotal } from './far-dtmf.js';
 
 type Item = ModelOf<typeof HeardItem>;
@@ -35,14 +36,16 @@ function promptItem(at: number, media: string, lang: string): Item {
  * channel's own state at each group commit, which sees every change the
  * turn made whichever engine part made it: ringing indicated while not
  * answered, music on hold, silence, hold, DTMF sent (the far end's digit
- * list), and who the channel hears in its bridge. The list lives in the
- * channel's record, so it stays with the channel in the history.
+ * list), and who the channel hears in its bridge. The lists are kept
+ * and written by HeardLists, and stay with the channel in the history.
  */
 export class HeardLog {
   /** Open items by key: a playback's id, or `<kind>:<channel seq>` for the rest. */
   private readonly open = new Map<string, Open[]>();
   /** Keys open on each channel. */
   private readonly keys = new Map<Channel, Set<string>>();
+  /** Open audible items of each channel (asked for every media frame, so counted rather than searched). */
+  private readonly audibleOpen = new Map<Channel, number>();
   /** DTMF digits of each channel already listed. */
   private readonly dtmfSeen = new Map<Channel, number>();
   /** Channels whose bridge peers must be looked at again at the next commit (a peer ended). */
@@ -54,6 +57,7 @@ export class HeardLog {
 
   constructor(
     private readonly eng: Engine,
+    private readonly lists: HeardLists,
     private readonly audio: HeardAudio,
     /** The ids of a bridge's members, in the order they joined. */
     private readonly bridgeMembers: (bridgeId: string) => readonly string[],
@@ -75,12 +79,12 @@ export class HeardLog {
    */
   private restored(ch: Channel): void {
     const now = this.eng.clock.now();
-    for (const item of ch.d.heard ?? []) {
+    for (const item of this.lists.restore(ch)) {
       if (item.duration_ms !== undefined || item.kind === 'dtmf') continue;
       const since = parseAriTimestamp(item.at);
       if (item.kind === 'playback' || item.kind === 'tone') {
         Object.assign(item, { duration_ms: Math.max(0, Math.round(this.eng.clock.simSince(since, now))), completed: false });
-        this.eng.touch(ch);
+        this.lists.changed(item);
       } else if (STATE_KINDS.includes(item.kind)) {
         this.track(ch, `${item.kind}:${ch.d.seq}`, item, since);
       }
@@ -88,15 +92,14 @@ export class HeardLog {
     this.dtmfSeen.set(ch, farDtmfTotal(ch.d.far));
   }
 
-  /** What the channel's far end was sent, oldest first. */
-  items(ch: { d: { heard?: Item[] } }): { items: Item[] } {
-    return { items: ch.d.heard ?? [] };
+  /** What the channel's far end was sent, oldest first: a live channel's list, or an ended one's from the history. */
+  items(ch: { live?: Channel; d: { seq: number } }): { items: Item[] } {
+    return { items: ch.live ? [...this.lists.of(ch.live)] : this.lists.stored(ch.d.seq) };
   }
 
   /** Whether something audible is on its way to the channel's far end. */
   audible(ch: Channel): boolean {
-    for (const key of this.keys.get(ch) ?? []) if (this.open.get(key)?.some((o) => o.ch === ch && AUDIBLE.has(o.item.kind))) return true;
-    return false;
+    return (this.audibleOpen.get(ch) ?? 0) > 0;
   }
 
   /**
@@ -111,15 +114,8 @@ export class HeardLog {
     return !peers.some((id) => id !== ch.id && this.eng.find(id)?.d.far.talking);
   }
 
-  private add(ch: Channel, item: Item, touch = true): void {
-    const list = (ch.d.heard ??= []);
-    list.push(item);
-    if (list.length > HEARD_MAX_ITEMS) list.splice(0, list.length - HEARD_MAX_ITEMS);
-    if (touch) this.eng.touch(ch);
-  }
-
   private start(ch: Channel, key: string, item: Item, since: number): void {
-    this.add(ch, item);
+    this.lists.add(ch, item);
     this.track(ch, key, item, since);
   }
 
@@ -131,7 +127,10 @@ export class HeardLog {
     let keys = this.keys.get(ch);
     if (!keys) this.keys.set(ch, (keys = new Set()));
     keys.add(key);
-    if (AUDIBLE.has(item.kind)) this.audio.wake(ch);
+    if (AUDIBLE.has(item.kind)) {
+      this.audibleOpen.set(ch, (this.audibleOpen.get(ch) ?? 0) + 1);
+      this.audio.wake(ch);
+    }
   }
 
 
@@ -147,7 +146,12 @@ export class HeardLog {
       }
       Object.assign(o.item, { duration_ms: Math.max(0, Math.round(this.eng.clock.simSince(o.since, at))) }, extra);
       this.keys.get(o.ch)?.delete(key);
-      this.eng.touch(o.ch);
+      if (AUDIBLE.has(o.item.kind)) {
+        const n = (this.audibleOpen.get(o.ch) ?? 1) - 1;
+        if (n > 0) this.audibleOpen.set(o.ch, n);
+        else this.audibleOpen.delete(o.ch);
+      }
+      this.lists.changed(o.item);
       this.ended(o.ch, o.item);
     }
     if (rest.length) this.open.set(key, rest);
@@ -212,6 +216,7 @@ export class HeardLog {
     }
     this.syncDtmf(ch);
     this.keys.delete(ch);
+    this.audibleOpen.delete(ch);
     this.dtmfSeen.delete(ch);
     this.audio.end(ch);
   }
@@ -234,9 +239,8 @@ export class HeardLog {
     if (total === seen) return;
     for (const d of farDtmfAfter(ch.d.far, seen)) {
       const at = this.eng.clock.instantAfter(d.offset_ms, ch.d.created);
-      this.add(ch, { at: ariTimestamp(at), kind: 'dtmf', digit: d.digit, duration_ms: d.duration_ms }, false);
+      this.lists.add(ch, { at: ariTimestamp(at), kind: 'dtmf', digit: d.digit, duration_ms: d.duration_ms });
     }
-    this.eng.touch(ch);
     this.dtmfSeen.set(ch, total);
   }
 

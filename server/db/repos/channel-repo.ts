@@ -26,9 +26,9 @@ export function createChannelRepo(db: Db) {
   const historyAnchor = db.prepare('SELECT ended_at, seq FROM channels WHERE id = ? AND ended_at IS NOT NULL ORDER BY seq DESC LIMIT 1');
   const endedById = db.prepare('SELECT * FROM channels WHERE id = ? AND ended_at IS NOT NULL ORDER BY seq DESC LIMIT 1');
   const endedCount = db.prepare('SELECT count(*) AS n FROM channels WHERE ended_at IS NOT NULL');
-  const pruneOldest = db.prepare(
-    'DELETE FROM channels WHERE seq IN (SELECT seq FROM channels WHERE ended_at IS NOT NULL ORDER BY ended_at, seq LIMIT ?)',
-  );
+  const oldestEnded = 'SELECT seq FROM channels WHERE ended_at IS NOT NULL ORDER BY ended_at, seq LIMIT ?';
+  const pruneHeard = db.prepare(`DELETE FROM heard_items WHERE channel_seq IN (${oldestEnded})`);
+  const pruneOldest = db.prepare(`DELETE FROM channels WHERE seq IN (${oldestEnded})`);
   const getCounter = db.prepare('SELECT value FROM counters WHERE name = ?');
   const setCounter = db.prepare('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value');
 
@@ -58,10 +58,14 @@ export function createChannelRepo(db: Db) {
       const rows = historyRows(limit, beforeId);
       return rows && [...rows];
     },
-    /** Keeps at most `keep` ended channels, dropping the oldest. */
+    /** Keeps at most `keep` ended channels, dropping the oldest with their heard items. */
     prune(keep: number): number {
       const n = (endedCount.get() as { n: number }).n;
-      return n > keep ? pruneOldest.run(n - keep).changes : 0;
+      if (n <= keep) return 0;
+      return db.transaction(() => {
+        pruneHeard.run(n - keep);
+        return pruneOldest.run(n - keep).changes;
+      })();
     },
     counter: (name: string) => (getCounter.get(name) as { value: number } | undefined)?.value ?? 0,
     setCounter: (name: string, value: number) => void setCounter.run(name, value),
