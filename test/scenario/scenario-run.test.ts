@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { parse as parseYaml } from 'yaml';
 import { tempDirs } from '../_helpers/temp-dir.js';
 
-// `trunkline scenario` as a process: a real server per file (in the command's process, on the
+// `trunkline scenario` as a process: a real server per file (startTrunkline's child, on the
 // virtual clock), the fixture IVR app as a child of it, calls placed with scripts, expectations
 // judged on what the app received through the event tap. Exact exit codes and report lines.
 const test = suite('scenario runs');
@@ -109,6 +109,24 @@ test('several files run one after the other with progress lines; --junit writes 
     '3 seen, wanted exactly 4 with playback.media_uri glob &quot;sound:*&quot;',
     'item 1 (kind &quot;playback&quot;, media &quot;sound:hello-world&quot;, completed true) not heard after item 0 (heard[0])',
   ]);
+});
+
+test('a file\'s fixtures reach its server: a call from an endpoint only the file declares, with its caller ID', async () => {
+  const dir = dirs();
+  const s = parseYaml(readFileSync(join(fixtures, 'ivr.yaml'), 'utf8'));
+  const file = join(dir, 'fixtures.json');
+  const calls = [{ ...s.calls[0], from: 'PJSIP/tester' }];
+  const events = [{ type: 'StasisStart', call: 'caller', match: { 'channel.caller.name': 'Tester', 'channel.caller.number': '7777' }, count: 1 }];
+  const fixturesOption = { endpoints: { 'PJSIP/tester': { callerid: '"Tester" <7777>', context: 'default' } } };
+  writeFileSync(file, JSON.stringify({ ...s, name: 'fixtures', app: { ...s.app, cwd: fixtures }, fixtures: fixturesOption, calls, expect: { timeout_ms: 30000, events } }));
+  const r = await scenario([file]);
+  assert.is(r.code, 0, r.out + r.err);
+  assert.match(r.out, /\n {2}PASS events\[0\]: StasisStart \(call caller\): 1 seen/);
+  // Without them the endpoint is unknown and the call cannot be placed.
+  writeFileSync(file, JSON.stringify({ ...s, name: 'no fixtures', app: { ...s.app, cwd: fixtures }, calls, expect: { timeout_ms: 30000, events } }));
+  const without = await scenario([file]);
+  assert.is(without.code, 1, without.out);
+  assert.match(without.out, /call caller could not be placed: 4\d\d/);
 });
 
 test('an app that exits before connecting, and one that never connects: exit 1 with the reason and the app\'s output', async () => {
