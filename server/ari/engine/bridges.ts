@@ -33,10 +33,15 @@ interface BridgeData {
   reported?: string[];
 }
 
+/** A render that plays nothing. */
+const NOTHING = (): void => {};
+
 export class Bridge {
   readonly queue = new CommandQueue();
   /** Applications subscribed to the bridge (refcounted: one per member channel in the app, plus explicit ones). */
   readonly subs = new Map<string, number>();
+  /** What the bridge itself plays into a frame, for the audio router (made once: it is asked for every frame). */
+  render: ((tick: number, out: Int16Array) => void) | null = null;
   constructor(public d: BridgeData) {}
 }
 
@@ -365,24 +370,27 @@ export class Bridges {
   of(ch: Channel) {
     const b = ch.d.bridge ? this.byId.get(ch.d.bridge) : undefined;
     if (!b) return undefined;
-    const render = (tick: number, out: Int16Array) => {
+    // In a holding bridge an announcer hears nothing; participants hear the announcers and what the bridge plays.
+    if (b.d.holding && this.isAnnouncer(b, ch.id)) return { members: [], render: NOTHING };
+    b.render ??= (tick, out) => {
       this.render(b, tick, out);
       this.renderOverlay(b, tick, out);
     };
-    // In a holding bridge an announcer hears nothing; participants hear the announcers and what the bridge plays.
-    if (b.d.holding && this.isAnnouncer(b, ch.id)) return { members: [], render: () => {} };
-    return { members: this.voices(b).filter((m) => m !== ch), render };
+    return { members: this.voices(b, ch), render: b.render };
   }
 
   private isAnnouncer(b: Bridge, id: string): boolean {
     return b.d.options[id]?.role === 'announcer';
   }
 
-  /** Members whose audio the bridge carries: every unmuted member, or in a holding bridge its unmuted announcers. */
-  private voices(b: Bridge): Channel[] {
-    return b.d.channels
-      .filter((id) => !b.d.options[id]?.mute && (!b.d.holding || this.isAnnouncer(b, id)))
-      .map((id) => this.eng.find(id))
-      .filter((c): c is Channel => !!c);
+  /** Members whose audio the bridge carries (but `except`): every unmuted member, or in a holding bridge its unmuted announcers. */
+  private voices(b: Bridge, except?: Channel): Channel[] {
+    const out: Channel[] = [];
+    for (const id of b.d.channels) {
+      if (b.d.options[id]?.mute || (b.d.holding && !this.isAnnouncer(b, id))) continue;
+      const c = this.eng.find(id);
+      if (c && c !== except) out.push(c);
+    }
+    return out;
   }
 }
