@@ -9,6 +9,9 @@ import { GOODBYE, GREETING, HOLD_MUSIC, INVALID, MENU, MESSAGE_INTRO, MESSAGE_SA
 // `message` (the record prompt), `recording`, `playback` (the message played back), `transfer`
 // (music on hold while the agent's phone rings), `bridged`, `goodbye` and `ended`.
 
+/** The menu's choices by digit; the one taken is left on the caller's channel as IVR_CHOICE. */
+const CHOICES = { 1: 'message', 2: 'agent' };
+
 /** The channel id the agent's call gets: the caller's with `-agent` after it. */
 export const agentChannelId = (callerId) => `${callerId}-agent`;
 
@@ -75,8 +78,10 @@ export class IvrCall {
     this.run(`digit ${digit}`, async () => {
       if (this.state !== 'menu') return;
       await this.stopPrompt();
-      if (digit === '1') return this.leaveMessage();
-      if (digit === '2') return this.transfer();
+      const choice = CHOICES[digit];
+      if (choice) await this.client.channels.setChannelVar({ channelId: this.id, variable: 'IVR_CHOICE', value: choice });
+      if (choice === 'message') return this.leaveMessage();
+      if (choice === 'agent') return this.transfer();
       this.tries += 1;
       await this.play(INVALID, () => (this.tries >= this.config.maxTries ? this.goodbye(GOODBYE) : this.menu()));
     });
