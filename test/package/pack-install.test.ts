@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { copyTrackedFiles, npmEnv, NETWORK, runCommand } from '../_helpers/npm.js';
@@ -11,7 +11,8 @@ import { tempDir } from '../_helpers/temp-dir.js';
 // The package as a user gets it: `npm pack` of the tracked files (prepack compiles to dist/),
 // installed in a fresh project outside the repository (one npm install; better-sqlite3
 // compiles there), where the README's example test runs under node --test with tsx taken
-// away, a TypeScript file type-checks against the shipped declarations, and the bin answers.
+// away, as do the example IVR's tests (examples/ivr, on ari-client), a TypeScript file
+// type-checks against the shipped declarations, and the bin answers.
 const test = suite('package: pack and install');
 const root = join(import.meta.dirname, '..', '..');
 const EXAMPLE = join(root, 'examples', 'first-test', 'first.test.mjs');
@@ -66,7 +67,8 @@ test('npm pack, npm install in a fresh project: the example test passes, types c
   const project = join(work, 'project');
   mkdirSync(join(project, 'test'), { recursive: true });
   assert.is((await runCommand('npm', ['init', '-y'], project, env)).code, 0);
-  const installed = await runCommand('npm', ['install', '--save-dev', '--no-audit', '--no-fund', '--prefer-offline', tarball, 'ws'], project, env);
+  // ari-client is for the example IVR (examples/ivr), whose tests run here too: one install for both.
+  const installed = await runCommand('npm', ['install', '--save-dev', '--no-audit', '--no-fund', '--prefer-offline', tarball, 'ws', 'ari-client'], project, env);
   if (installed.code !== 0 && NETWORK.test(installed.output)) return skipBecause(NAME, `npm install could not reach the registry: ${NETWORK.exec(installed.output)![0]}`);
   assert.is(installed.code, 0, `npm install failed:\n${installed.output.slice(-4000)}`);
   // Nothing at run time needs tsx: take it away before the example runs.
@@ -77,6 +79,14 @@ test('npm pack, npm install in a fresh project: the example test passes, types c
   assert.is(ran.code, 0, ran.output);
   assert.match(ran.output, /^# pass 1$/m);
   assert.match(ran.output, /^# fail 0$/m);
+
+  // The example IVR, copied as a user would take it, runs its node:test suite against the installed package.
+  const ivr = join(project, 'ivr');
+  cpSync(join(root, 'examples', 'ivr'), ivr, { recursive: true, filter: (f) => basename(f) !== 'node_modules' });
+  const ivrRan = await runCommand(process.execPath, ['--test', 'test/'], ivr, env);
+  assert.is(ivrRan.code, 0, ivrRan.output);
+  assert.match(ivrRan.output, /^# pass 15$/m);
+  assert.match(ivrRan.output, /^# fail 0$/m);
 
   writeFileSync(join(project, 'typed.mts'), TYPED);
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
