@@ -15,6 +15,8 @@ import { mountArchive } from './routes/archive.js';
 import { mountEditorConfig } from './routes/editorconfig.js';
 import { mountCommits } from './routes/commits.js';
 import { mountGitData } from './routes/git-data.js';
+import { mountSettings } from './routes/settings.js';
+import { mountDiscovery } from './routes/discovery.js';
 import { mountDownload } from './web/download.js';
 import { mountGitHttp } from './web/git-http.js';
 import { mountLfs } from './web/lfs.js';
@@ -66,6 +68,8 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
 
   const { site, git, config, accounts, repos, files, contents, protections, lfsStore, lfsRepo, refs, blobs } = g;
   mountUsers(b, { site, accounts });
+  mountSettings(b, { config });
+  mountDiscovery(b, { site, repos, pullMirrors: g.pullMirrors, search: g.repoSearch });
   mountRepos(b, { site, repos, accounts, files, pullMirrors: g.pullMirrors, mirrors: g.mirrors });
   mountBranches(b, { site, branches: g.branches, accounts, protections, repos });
   mountContents(b, { files, contents });
