@@ -30,6 +30,7 @@ import { createFiles } from './services/files.js';
 import { createLfsStore } from './services/lfs-store.js';
 import { createProtections } from './services/protections.js';
 import { createRepoService } from './services/repos.js';
+import { createRepoSearch } from './services/repo-search.js';
 import { createLfsMirroring } from './services/lfs-mirror.js';
 import { createMirrorScheduler } from './services/mirror-scheduler.js';
 import { createPullMirrors } from './services/pull-mirrors.js';
@@ -150,6 +151,8 @@ export async function createGitea(deps: GiteaDeps) {
     archives: createArchives(git),
     accounts,
     repos,
+    /** Repository search and the per-user lists. */
+    repoSearch: createRepoSearch({ rows: repoRows, repos, accounts }),
     protections,
     contents,
     files,
