@@ -10,6 +10,7 @@ import * as repoModels from './models/repository.js';
 import * as settingsModels from './models/settings.js';
 import * as userModels from './models/user.js';
 import * as branchOps from './operations/branches.js';
+import * as branchWriteOps from './operations/branch-writes.js';
 import * as commitOps from './operations/commits.js';
 import * as contentOps from './operations/contents.js';
 import * as discoveryOps from './operations/discovery.js';
@@ -31,6 +32,7 @@ export * from './models/repository.js';
 export * from './models/settings.js';
 export * from './models/user.js';
 export * as branches from './operations/branches.js';
+export * as branchWrites from './operations/branch-writes.js';
 export * as commits from './operations/commits.js';
 export * as contents from './operations/contents.js';
 export * as discovery from './operations/discovery.js';
@@ -43,7 +45,7 @@ export * as settings from './operations/settings.js';
 export * as users from './operations/users.js';
 
 /** Every declared Gitea operation, for the served document and the drift gate. */
-export const GITEA_OPERATIONS: readonly GOperation[] = [miscOps, settingsOps, userOps, repoOps, discoveryOps, branchOps, contentOps, gitDataOps, commitOps, rawOps, mirrorOps].flatMap((m) => Object.values(m) as GOperation[]);
+export const GITEA_OPERATIONS: readonly GOperation[] = [miscOps, settingsOps, userOps, repoOps, discoveryOps, branchOps, branchWriteOps, contentOps, gitDataOps, commitOps, rawOps, mirrorOps].flatMap((m) => Object.values(m) as GOperation[]);
 
 /** Every declared model (response and request), by name. */
 export const GITEA_MODELS: readonly GModel[] = [userModels, repoModels, branchModels, contentModels, fileOptionModels, mirrorModels, gitDataModels, commitStatusModels, settingsModels].flatMap((m) =>

@@ -14,6 +14,7 @@ import { createArchives } from './services/archive.js';
 import { ArchiveSlots } from './services/archive-slots.js';
 import { createBlobSource } from './services/blob-source.js';
 import { createBranches } from './services/branches.js';
+import { createBranchWriter } from './services/branch-writes.js';
 import { createCommitJson } from './services/commit-json.js';
 import { createCommitStatuses } from './services/commit-statuses.js';
 import { createCommits } from './services/commits.js';
@@ -142,6 +143,8 @@ export async function createGitea(deps: GiteaDeps) {
     /** Git reads for the routes, which hold no git handle. */
     refs: createRefResolver(git),
     branches: createBranches(git),
+    /** Branch creation and deletion through the API (announced on the commit bus). */
+    branchWriter: createBranchWriter({ git, protections, commits, touch: (r) => repos.touch(r) }),
     blobs: createBlobSource({ git, lfsStore, lfsRepo, lfsEnabled: config.lfsEnabled }),
     editorConfig: createEditorConfigReader(git),
     /** Commits: one, history pages, comparisons, diffs. */

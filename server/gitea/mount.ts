@@ -71,7 +71,7 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountSettings(b, { config });
   mountDiscovery(b, { site, repos, pullMirrors: g.pullMirrors, search: g.repoSearch });
   mountRepos(b, { site, repos, accounts, files, pullMirrors: g.pullMirrors, mirrors: g.mirrors });
-  mountBranches(b, { site, branches: g.branches, accounts, protections, repos });
+  mountBranches(b, { site, branches: g.branches, writer: g.branchWriter, accounts, protections, repos });
   mountContents(b, { files, contents });
   mountGitData(b, { gitData: g.gitData, commits: g.commitReader });
   mountCommits(b, { site, commits: g.commitReader, statuses: g.commitStatuses });
