@@ -8,6 +8,7 @@ import * as gitDataModels from './models/git-data.js';
 import * as mirrorModels from './models/mirror.js';
 import * as repoModels from './models/repository.js';
 import * as settingsModels from './models/settings.js';
+import * as tagModels from './models/tag.js';
 import * as userModels from './models/user.js';
 import * as branchOps from './operations/branches.js';
 import * as branchWriteOps from './operations/branch-writes.js';
@@ -20,6 +21,7 @@ import * as mirrorOps from './operations/mirrors.js';
 import * as repoOps from './operations/repos.js';
 import * as rawOps from './operations/raw.js';
 import * as settingsOps from './operations/settings.js';
+import * as tagOps from './operations/tags.js';
 import * as userOps from './operations/users.js';
 
 export * from './models/branch.js';
@@ -30,6 +32,7 @@ export * from './models/git-data.js';
 export * from './models/mirror.js';
 export * from './models/repository.js';
 export * from './models/settings.js';
+export * from './models/tag.js';
 export * from './models/user.js';
 export * as branches from './operations/branches.js';
 export * as branchWrites from './operations/branch-writes.js';
@@ -42,12 +45,13 @@ export * as mirrors from './operations/mirrors.js';
 export * as repos from './operations/repos.js';
 export * as raw from './operations/raw.js';
 export * as settings from './operations/settings.js';
+export * as tags from './operations/tags.js';
 export * as users from './operations/users.js';
 
 /** Every declared Gitea operation, for the served document and the drift gate. */
-export const GITEA_OPERATIONS: readonly GOperation[] = [miscOps, settingsOps, userOps, repoOps, discoveryOps, branchOps, branchWriteOps, contentOps, gitDataOps, commitOps, rawOps, mirrorOps].flatMap((m) => Object.values(m) as GOperation[]);
+export const GITEA_OPERATIONS: readonly GOperation[] = [miscOps, settingsOps, userOps, repoOps, discoveryOps, branchOps, branchWriteOps, tagOps, contentOps, gitDataOps, commitOps, rawOps, mirrorOps].flatMap((m) => Object.values(m) as GOperation[]);
 
 /** Every declared model (response and request), by name. */
-export const GITEA_MODELS: readonly GModel[] = [userModels, repoModels, branchModels, contentModels, fileOptionModels, mirrorModels, gitDataModels, commitStatusModels, settingsModels].flatMap((m) =>
+export const GITEA_MODELS: readonly GModel[] = [userModels, repoModels, branchModels, contentModels, fileOptionModels, mirrorModels, gitDataModels, commitStatusModels, settingsModels, tagModels].flatMap((m) =>
   (Object.values(m) as GModel[]).filter((x) => x && typeof x === 'object' && 'name' in x && 'ref' in x),
 );

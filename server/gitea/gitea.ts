@@ -15,6 +15,7 @@ import { ArchiveSlots } from './services/archive-slots.js';
 import { createBlobSource } from './services/blob-source.js';
 import { createBranches } from './services/branches.js';
 import { createBranchWriter } from './services/branch-writes.js';
+import { createTags } from './services/tags.js';
 import { createCommitJson } from './services/commit-json.js';
 import { createCommitStatuses } from './services/commit-statuses.js';
 import { createCommits } from './services/commits.js';
@@ -145,6 +146,8 @@ export async function createGitea(deps: GiteaDeps) {
     branches: createBranches(git),
     /** Branch creation and deletion through the API (announced on the commit bus). */
     branchWriter: createBranchWriter({ git, protections, commits, touch: (r) => repos.touch(r) }),
+    /** Tags through the API; a changed tag queues the push mirrors that sync on commit. */
+    tags: createTags({ git, site, touch: (r) => repos.touch(r), landed: (r) => mirrors.commitLanded(r) }),
     blobs: createBlobSource({ git, lfsStore, lfsRepo, lfsEnabled: config.lfsEnabled }),
     editorConfig: createEditorConfigReader(git),
     /** Commits: one, history pages, comparisons, diffs. */

@@ -17,6 +17,7 @@ import { mountCommits } from './routes/commits.js';
 import { mountGitData } from './routes/git-data.js';
 import { mountSettings } from './routes/settings.js';
 import { mountDiscovery } from './routes/discovery.js';
+import { mountTags } from './routes/tags.js';
 import { mountDownload } from './web/download.js';
 import { mountGitHttp } from './web/git-http.js';
 import { mountLfs } from './web/lfs.js';
@@ -72,6 +73,7 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountDiscovery(b, { site, repos, pullMirrors: g.pullMirrors, search: g.repoSearch });
   mountRepos(b, { site, repos, accounts, files, pullMirrors: g.pullMirrors, mirrors: g.mirrors });
   mountBranches(b, { site, branches: g.branches, writer: g.branchWriter, accounts, protections, repos });
+  mountTags(b, { site, tags: g.tags });
   mountContents(b, { files, contents });
   mountGitData(b, { gitData: g.gitData, commits: g.commitReader });
   mountCommits(b, { site, commits: g.commitReader, statuses: g.commitStatuses });
