@@ -69,11 +69,8 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
 
   const { site, git, config, accounts, repos, files, contents, protections, lfsStore, lfsRepo, refs, blobs } = g;
   mountUsers(b, { site, accounts });
-  mountSettings(b, { config });
-  mountDiscovery(b, { site, repos, pullMirrors: g.pullMirrors, search: g.repoSearch });
   mountRepos(b, { site, repos, accounts, files, pullMirrors: g.pullMirrors, mirrors: g.mirrors });
   mountBranches(b, { site, branches: g.branches, writer: g.branchWriter, accounts, protections, repos });
-  mountTags(b, { site, tags: g.tags });
   mountContents(b, { files, contents });
   mountGitData(b, { gitData: g.gitData, commits: g.commitReader });
   mountCommits(b, { site, commits: g.commitReader, statuses: g.commitStatuses });
@@ -81,6 +78,9 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountMirrors(b, { site, pushMirrors: g.pushMirrors, mirrors: g.mirrors });
   mountArchive(b, { archives: g.archives, site, archiveSlots: g.archiveSlots });
   mountEditorConfig(b, { refs, editorConfig: g.editorConfig });
+  mountSettings(b, { config });
+  mountDiscovery(b, { site, repos, pullMirrors: g.pullMirrors, search: g.repoSearch });
+  mountTags(b, { site, tags: g.tags });
 
   app.get('/api/swagger.v1.json', (c) => c.json(giteaSwagger([...b.mounted], GITEA_MODELS, `${g.site.basePath}/api/v1`)));
   app.get('/api/swagger', (c) =>
