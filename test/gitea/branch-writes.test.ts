@@ -56,6 +56,10 @@ test('from old_branch_name, from old_ref_name (a commit id or a branch)', async 
   assert.is(revParse('refs/heads/from-commit'), first);
   const r3 = await create('tree', { new_branch_name: 'from-ref', old_ref_name: 'from-commit' });
   assert.is(r3.body.commit.id, first);
+  // An abbreviated commit id names its commit too.
+  const r4 = await create('tree', { new_branch_name: 'from-short', old_ref_name: second.slice(0, 10) });
+  assert.is(r4.status, 201, r4.text);
+  assert.is(r4.body.commit.id, second);
 });
 
 test('a missing start point is 404; an empty repository has nothing to branch from', async () => {

@@ -90,7 +90,8 @@ test('annotated: a message makes a tag object, tagged by the caller, with the me
 
 test('the list: newest tagger time first; all tags without page, a page of limit with it; no Link header', async () => {
   const g = ctx.g;
-  assert.is((await create({ tag_name: 'v0', target: older })).status, 201);
+  // An abbreviated commit id is a target too.
+  assert.is((await create({ tag_name: 'v0', target: older.slice(0, 8) })).status, 201);
   const all = await g.api('GET', '/api/v1/repos/root/tagged/tags?limit=1');
   assert.is(all.status, 200);
   // release/2 was tagged now; v1 tags a 2021 commit, v0 a 2020 one.
@@ -108,6 +109,7 @@ test('refusals: an existing name 409, an unknown target 404, bad names 422, unkn
   const g = ctx.g;
   await expectJsonError(g, create({ tag_name: 'v1', target: older }), 409, 'tag already exists [name: v1]');
   await expectJsonError(g, create({ tag_name: 'v9', target: 'nope' }), 404, 'target not found: object does not exist [id: nope, rel_path: ]');
+  await expectJsonError(g, create({ tag_name: 'v9', target: 'abcdef12' }), 404, 'target not found: object does not exist [id: abcdef12, rel_path: ]');
   await expectJsonError(g, create({ message: 'x' }), 422, '[TagName]: Required');
   await expectJsonError(g, create({ tag_name: 'bad..name' }), 422, '[TagName]: GitRefName');
   await expectJsonError(g, g.api('GET', '/api/v1/repos/root/tagged/tags/nope'), 404, 'nope');

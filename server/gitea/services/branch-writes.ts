@@ -5,7 +5,7 @@ import type { GitStore } from '../git/store.js';
 import type { CommitPublisher } from './commit-bus.js';
 import type { Protections } from './protections.js';
 import { decidePush } from './push-rules.js';
-import { resolveRef } from './refs.js';
+import { resolveCommitish } from './commitish.js';
 import type { RepoContext } from './repos.js';
 
 /** Where a new branch starts (Gitea's CreateBranchRepoOption). */
@@ -42,7 +42,7 @@ export function createBranchWriter(deps: { git: GitStore; protections: Protectio
   }
 
   async function startPoint(repo: RepoContext, opt: NewBranch): Promise<string> {
-    if (opt.old_ref_name) return (await resolveRef(git, repo, opt.old_ref_name)).commit;
+    if (opt.old_ref_name) return resolveCommitish(git, repo, opt.old_ref_name);
     const refs = await git.refs(repo.gitDir);
     const from = opt.old_branch_name || repo.row.default_branch;
     const sha = refs.branches.get(from);

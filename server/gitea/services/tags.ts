@@ -10,7 +10,7 @@ import type { GitStore } from '../git/store.js';
 import { parseTag } from '../git/tag.js';
 import { cleanTagMessage, formatTag, listTagRefs, type TagRef } from '../git/tag-list.js';
 import type { Site } from '../site.js';
-import { resolveRef } from './refs.js';
+import { resolveCommitish } from './commitish.js';
 import type { RepoContext } from './repos.js';
 
 /** What a tag shows: its message and the tagged object, with the tagger's time (the committer's for a lightweight tag). */
@@ -87,7 +87,7 @@ export function createTags(deps: { git: GitStore; site: Site; touch: (repo: Repo
       const name = opt.tag_name;
       let commit: string;
       try {
-        commit = (await resolveRef(git, repo, opt.target || repo.row.default_branch)).commit;
+        commit = await resolveCommitish(git, repo, opt.target || repo.row.default_branch);
       } catch (err) {
         throw notFound(`target not found: ${(err as Error).message}`);
       }
