@@ -21,7 +21,7 @@ const mirror = v.strictObject({
   remote_address: v.string(),
 });
 
-/** A branch moved: a commit through the API, a push, or a pull-mirror fetch. */
+/** A branch moved: a commit through the API, a branch created or deleted through the API (deleted: `sha` is all zeros), a push, or a pull-mirror fetch. */
 export const CommitEvent = v.strictObject({ type: v.literal('commit'), ...base, branch: v.string(), sha: v.pipe(v.string(), v.regex(/^[0-9a-f]{40}$/)) });
 export const MirrorSyncStarted = v.strictObject({ type: v.literal('mirror_sync_started'), ...base, mirror });
 export const MirrorSyncFinished = v.strictObject({ type: v.literal('mirror_sync_finished'), ...base, mirror });

@@ -14,6 +14,8 @@ import { createArchives } from './services/archive.js';
 import { ArchiveSlots } from './services/archive-slots.js';
 import { createBlobSource } from './services/blob-source.js';
 import { createBranches } from './services/branches.js';
+import { createBranchWriter } from './services/branch-writes.js';
+import { createTags } from './services/tags.js';
 import { createCommitJson } from './services/commit-json.js';
 import { createCommitStatuses } from './services/commit-statuses.js';
 import { createCommits } from './services/commits.js';
@@ -30,6 +32,7 @@ import { createFiles } from './services/files.js';
 import { createLfsStore } from './services/lfs-store.js';
 import { createProtections } from './services/protections.js';
 import { createRepoService } from './services/repos.js';
+import { createRepoSearch } from './services/repo-search.js';
 import { createLfsMirroring } from './services/lfs-mirror.js';
 import { createMirrorScheduler } from './services/mirror-scheduler.js';
 import { createPullMirrors } from './services/pull-mirrors.js';
@@ -141,6 +144,10 @@ export async function createGitea(deps: GiteaDeps) {
     /** Git reads for the routes, which hold no git handle. */
     refs: createRefResolver(git),
     branches: createBranches(git),
+    /** Branch creation and deletion through the API (announced on the commit bus). */
+    branchWriter: createBranchWriter({ git, protections, commits, touch: (r) => repos.touch(r) }),
+    /** Tags through the API; a changed tag queues the push mirrors that sync on commit. */
+    tags: createTags({ git, site, touch: (r) => repos.touch(r), landed: (r) => mirrors.commitLanded(r) }),
     blobs: createBlobSource({ git, lfsStore, lfsRepo, lfsEnabled: config.lfsEnabled }),
     editorConfig: createEditorConfigReader(git),
     /** Commits: one, history pages, comparisons, diffs. */
@@ -150,6 +157,8 @@ export async function createGitea(deps: GiteaDeps) {
     archives: createArchives(git),
     accounts,
     repos,
+    /** Repository search and the per-user lists. */
+    repoSearch: createRepoSearch({ rows: repoRows, repos, accounts }),
     protections,
     contents,
     files,

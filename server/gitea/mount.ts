@@ -15,6 +15,9 @@ import { mountArchive } from './routes/archive.js';
 import { mountEditorConfig } from './routes/editorconfig.js';
 import { mountCommits } from './routes/commits.js';
 import { mountGitData } from './routes/git-data.js';
+import { mountSettings } from './routes/settings.js';
+import { mountDiscovery } from './routes/discovery.js';
+import { mountTags } from './routes/tags.js';
 import { mountDownload } from './web/download.js';
 import { mountGitHttp } from './web/git-http.js';
 import { mountLfs } from './web/lfs.js';
@@ -67,7 +70,7 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   const { site, git, config, accounts, repos, files, contents, protections, lfsStore, lfsRepo, refs, blobs } = g;
   mountUsers(b, { site, accounts });
   mountRepos(b, { site, repos, accounts, files, pullMirrors: g.pullMirrors, mirrors: g.mirrors });
-  mountBranches(b, { site, branches: g.branches, accounts, protections, repos });
+  mountBranches(b, { site, branches: g.branches, writer: g.branchWriter, accounts, protections, repos });
   mountContents(b, { files, contents });
   mountGitData(b, { gitData: g.gitData, commits: g.commitReader });
   mountCommits(b, { site, commits: g.commitReader, statuses: g.commitStatuses });
@@ -75,6 +78,9 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountMirrors(b, { site, pushMirrors: g.pushMirrors, mirrors: g.mirrors });
   mountArchive(b, { archives: g.archives, site, archiveSlots: g.archiveSlots });
   mountEditorConfig(b, { refs, editorConfig: g.editorConfig });
+  mountSettings(b, { config });
+  mountDiscovery(b, { site, repos, pullMirrors: g.pullMirrors, search: g.repoSearch });
+  mountTags(b, { site, tags: g.tags });
 
   app.get('/api/swagger.v1.json', (c) => c.json(giteaSwagger([...b.mounted], GITEA_MODELS, `${g.site.basePath}/api/v1`)));
   app.get('/api/swagger', (c) =>

@@ -186,7 +186,7 @@ async function runAll(w: World, cases: Case[]): Promise<string[]> {
 
 // ---------------------------------------------------------------------------
 // The world: an owner with a public repository, a collaborator, a branch
-// protection, a push mirror and a token, so path parameters name real things.
+// protection, a tag, a push mirror and a token, so path parameters name real things.
 
 async function makeWorld(g: GiteaWorld): Promise<World> {
   const owen = await g.user('owen');
@@ -200,6 +200,8 @@ async function makeWorld(g: GiteaWorld): Promise<World> {
   assert.is(put.status, 204, put.text);
   const rule = await g.api('POST', '/api/v1/repos/owen/site/branch_protections', { json: { rule_name: 'stable' }, auth: owen.auth });
   assert.is(rule.status, 201, rule.text);
+  const tag = await g.api('POST', '/api/v1/repos/owen/site/tags', { json: { tag_name: 'v1' }, auth: owen.auth });
+  assert.is(tag.status, 201, tag.text);
   const mirror = await g.api('POST', '/api/v1/repos/owen/site/push_mirrors', { json: { remote_address: `${g.url}/owen/target.git`, interval: '0', sync_on_commit: false }, auth: owen.auth });
   assert.is(mirror.status, 200, mirror.text);
   await g.token({ name: 'owen', password: owen.password }, ['read:repository'], 'keep');
@@ -227,6 +229,7 @@ async function makeWorld(g: GiteaWorld): Promise<World> {
       username: 'owen',
       collaborator: 'cara',
       token: 'keep',
+      tag: 'v1',
     },
   };
 }

@@ -106,3 +106,9 @@ export const BranchProtection = responseModel('BranchProtection', 'A protection 
   created_at: t.datetime(),
   updated_at: t.datetime(),
 });
+
+export const CreateBranchRepoOption = requestModel('CreateBranchRepoOption', 'Where a new branch starts.', {
+  new_branch_name: rq.string('BranchName', { required: true, gitRefName: true, maxSize: 100 }, 'Name of the new branch.'),
+  old_branch_name: rq.string('OldBranchName', { gitRefName: true, maxSize: 100 }, 'Deprecated: a branch to start from (use old_ref_name).'),
+  old_ref_name: rq.string('OldRefName', { gitRefName: true, maxSize: 100 }, 'A branch, tag or commit id to start from; the default branch when neither this nor old_branch_name is given.'),
+});

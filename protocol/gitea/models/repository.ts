@@ -8,6 +8,13 @@ export const Permission = responseModel('Permission', 'What the caller may do wi
   pull: t.bool(),
 });
 
+/** The issue tracker settings a repository with issues reports (a new repository's defaults here). */
+export const InternalTracker = responseModel('InternalTracker', 'Settings of the repository\'s own issue tracker.', {
+  enable_time_tracker: t.bool(),
+  allow_only_contributors_to_track_time: t.bool(),
+  enable_issue_dependencies: t.bool(),
+});
+
 /** Gitea's Repository, field order as served; the features we do not have report their defaults. */
 export const Repository = responseModel('Repository', 'A repository; fields for features this server does not have carry their default values.', {
   id: t.int64(),
@@ -45,6 +52,7 @@ export const Repository = responseModel('Repository', 'A repository; fields for 
   permissions: omitempty(t.ref(Permission)),
   has_code: t.bool(),
   has_issues: t.bool(),
+  internal_tracker: omitempty(t.ref(InternalTracker)),
   has_wiki: t.bool(),
   has_pull_requests: t.bool(),
   has_projects: t.bool(),
@@ -106,4 +114,10 @@ export const RepoCollaboratorPermission = responseModel('RepoCollaboratorPermiss
   permission: t.string(),
   role_name: t.string(),
   user: t.ref(User),
+});
+
+/** The answer of a repository search: Gitea wraps the page in `{ok, data}`. */
+export const SearchResults = responseModel('SearchResults', 'One page of repositories found by a search.', {
+  ok: t.bool(),
+  data: t.array(Repository),
 });

@@ -1,9 +1,11 @@
 import * as ops from '../../../protocol/gitea/operations/branches.js';
+import * as writeOps from '../../../protocol/gitea/operations/branch-writes.js';
 import { goTime } from '../../util/go-format.js';
 import type { GiteaBinder } from '../http/bind.js';
 import { Reply } from '../http/bind.js';
 import { paged } from '../http/paginate.js';
 import type { Branches } from '../services/branches.js';
+import type { BranchWriter } from '../services/branch-writes.js';
 import type { Accounts } from '../services/accounts.js';
 import type { Protections } from '../services/protections.js';
 import { takesWrites } from '../services/repo-access.js';
@@ -13,8 +15,8 @@ import type { UserRow } from '../../db/repos/user-repo.js';
 import type { Commit } from '../git/commit.js';
 import { UNSIGNED } from '../services/files.js';
 
-/** Branches (read) and branch protection rules. */
-export function mountBranches(b: GiteaBinder, g: { site: Site; branches: Branches; accounts: Accounts; protections: Protections; repos: RepoService }): void {
+/** Branches (read, create, delete) and branch protection rules. */
+export function mountBranches(b: GiteaBinder, g: { site: Site; branches: Branches; writer: BranchWriter; accounts: Accounts; protections: Protections; repos: RepoService }): void {
   /** Gitea's PayloadUser: the user name is that of the account with the commit's email, if any. */
   const payloadUser = (p: Commit['author']) => ({ name: p.name, email: p.email, username: (p.email && g.accounts.byEmail(p.email)?.name) || '' });
 
@@ -63,6 +65,14 @@ export function mountBranches(b: GiteaBinder, g: { site: Site; branches: Branche
     const head = await g.branches.get(ctx.repo!, branch);
     return branchJson(ctx.repo!, head.name, head.commit, ctx.doer);
   });
+
+  b.mount(writeOps.repoCreateBranch, async ({ body }, ctx) => {
+    const made = await g.writer.create(ctx.repo!, ctx.doer!, { ...body, new_branch_name: body.new_branch_name ?? '' });
+    const head = await g.branches.get(ctx.repo!, made.name);
+    return new Reply(201, branchJson(ctx.repo!, head.name, head.commit, ctx.doer));
+  });
+
+  b.mount(writeOps.repoDeleteBranch, ({ branch }, ctx) => g.writer.remove(ctx.repo!, branch));
 
   b.mount(ops.repoListBranchProtection, (_a, ctx) => {
     const r = readers(ctx.repo!);

@@ -1,9 +1,7 @@
 import * as mirrorOps from '../../../protocol/gitea/operations/mirrors.js';
 import * as ops from '../../../protocol/gitea/operations/repos.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
-import { formatGoDuration } from '../../util/go-duration.js';
-import { goTime } from '../../util/go-format.js';
-import { toRepository, toUser } from '../convert.js';
+import { toUser } from '../convert.js';
 import type { GiteaBinder } from '../http/bind.js';
 import { Reply } from '../http/bind.js';
 import { paged } from '../http/paginate.js';
@@ -12,8 +10,9 @@ import type { Files } from '../services/files.js';
 import { initialCommit } from '../services/initial-commit.js';
 import type { MirrorScheduler } from '../services/mirror-scheduler.js';
 import type { PullMirrors } from '../services/pull-mirrors.js';
-import type { RepoContext, RepoService } from '../services/repos.js';
+import type { RepoService } from '../services/repos.js';
 import type { Site } from '../site.js';
+import { repoJsonOf } from './repo-json.js';
 
 /** What the repository routes use. */
 export interface RepoRoutesDeps {
@@ -27,13 +26,7 @@ export interface RepoRoutesDeps {
 
 /** Repositories and their collaborators. */
 export function mountRepos(b: GiteaBinder, g: RepoRoutesDeps): void {
-  const repoJson = async (ctx: RepoContext) => {
-    const json = toRepository(ctx.row, ctx.owner, ctx.perm, await g.repos.facts(ctx), g.site);
-    // A pull mirror shows its interval and last sync, as Gitea does.
-    const pull = ctx.row.is_mirror ? g.pullMirrors.get(ctx.row.id) : undefined;
-    if (pull) Object.assign(json, { mirror_interval: formatGoDuration(pull.interval_ns), mirror_updated: goTime(pull.last_update) });
-    return json;
-  };
+  const repoJson = repoJsonOf(g);
 
   b.mount(mirrorOps.repoMigrate, async ({ body }, ctx) => {
     const repo = await g.pullMirrors.migrate(ctx.doer!, { ...body, clone_addr: body.clone_addr ?? '', repo_name: body.repo_name ?? '' });
