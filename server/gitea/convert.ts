@@ -108,19 +108,20 @@ export function toRepository(r: RepositoryRow, owner: UserRow, perm: Perm, facts
     updated_at: goTime(r.updated_at),
     archived_at: goTime(r.archived_at),
     permissions: { admin: perm.admin, push: perm.write, pull: perm.read },
+    // A unit is on only where this server serves it (code): a client that checks has_issues or
+    // has_pull_requests before calling those APIs skips them here instead of meeting a 404. The
+    // merge settings and the tracker's options are Gitea's defaults for a new repository
+    // (time tracking off, as /settings/repository says).
     has_code: true,
-    // The units and merge settings Gitea gives every new repository (services/repository/create.go),
-    // so that clients choosing a merge style or checking for pull requests find what they find on Gitea.
-    has_issues: true,
-    // Time tracking is off on this server (see /settings/repository); the rest are Gitea's defaults.
+    has_issues: false,
     internal_tracker: { enable_time_tracker: false, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true },
-    has_wiki: true,
-    has_pull_requests: true,
-    has_projects: true,
+    has_wiki: false,
+    has_pull_requests: false,
+    has_projects: false,
     projects_mode: 'all',
-    has_releases: true,
-    has_packages: true,
-    has_actions: true,
+    has_releases: false,
+    has_packages: false,
+    has_actions: false,
     ignore_whitespace_conflicts: false,
     allow_merge_commits: true,
     allow_rebase: true,
