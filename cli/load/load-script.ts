@@ -1,6 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { checkScript, RECEIVING_STEPS, stepEntry, type ScriptStep } from '../../protocol/sim/script.js';
+import { readYamlFile, YamlFileError } from '../yaml-file.js';
 
 /**
  * What each caller does when no --script is given: waits a second (the app answers and starts
@@ -21,20 +20,12 @@ export class LoadScriptError extends Error {}
  * would name it (`script step 2: unknown key 'wiat_ms'`).
  */
 export function readLoadScript(file: string): ScriptStep[] {
-  let text: string;
-  try {
-    const size = statSync(file).size;
-    if (size > MAX_SCRIPT_FILE_BYTES) throw new LoadScriptError(`${file}: ${size} bytes; a script file may have at most ${MAX_SCRIPT_FILE_BYTES}`);
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if (e instanceof LoadScriptError) throw e;
-    throw new LoadScriptError(`${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
   let raw: unknown;
   try {
-    raw = parseYaml(text, { maxAliasCount: 100, uniqueKeys: true });
+    raw = readYamlFile(file, MAX_SCRIPT_FILE_BYTES, 'a script file');
   } catch (e) {
-    throw new LoadScriptError(`${file}: not valid YAML or JSON: ${(e as Error).message.split('\n')[0]}`);
+    if (e instanceof YamlFileError) throw new LoadScriptError(e.message);
+    throw e;
   }
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
     const keys = Object.keys(raw);

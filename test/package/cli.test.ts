@@ -22,7 +22,7 @@ test('--help, -h and help print the usage on stdout and exit 0', async () => {
     assert.is(r.stderr, '');
     assert.match(r.stdout, /^Usage: trunkline <command> \[options\]\n/);
     assert.match(r.stdout, /\n {2}serve {5}run the server, configured by the environment \(what npm start does\)\n/);
-    assert.match(r.stdout, /\n {2}scenario {2}run scenario files against a Stasis application and report\n {2}load {6}.* \(not available yet\)\n/);
+    assert.match(r.stdout, /\n {2}scenario {2}run scenario files against a Stasis application and report\n {2}load {6}place many calls against an application and report as SIPp does\n/);
   }
 });
 
