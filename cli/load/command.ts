@@ -119,6 +119,7 @@ export async function loadCommand(argv: string[], io: LoadIo = process): Promise
     const outcome = await runLoad(c.host, tap, plan, a.quiet ? () => {} : (p) => progress.update(p), stop);
     process.off('SIGINT', onSigint);
     if (!a.quiet) progress.end();
+    if (outcome.refusedFirst) throw new Exit(2, `${outcome.error} (check --endpoint, --extension and the script)`);
     if (!outcome.error) await fillFromHistory(c.host.sim, outcome.calls).catch((e: Error) => (outcome.error = `reading the call history: ${e.message}`));
     const report = buildReport({ url: c.host.url, plan, timeScale: own ? (a.timeScale ?? 1) : null, script: a.script ?? 'default' }, outcome);
     const toStdout = a.json === '-' || a.csv === '-';

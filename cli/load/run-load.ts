@@ -39,6 +39,8 @@ export interface LoadOutcome {
   wallMs: number;
   /** Why the run stopped early (the server went away, the tap closed…), if it did. */
   error?: string;
+  /** Whether that was the server refusing the first call as a bad request (the command line's fault), not the server going away. */
+  refusedFirst?: boolean;
 }
 
 /** The server cannot be reached any more: the run stops. */
@@ -109,7 +111,10 @@ export async function runLoad(host: ScenarioHost, tap: TapStream, plan: LoadPlan
       call.refused = `${e.status}${msg ? ` ${msg}` : ''}`;
       refused++;
       // The first call refused as a bad request means the command line names something the server does not have.
-      if (e.status === 400 && out.calls.length === 1) fatal ??= new Error(`the server refused the first call: ${call.refused}`);
+      if (e.status === 400 && out.calls.length === 1 && !fatal) {
+        fatal = new Error(`the server refused the first call: ${call.refused}`);
+        out.refusedFirst = true;
+      }
       finish(call);
     }
   };
@@ -117,7 +122,7 @@ export async function runLoad(host: ScenarioHost, tap: TapStream, plan: LoadPlan
   const sweeping = sweep(host, live, plan.callTimeoutS * 1000, finish, () => fatal, (e) => (fatal ??= e));
   let next = t0;
   while (out.calls.length < limit && !stop.requested && !fatal && !tap.closed) {
-    while (live.size >= plan.concurrent && !fatal && !tap.closed && !stop.requested) await new Promise<void>((r) => ((slotFreed = r), setTimeout(r, SWEEP_MS)));
+    while (live.size >= plan.concurrent && !fatal && !tap.closed && !stop.requested && performance.now() < deadline) await new Promise<void>((r) => ((slotFreed = r), setTimeout(r, SWEEP_MS)));
     slotFreed = undefined;
     const wait = next - performance.now();
     if (wait > 0) await sleep(wait);

@@ -127,6 +127,13 @@ test('--url with no app serving the application and no --command: exit 3', async
   assert.equal(r, { code: 3, stdout: '', stderr: `trunkline load: no event socket serves the application 'nobody' at ${pbx.url}: start the app first, or give --command\n` });
 });
 
+test('a first call the server refuses as a bad request (an unknown extension): exit 2 with its message, no report', async () => {
+  const r = await startCli(['load', '--url', pbx.url, '--extension', '4711@default', '--app', 'loadok', '--calls', '5', '--rate', '5', '--concurrent', '1', '--quiet', '--command', `node ${APP}`], cleanEnv(), temp()).done;
+  assert.is(r.code, 2, r.stderr);
+  assert.is(r.stdout, '');
+  assert.match(r.stderr, /^trunkline load: the server refused the first call: 400 .+ \(check --endpoint, --extension and the script\)\n$/);
+});
+
 test('without --url: its own server at a time scale, the default script, the table on stdout', async () => {
   const args = ['load', '--extension', '1000@default', '--app', 'own', '--calls', '3', '--rate', '5', '--concurrent', '3', '--time-scale', '10', '--quiet', '--command', `node ${APP}`];
   const r = await startCli(args, cleanEnv(), temp()).done;

@@ -1,0 +1,79 @@
+// `trunkline load` at 100 calls/s: 1,000 callers into a Stasis IVR app (the load tool's test app,
+// test/load/fixtures/load-app.mjs: answer, a prompt, a digit, a second prompt, hang up; examples/ivr
+// was not on main when this was written), placed by the command as a user runs it, against a
+// server started as `npm start` does (real clock, scale 1). Measures: calls completed, set-up time
+// p99 (placed → StasisStart and → answer, from the tool's report), the server's CPU time and peak
+// RSS (from /proc). Baseline, same run and same server settings: the same 1,000 calls at the same
+// rate into an app that hangs up each call as it arrives (extension 1000 answers in the dialplan),
+// so the difference is what the IVR's media, digits and prompts cost, and the baseline's own
+// figures are the floor the call set-up and the tool's tap add.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fmt, startTrunkline, type Proc } from './_lib.js';
+
+const CALLS = Number(process.env.BENCH_CHANNELS ?? 1000);
+const RATE = 100;
+const CONCURRENT = 500;
+const root = join(import.meta.dirname, '..');
+const APP = join(root, 'test', 'load', 'fixtures', 'load-app.mjs');
+const CLK_TCK = 100;
+
+/** CPU seconds (user + system) the process has used so far. */
+function cpuSeconds(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12])) / CLK_TCK;
+}
+
+interface Figures {
+  report: any;
+  cpuS: number;
+  peakMiB: number;
+  code: number | null;
+}
+
+/** One `trunkline load` run against a fresh server; the app under test is started by the tool. */
+async function run(label: string, extension: string, script: unknown[], appEnv: Record<string, string>): Promise<Figures> {
+  const server: Proc = await startTrunkline({ SIM_CLOCK: 'real' });
+  const dir = mkdtempSync(join(tmpdir(), 'trunkline-bench-load-'));
+  writeFileSync(join(dir, 'script.json'), JSON.stringify(script));
+  const cpu0 = cpuSeconds(server.proc.pid!);
+  let peak = server.rssMiB();
+  const sampler = setInterval(() => (peak = Math.max(peak, server.rssMiB())), 100);
+  const args = ['--import', 'tsx', join(root, 'cli', 'main.ts'), 'load', '--url', server.url, '--user', 'asterisk:asterisk', '--app', `bench-${label}`,
+    '--extension', extension, '--calls', String(CALLS), '--rate', String(RATE), '--concurrent', String(CONCURRENT),
+    '--script', join(dir, 'script.json'), '--command', `node ${APP}`, '--json', '-', '--quiet'];
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...appEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  clearInterval(sampler);
+  const cpuS = cpuSeconds(server.proc.pid!) - cpu0;
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+  let report: any;
+  try {
+    report = JSON.parse(out);
+  } catch {
+    throw new Error(`${label}: the load tool exited ${code} without a report:\n${out}`);
+  }
+  return { report, cpuS, peakMiB: peak, code };
+}
+
+const ivr = await run('ivr', '1001', [{ wait_heard: 'sound:hello-world' }, { dtmf: '5' }, { wait_ms: 600_000 }], {});
+const bare = await run('bare', '1000', [{ wait_ms: 600_000 }], { HANGUP_AT_ONCE: '1' });
+
+const line = (name: string, f: Figures) => {
+  const r = f.report;
+  const completed = r.ended_by_cause.filter((c: any) => c.cause === 16).reduce((a: number, c: any) => a + c.count, 0);
+  return `  ${name.padEnd(6)} ${fmt(completed, 0)}/${fmt(r.calls.attempted, 0)} completed (answered ${r.calls.answered}, failed ${r.calls.failed}) in ${fmt(r.wall_ms / 1000)} s; ` +
+    `placed → StasisStart p99 ${fmt(r.setup_ms.stasis_start?.p99 ?? NaN)} ms, → answer p99 ${fmt(r.setup_ms.answer?.p99 ?? NaN)} ms; ` +
+    `digit → reaction p99 ${r.dtmf_response_ms ? `${fmt(r.dtmf_response_ms.p99)} ms` : '-'}; most at once ${r.calls.max_concurrent}; ` +
+    `server CPU ${fmt(f.cpuS, 2)} s, peak RSS ${fmt(f.peakMiB, 0)} MiB`;
+};
+console.log(`trunkline load: ${fmt(CALLS, 0)} calls at ${RATE}/s (at most ${CONCURRENT} at once), real clock`);
+console.log(line('ivr', ivr));
+console.log(line('bare', bare));
+console.log(`  the IVR's app logic costs ${fmt(ivr.cpuS - bare.cpuS, 2)} s of server CPU more (${fmt(ivr.cpuS / Math.max(bare.cpuS, 0.01), 2)}×) and ${fmt(ivr.peakMiB - bare.peakMiB, 0)} MiB more peak RSS`);
+if (ivr.code !== 0 || bare.code !== 0) process.exitCode = 1;
