@@ -9,7 +9,7 @@
 // figures are the floor the call set-up and the tool's tap add.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fmt, startTrunkline, type Proc } from './_lib.js';
 
@@ -44,10 +44,14 @@ async function run(label: string, extension: string, script: unknown[], appEnv: 
   const args = ['--import', 'tsx', join(root, 'cli', 'main.ts'), 'load', '--url', server.url, '--user', 'asterisk:asterisk', '--app', `bench-${label}`,
     '--extension', extension, '--calls', String(CALLS), '--rate', String(RATE), '--concurrent', String(CONCURRENT),
     '--script', join(dir, 'script.json'), '--command', `node ${APP}`, '--json', '-', '--quiet'];
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...appEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // The tool's table goes to stderr (the JSON report takes stdout): shown only when it fails.
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...appEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
+  let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  if (code !== 0) process.stderr.write(`${label}: trunkline load exited ${code}\n${err}`);
   clearInterval(sampler);
   const cpuS = cpuSeconds(server.proc.pid!) - cpu0;
   await server.stop();
@@ -72,7 +76,7 @@ const line = (name: string, f: Figures) => {
     `digit → reaction p99 ${r.dtmf_response_ms ? `${fmt(r.dtmf_response_ms.p99)} ms` : '-'}; most at once ${r.calls.max_concurrent}; ` +
     `server CPU ${fmt(f.cpuS, 2)} s, peak RSS ${fmt(f.peakMiB, 0)} MiB`;
 };
-console.log(`trunkline load: ${fmt(CALLS, 0)} calls at ${RATE}/s (at most ${CONCURRENT} at once), real clock`);
+console.log(`trunkline load: ${fmt(CALLS, 0)} calls at ${RATE}/s (at most ${CONCURRENT} at once), real clock; load average ${loadavg().map((x) => fmt(x, 1)).join(' ')}`);
 console.log(line('ivr', ivr));
 console.log(line('bare', bare));
 console.log(`  the IVR's app logic costs ${fmt(ivr.cpuS - bare.cpuS, 2)} s of server CPU more (${fmt(ivr.cpuS / Math.max(bare.cpuS, 0.01), 2)}×) and ${fmt(ivr.peakMiB - bare.peakMiB, 0)} MiB more peak RSS`);

@@ -16,7 +16,7 @@ export interface LatencySummary {
 export function summarise(samples: number[]): LatencySummary | null {
   if (!samples.length) return null;
   const sorted = Float64Array.from(samples).sort();
-  const rank = (p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  const rank = (p: number) => sorted[Math.max(0, Math.ceil((p * sorted.length) / 100) - 1)]!;
   let sum = 0;
   for (const x of sorted) sum += x;
   const round = (x: number) => Math.round(x * 10) / 10;
