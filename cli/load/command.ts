@@ -61,15 +61,24 @@ async function connect(a: LoadArgs): Promise<{ host: ScenarioHost; own?: Trunkli
   return { host };
 }
 
+/** --app, or the server's global STASIS_APP: where the bundled dialplan sends calls that do not set it. */
+async function appName(a: LoadArgs, host: ScenarioHost): Promise<string> {
+  if (a.app) return a.app;
+  const r = await requestJson(host, 'GET', '/ari/asterisk/variable', { variable: 'STASIS_APP' });
+  const name = r.status === 200 ? (r.body as { value?: string }).value : undefined;
+  if (!name) throw new Exit(2, `no --app given, and ${host.url} has no global STASIS_APP to take its place`);
+  return name;
+}
+
 /** Starts the app under test (--command), or checks that one already serves the application. */
-async function appUnderTest(a: LoadArgs, host: ScenarioHost): Promise<AppProcess | undefined> {
+async function appUnderTest(a: LoadArgs, name: string, host: ScenarioHost): Promise<AppProcess | undefined> {
   if (!a.command) {
-    const r = await requestJson(host, 'GET', `/ari/applications/${encodeURIComponent(a.app)}`);
-    if (r.status !== 200) throw new Exit(3, `no event socket serves the application '${a.app}' at ${host.url}: start the app first, or give --command`);
+    const r = await requestJson(host, 'GET', `/ari/applications/${encodeURIComponent(name)}`);
+    if (r.status !== 200) throw new Exit(3, `no event socket serves the application '${name}' at ${host.url}: start the app first, or give --command`);
     return undefined;
   }
   const [command, ...args] = a.command;
-  const spec = { command: command!, args, cwd: process.cwd(), name: a.app };
+  const spec = { command: command!, args, cwd: process.cwd(), name };
   const app = AppProcess.start(spec, host);
   try {
     await app.waitReady(spec, host);
@@ -107,11 +116,12 @@ export async function loadCommand(argv: string[], io: LoadIo = process): Promise
     checkWritable(a.csv, '--csv');
     const c = await connect(a);
     own = c.own;
-    tap = await TapStream.open(c.host, a.app, { keep: false }).catch((e: Error) => {
+    const name = await appName(a, c.host);
+    tap = await TapStream.open(c.host, name, { keep: false }).catch((e: Error) => {
       throw new Exit(3, `cannot open the event tap of ${c.host.url}: ${e.message}`);
     });
-    app = await appUnderTest(a, c.host);
-    const plan: LoadPlan = { endpoint: a.endpoint, extension: a.extension, context: a.context, app: a.app, script, calls: a.calls, rate: a.rate, concurrent: a.concurrent, durationS: a.durationS, callTimeoutS: a.callTimeoutS };
+    app = await appUnderTest(a, name, c.host);
+    const plan: LoadPlan = { endpoint: a.endpoint, extension: a.extension, context: a.context, app: name, script, calls: a.calls, rate: a.rate, concurrent: a.concurrent, durationS: a.durationS, callTimeoutS: a.callTimeoutS };
     const stop = { requested: false };
     const onSigint = () => (stop.requested = true);
     process.once('SIGINT', onSigint);

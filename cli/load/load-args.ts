@@ -20,7 +20,8 @@ export interface LoadArgs {
   extension: string;
   context?: string;
   endpoint: string;
-  app: string;
+  /** The application; absent: the server's global STASIS_APP (what the bundled dialplan sends calls to). */
+  app?: string;
   calls?: number;
   rate: number;
   concurrent: number;
@@ -129,8 +130,8 @@ function build(o: Map<string, string>): LoadArgs {
   const extension = at < 0 ? target! : target!.slice(0, at);
   const context = at < 0 ? undefined : target!.slice(at + 1);
   if (!/^[\w*#+.-]{1,80}$/.test(extension) || (context !== undefined && !/^[\w.-]{1,80}$/.test(context))) bad(`--extension must be EXTENSION[@CONTEXT] (got '${target!.slice(0, 80)}')`);
-  const app = get('--app') ?? bad('--app is required: the ARI application the calls go to');
-  if (!APP_NAME.test(app!)) bad('--app must be 1 to 73 letters, digits, _, . or -');
+  const app = get('--app');
+  if (app !== undefined && !APP_NAME.test(app)) bad('--app must be 1 to 73 letters, digits, _, . or -');
   const endpoint = get('--endpoint') ?? 'PJSIP/alice';
   if (!ENDPOINT.test(endpoint)) bad(`--endpoint must be TECH/RESOURCE, e.g. PJSIP/alice (got '${endpoint.slice(0, 80)}')`);
   const num = (k: string, min: number, max: number, whole: boolean) => (get(k) === undefined ? undefined : numberOf(k, get(k)!, min, max, whole));
@@ -145,11 +146,12 @@ function build(o: Map<string, string>): LoadArgs {
   if (words && !words.length) bad('--command is empty');
   const args: LoadArgs = {
     user: url ? userOf(get('--user') ?? 'asterisk:asterisk') : { username: 'asterisk', password: 'asterisk' },
-    extension, endpoint, app: app!, rate: rate!, concurrent: concurrent!,
+    extension, endpoint, rate: rate!, concurrent: concurrent!,
     callTimeoutS: num('--call-timeout', 1, LOAD_LIMITS.callTimeoutS, false) ?? 60,
     quiet: o.has('--quiet'), help: false,
   };
   if (url) args.url = urlOf(url);
+  if (app !== undefined) args.app = app;
   if (context !== undefined) args.context = context;
   if (calls !== undefined) args.calls = calls;
   if (durationS !== undefined) args.durationS = durationS;

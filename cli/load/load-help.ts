@@ -2,7 +2,7 @@ import { LOAD_LIMITS } from './load-args.js';
 
 /** The text `trunkline load --help` prints. */
 export const LOAD_HELP = `Usage: trunkline load [--url URL --user NAME:PASSWORD] --extension EXT[@CONTEXT]
-                      [--endpoint PJSIP/alice] --app NAME --calls N --rate R --concurrent C
+                      [--endpoint PJSIP/alice] [--app NAME] --calls N --rate R --concurrent C
                       [--duration S] [--script FILE] [--command "node app.js"]
                       [--json FILE|-] [--csv FILE|-] [--quiet] [--time-scale X]
                       [--call-timeout S] [--max-failed-ratio X]
@@ -21,7 +21,8 @@ Where the calls go
                         is connected, and stop it at the end (words split at blanks; quotes group)
   --extension EXT[@CONTEXT]  what the callers dial (required), e.g. 1000@default
   --endpoint TECH/RES   who calls (default PJSIP/alice)
-  --app NAME            the ARI application: set as STASIS_APP on every call (required)
+  --app NAME            the ARI application: set as STASIS_APP on every call (default: the
+                        server's global STASIS_APP, where the bundled dialplan sends calls)
 
 How many and how fast (rates and durations are wall-clock)
   --calls N             stop placing after N calls (1 to ${LOAD_LIMITS.calls})

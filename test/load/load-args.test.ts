@@ -45,7 +45,6 @@ test('a bad argument as a process: exit 2, the message on stderr', async () => {
 test('bad arguments: exit 2, nothing on stdout, one message naming the option', async () => {
   const cases: Array<[string[], string]> = [
     [['load'], '--extension is required (e.g. --extension 1000@default)'],
-    [['load', '--extension', '1000'], '--app is required: the ARI application the calls go to'],
     [BASE, 'give --calls N, --duration S, or both (the run stops at whichever comes first)'],
     [[...BASE, '--calls', '0'], '--calls must be from 1 to 100000 (got 0)'],
     [[...BASE, '--calls', '100001'], '--calls must be from 1 to 100000 (got 100001)'],

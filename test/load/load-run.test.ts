@@ -127,10 +127,10 @@ test('--url with no app serving the application and no --command: exit 3', async
   assert.equal(r, { code: 3, stdout: '', stderr: `trunkline load: no event socket serves the application 'nobody' at ${pbx.url}: start the app first, or give --command\n` });
 });
 
-test('calls that never end are hung up after --call-timeout and counted as timed out', async () => {
+test('no --app: the global STASIS_APP; calls that never end are hung up after --call-timeout and counted as timed out', async () => {
   const dir = temp();
   writeFileSync(join(dir, 'silent.yaml'), '- wait_ms: 600000\n');
-  const args = ['load', '--url', pbx.url, '--extension', '1000', '--app', 'loadok', '--calls', '3', '--rate', '10', '--concurrent', '3',
+  const args = ['load', '--url', pbx.url, '--extension', '1000', '--calls', '3', '--rate', '10', '--concurrent', '3',
     '--call-timeout', '1', '--script', join(dir, 'silent.yaml'), '--quiet', '--json', '-', '--command', `node ${APP}`];
   const r = await startCli(args, cleanEnv(), dir).done;
   assert.is(r.code, 0, r.stderr);
@@ -139,6 +139,9 @@ test('calls that never end are hung up after --call-timeout and counted as timed
   assert.equal(report.calls, { attempted: 3, answered: 3, failed: 0, refused: 0, timed_out: 3, asr_percent: 100, max_concurrent: 3 });
   assert.equal(report.ended_by_cause, [{ cause: 16, cause_txt: 'Normal Clearing', count: 3 }]);
   assert.is(report.dtmf_response_ms, null);
+  // The bundled dialplan's global STASIS_APP, which the app was started as (ARI_APP).
+  assert.is(report.target.app, 'trunkline');
+  assert.is(report.setup_ms.stasis_start.count, 3);
 });
 
 test('a first call the server refuses as a bad request (an unknown extension): exit 2 with its message, no report', async () => {
