@@ -6,6 +6,7 @@ import { startTrunkline, type Trunkline } from '../../client/start-trunkline.js'
 import { violationsIn } from '../_helpers/child.js';
 import { openEventLog, type AriEvent, type EventLog, type JsonEvent } from '../_helpers/events.js';
 import { tempDirs } from '../_helpers/temp-dir.js';
+import { waitUntil } from '../_helpers/wait.js';
 import { cleanEnv, startCli } from '../_helpers/trunkline-cli.js';
 import { reportViolations } from '../_helpers/violations.js';
 
@@ -149,6 +150,25 @@ test('a first call the server refuses as a bad request (an unknown extension): e
   assert.is(r.code, 2, r.stderr);
   assert.is(r.stdout, '');
   assert.match(r.stderr, /^trunkline load: the server refused the first call: 400 .+ \(check --endpoint, --extension and the script\)\n$/);
+});
+
+test('the server goes away during the run: exit 3, the report says so', async () => {
+  const gone = await startTrunkline({ clock: 'real', timeScale: TIME_SCALE });
+  const dir = temp();
+  const args = ['load', '--url', gone.url, '--extension', '1000', '--app', 'goner', '--calls', '1000', '--rate', '10', '--concurrent', '5',
+    '--script', writeScript(dir), '--command', `node ${APP}`];
+  const cli = startCli(args, cleanEnv(), dir);
+  try {
+    // The second progress line (2 s in): calls are being placed.
+    await waitUntil(() => /\n2\.\ds placed [1-9]/.test(cli.out.stderr), 'a progress line 2 s into the run');
+  } finally {
+    reportViolations(`server ${gone.pid}`, violationsIn(gone.output()));
+    await gone.close();
+  }
+  const r = await cli.done;
+  assert.is(r.code, 3, r.stderr);
+  assert.match(r.stdout, /\n {2}Attempted {9}\d+\n/);
+  assert.match(r.stdout, /\n\nThe run stopped early: .+\n$/);
 });
 
 test('without --url: its own server at a time scale, the default script, the table on stdout', async () => {
