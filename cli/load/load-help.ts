@@ -27,7 +27,8 @@ Where the calls go
 How many and how fast (rates and durations are wall-clock)
   --calls N             stop placing after N calls (1 to ${LOAD_LIMITS.calls})
   --duration S          stop placing after S seconds (0.1 to ${LOAD_LIMITS.durationS}); with --calls, whichever comes first
-  --rate R              calls placed per second, never two closer than 1/R apart (0.01 to ${LOAD_LIMITS.rate})
+  --rate R              calls placed per second, on a steady schedule; a call held back by the
+                        cap moves the schedule on, so calls never bunch up (0.01 to ${LOAD_LIMITS.rate})
   --concurrent C        at most C calls up at once: the next call waits for one to end (1 to ${LOAD_LIMITS.concurrent})
   --call-timeout S      a call still up S seconds after it was placed is hung up by its caller
                         (cause 16) and counted as timed out (1 to ${LOAD_LIMITS.callTimeoutS}; default 60)

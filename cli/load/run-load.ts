@@ -54,7 +54,8 @@ const QUIET_MS = 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Places calls at `rate` per second (never two closer than 1/rate apart), holding at most
+ * Places calls at `rate` per second on a steady schedule (held-back calls move it on, so calls
+ * never bunch up to catch up), holding at most
  * `concurrent` at once, until `calls` were placed or `durationS` passed; then waits for the
  * calls still up (each is hung up `callTimeoutS` after it was placed). A call ends for the
  * tool when the tap shows its ChannelDestroyed, or when the simulation API no longer knows it
@@ -111,7 +112,7 @@ export async function runLoad(host: ScenarioHost, tap: TapStream, plan: LoadPlan
       call.refused = `${e.status}${msg ? ` ${msg}` : ''}`;
       refused++;
       // The first call refused as a bad request means the command line names something the server does not have.
-      if (e.status === 400 && out.calls.length === 1 && !fatal) {
+      if (e.status === 400 && call === out.calls[0] && !fatal) {
         fatal = new Error(`the server refused the first call: ${call.refused}`);
         out.refusedFirst = true;
       }
@@ -136,7 +137,10 @@ export async function runLoad(host: ScenarioHost, tap: TapStream, plan: LoadPlan
     live.set(call.id, call);
     out.maxLive = Math.max(out.maxLive, live.size);
     void place(call);
-    next = Math.max(next + 1000 / plan.rate, performance.now());
+    // A steady schedule keeps the rate exact; a call that was held back (a full concurrency
+    // cap, a busy event loop) moves the schedule on instead of letting the next calls bunch up.
+    next += 1000 / plan.rate;
+    if (next < call.sentAt) next = call.sentAt + 1000 / plan.rate;
   }
   while (live.size && !fatal && !tap.closed) await sleep(50);
   sweeping.stop();
