@@ -131,6 +131,8 @@ export async function loadCommand(argv: string[], io: LoadIo = process): Promise
     if (!a.quiet) progress.end();
     if (outcome.refusedFirst) throw new Exit(2, `${outcome.error} (check --endpoint, --extension and the script)`);
     if (!outcome.error) await fillFromHistory(c.host.sim, outcome.calls).catch((e: Error) => (outcome.error = `reading the call history: ${e.message}`));
+    // An app that died under load is what the run found out, and CI must not read it as a pass.
+    if (app?.exit && !outcome.error) outcome.error = `the app exited during the run (${app.exit.signal ?? `code ${app.exit.code}`})${app.output.length ? `; its last output: ${app.output.slice(-3).join(' | ')}` : ''}`;
     const report = buildReport({ url: c.host.url, plan, timeScale: own ? (a.timeScale ?? 1) : null, script: a.script ?? 'default' }, outcome);
     const toStdout = a.json === '-' || a.csv === '-';
     (toStdout ? io.stderr : io.stdout).write(formatTable(report));

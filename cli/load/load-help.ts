@@ -65,6 +65,6 @@ channel's creationtime. The load runs on the real clock, where those timestamps 
   Percentiles are nearest-rank (p50, p95, p99 are measured values).
 
 Exit status: 0 the run completed (even with failed calls), 1 --max-failed-ratio exceeded,
-2 bad arguments or script, 3 the server or the app could not be reached or started, or the
-server went away during the run.
+2 bad arguments or script (or a first call the server refuses as a bad request), 3 the server
+or the app could not be reached or started, or went away during the run (the report says so).
 `;

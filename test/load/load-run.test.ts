@@ -171,6 +171,18 @@ test('the server goes away during the run: exit 3, the report says so', async ()
   assert.match(r.stdout, /\n\nThe run stopped early: .+\n$/);
 });
 
+test('the app exits during the run: exit 3, the report says why, the calls after it still counted', async () => {
+  const { run } = load('loadcrash', ['--extension', '1000', '--calls', '6', '--rate', '2', '--concurrent', '6', '--json', '-', '--quiet'], { CRASH_AFTER: '3' });
+  const r = await run;
+  assert.is(r.code, 3, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.is(report.error, 'the app exited during the run (code 7); its last output: crashing at call 3');
+  // Extension 1000 answers in the dialplan, so every call is answered; only the first three
+  // reached the app: for the rest Stasis() found no socket and the dialplan hung up.
+  assert.equal([report.calls.attempted, report.calls.answered, report.setup_ms.stasis_start.count], [6, 6, 3]);
+  assert.match(r.stderr, /\n\nThe run stopped early: the app exited during the run \(code 7\)/);
+});
+
 test('without --url: its own server at a time scale, the default script, the table on stdout', async () => {
   const args = ['load', '--extension', '1000@default', '--app', 'own', '--calls', '3', '--rate', '5', '--concurrent', '3', '--time-scale', '10', '--quiet', '--command', `node ${APP}`];
   const r = await startCli(args, cleanEnv(), temp()).done;
