@@ -20,5 +20,5 @@ export interface Command {
 export const commands: Record<string, Command> = {
   serve: { summary: 'run the server, configured by the environment (what npm start does)', load: () => import('./serve.js') },
   scenario: { summary: 'run scenario files against a Stasis application and report', load: () => import('./scenario/command.js') },
-  load: { summary: 'place many calls against an application and report as SIPp does' },
+  load: { summary: 'place many calls against an application and report as SIPp does', load: () => import('./load/command.js') },
 };

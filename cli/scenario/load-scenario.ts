@@ -1,6 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
 import * as v from 'valibot';
-import { parse as parseYaml } from 'yaml';
+import { readYamlFile, YamlFileError } from '../yaml-file.js';
 import { compileMatcher } from './matchers.js';
 import { Scenario, SCENARIO_LIMITS, type FieldMatcher } from './scenario-schema.js';
 
@@ -72,21 +71,12 @@ function checkMatchers(s: Scenario): string | null {
 
 /** Reads, parses and checks one scenario file; throws ScenarioFileError naming the file and what is wrong. */
 export function loadScenario(file: string): Scenario {
-  let text: string;
-  try {
-    const size = statSync(file).size;
-    if (size > SCENARIO_LIMITS.fileBytes) throw new ScenarioFileError(`${file}: ${size} bytes; a scenario file may have at most ${SCENARIO_LIMITS.fileBytes}`);
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if (err instanceof ScenarioFileError) throw err;
-    throw new ScenarioFileError(`${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
   let raw: unknown;
   try {
-    // YAML 1.2 reads JSON as well; aliases are capped (maxAliasCount) so a small file cannot expand without bound.
-    raw = parseYaml(text, { maxAliasCount: 100, uniqueKeys: true, prettyErrors: true });
+    raw = readYamlFile(file, SCENARIO_LIMITS.fileBytes, 'a scenario file');
   } catch (err) {
-    throw new ScenarioFileError(`${file}: not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
+    if (err instanceof YamlFileError) throw new ScenarioFileError(err.message);
+    throw err;
   }
   const r = v.safeParse(Scenario, raw);
   if (!r.success) {

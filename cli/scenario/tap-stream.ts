@@ -33,6 +33,7 @@ export class TapStream {
   closed: string | undefined;
   private markers = 0;
   private waiters: Array<{ name: string; resolve: () => void }> = [];
+  private listeners: Array<(event: Record<string, any>) => void> = [];
 
   private constructor(
     private readonly host: ScenarioHost,
@@ -40,11 +41,13 @@ export class TapStream {
     private readonly markerSocket: WebSocket,
     private readonly marker: string,
     app: string,
+    keep: boolean,
   ) {
     tap.on('message', (data) => {
       const f = JSON.parse(data.toString()) as { app: string; event: Record<string, any> };
       if (f.app === app) {
-        if (this.events.length < MAX_EVENTS) this.events.push({ seq: this.events.length, event: f.event });
+        if (keep && this.events.length < MAX_EVENTS) this.events.push({ seq: this.events.length, event: f.event });
+        for (const l of this.listeners) l(f.event);
         return;
       }
       const name = f.event.eventname;
@@ -56,8 +59,11 @@ export class TapStream {
     });
   }
 
-  /** Opens the marker application's socket, then the tap of `app` and the marker. */
-  static async open(host: ScenarioHost, app: string): Promise<TapStream> {
+  /**
+   * Opens the marker application's socket, then the tap of `app` and the marker. With
+   * `keep: false` the events are only handed to onEvent listeners, not kept in `events`.
+   */
+  static async open(host: ScenarioHost, app: string, options: { keep?: boolean } = {}): Promise<TapStream> {
     const auth = `Basic ${Buffer.from(`${host.ari.username}:${host.ari.password}`).toString('base64')}`;
     const ws = host.url.replace(/^http/, 'ws');
     const marker = `scenario-runner-${randomBytes(6).toString('hex')}`;
@@ -66,7 +72,12 @@ export class TapStream {
       markerSocket.terminate();
       throw err;
     });
-    return new TapStream(host, tap, markerSocket, marker, app);
+    return new TapStream(host, tap, markerSocket, marker, app, options.keep ?? true);
+  }
+
+  /** Calls `listener` with each event of the app, as it arrives. */
+  onEvent(listener: (event: Record<string, any>) => void): void {
+    this.listeners.push(listener);
   }
 
   /** Resolves once every frame the server sent the app before this call has arrived here. */

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -6,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { violationsIn } from '../_helpers/child.js';
 import { ariHttp } from '../_helpers/http.js';
 import { tempDirs } from '../_helpers/temp-dir.js';
+import { cleanEnv, startCli as start } from '../_helpers/trunkline-cli.js';
 import { reportViolations } from '../_helpers/violations.js';
 
 // The `trunkline` command from the repository (cli/main.ts through tsx), run from a
@@ -13,31 +13,6 @@ import { reportViolations } from '../_helpers/violations.js';
 // `serve` starting the server with the bundled fixtures.
 const test = suite('package: trunkline command');
 const temp = tempDirs(test, 'cli');
-const MAIN = join(import.meta.dirname, '..', '..', 'cli', 'main.ts');
-const TSX = import.meta.resolve('tsx');
-
-interface Run {
-  code: number | string;
-  stdout: string;
-  stderr: string;
-}
-
-/** Env without the server keys a test process may carry. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const k of ['PORT', 'HOST', 'DATA_DIR', 'FIXTURES_DIR']) delete env[k];
-  return { ...env, ...extra };
-}
-
-function start(args: string[], env: NodeJS.ProcessEnv, cwd: string) {
-  const proc = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = { stdout: '', stderr: '' };
-  proc.stdout.setEncoding('utf8').on('data', (d: string) => (out.stdout += d));
-  proc.stderr.setEncoding('utf8').on('data', (d: string) => (out.stderr += d));
-  const done = new Promise<Run>((resolve) => proc.once('close', (code, signal) => resolve({ code: code ?? signal ?? -1, ...out })));
-  return { proc, out, done };
-}
-
 const trunkline = (...args: string[]) => start(args, cleanEnv(), temp()).done;
 
 test('--help, -h and help print the usage on stdout and exit 0', async () => {
@@ -47,7 +22,7 @@ test('--help, -h and help print the usage on stdout and exit 0', async () => {
     assert.is(r.stderr, '');
     assert.match(r.stdout, /^Usage: trunkline <command> \[options\]\n/);
     assert.match(r.stdout, /\n {2}serve {5}run the server, configured by the environment \(what npm start does\)\n/);
-    assert.match(r.stdout, /\n {2}scenario {2}run scenario files against a Stasis application and report\n {2}load {6}.* \(not available yet\)\n/);
+    assert.match(r.stdout, /\n {2}scenario {2}run scenario files against a Stasis application and report\n {2}load {6}place many calls against an application and report as SIPp does\n/);
   }
 });
 
@@ -70,8 +45,6 @@ test('a command line it cannot use: usage on stderr, exit 2', async () => {
   const extra = await trunkline('serve', 'now');
   assert.is(extra.code, 2);
   assert.match(extra.stderr, /^trunkline serve: unexpected argument 'now'\n\nUsage: trunkline serve\n/);
-  const later = await trunkline('load', '--calls', '1');
-  assert.equal(later, { code: 2, stdout: '', stderr: 'trunkline load: not available yet\n' });
   const noFile = await trunkline('scenario');
   assert.equal([noFile.code, noFile.stdout], [2, '']);
   assert.match(noFile.stderr, /^trunkline scenario: no scenario file given\n\nUsage: trunkline scenario FILE/);
