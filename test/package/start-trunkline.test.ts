@@ -81,11 +81,12 @@ test('clock.runUntilIdle: a scripted caller hangs up after its wait and no timer
   ev.ws.close();
 });
 
-test('sim: one method per operation nickname; errors carry status and body', async () => {
+test('sim: one method per request operation\'s nickname (not the tap, a WebSocket); errors carry status and body', async () => {
   const nicknames = simOperations.map((o) => o.nickname);
   assert.is(new Set(nicknames).size, nicknames.length, 'nicknames are unique');
   const sim = pbx.sim as unknown as Record<string, unknown>;
-  assert.equal(nicknames.filter((n) => typeof sim[n] !== 'function'), []);
+  assert.equal(simOperations.filter((o) => !o.upgrade && typeof sim[o.nickname] !== 'function').map((o) => o.nickname), []);
+  assert.equal(simOperations.filter((o) => o.upgrade).map((o) => [o.nickname, typeof sim[o.nickname]]), [['tapEvents', 'undefined']]);
   const err = await pbx.sim.getChannel({ channelId: 'nope' }).catch((e: unknown) => e);
   assert.instance(err, TrunklineError);
   const e = err as TrunklineError;
