@@ -469,6 +469,7 @@ test('GET /sim/api-docs.json: a Swagger 1.1 declaration of every sim operation; 
     'GET /clock getClock',
     'GET /endpoints/{tech}/{resource} getEndpoint',
     'GET /endpoints/{tech}/{resource}/script getEndpointScript',
+    'GET /events tapEvents',
     'GET /faults listFaults',
     'GET /history history',
     'POST /calls placeCall',
