@@ -49,32 +49,46 @@ async function openReference(w: WatchedPage, doc: string, expected: number): Pro
   );
 }
 
-/** Expands one operation and checks its parameters and responses are shown. */
+/** The block of one operation on the page. */
+const opblock = (w: WatchedPage, method: string, path: string) =>
+  w.page.locator(`.opblock-${method}`, { has: w.page.locator(`.opblock-summary-path[data-path="${path}"]`) }).first();
+
+/** Expands one operation and waits until its parameters and responses are shown. */
 async function expand(w: WatchedPage, method: string, path: string): Promise<void> {
-  const block = w.page.locator(`.opblock-${method}`, { has: w.page.locator(`.opblock-summary-path[data-path="${path}"]`) }).first();
+  const block = opblock(w, method, path);
   await block.locator('.opblock-summary').first().click();
   await block.locator('.opblock-body .responses-wrapper').waitFor({ timeout: WAIT_MS });
 }
 
-/** "Try it out", then "Execute", on an expanded operation; returns the status the page shows, after checking the request really went out. */
-async function tryItOut(w: WatchedPage, method: string, path: string, url: string): Promise<string> {
-  const block = w.page.locator(`.opblock-${method}`, { has: w.page.locator(`.opblock-summary-path[data-path="${path}"]`) }).first();
+/** "Try it out", then "Execute", on an expanded operation; checks the request really went out and answered 200, and returns what the page shows. */
+async function tryItOut(w: WatchedPage, method: string, path: string, url: string): Promise<{ status: string; body: string }> {
+  const block = opblock(w, method, path);
   await block.locator('.try-out__btn').click();
   const answered = w.page.waitForResponse((r) => r.url() === url, { timeout: WAIT_MS });
   await block.locator('.execute').click();
-  const response = await answered;
-  assert.is(response.status(), 200, `${method} ${url} through the page`);
+  assert.is((await answered).status(), 200, `${method} ${url} through the page`);
   const status = block.locator('.live-responses-table .response .response-col_status').first();
   await status.waitFor({ timeout: WAIT_MS });
-  return (await status.textContent())?.trim() ?? '';
+  const body = await block.locator('.live-responses-table .response-col_description pre').first().textContent();
+  return { status: (await status.textContent())?.trim() ?? '', body: body ?? '' };
+}
+
+/** Runs `body` on a fresh watched page (signed in as an ARI user when asked), then checks the page stayed clean; skips without chromium. */
+async function onPage(name: string, signedIn: boolean, body: (w: WatchedPage) => Promise<void>): Promise<void> {
+  const b = await browserFor(name);
+  if (!b) return;
+  const w = await b.newPage(signedIn ? { httpCredentials: ARI_USER } : {});
+  try {
+    await body(w);
+    w.assertClean();
+  } finally {
+    await w.close();
+  }
 }
 
 async function renders(name: string, doc: string, docPath: string, opts: { auth: boolean; expandOp: [string, string] }) {
-  const b = await browserFor(name);
-  if (!b) return;
-  const expected = await operationsOf(docPath, opts.auth);
-  const w = await b.newPage(opts.auth ? { httpCredentials: ARI_USER } : {});
-  try {
+  await onPage(name, opts.auth, async (w) => {
+    const expected = await operationsOf(docPath, opts.auth);
     const shown = await openReference(w, doc, expected.blocks);
     assert.is(shown.length, expected.blocks, 'as many operation blocks on the page as the document has operations (per tag)');
     assert.equal([...new Set(shown)].sort(), expected.ops);
@@ -85,10 +99,7 @@ async function renders(name: string, doc: string, docPath: string, opts: { auth:
       await w.screenshot(join(SCREENSHOTS, `api-reference-${doc}.png`));
     }
     assert.ok(w.requests.some((u) => u === `${ctx.t.url}${docPath}`), `the page fetched ${docPath}`);
-    w.assertClean();
-  } finally {
-    await w.close();
-  }
+  });
 }
 
 test('the Gitea document (Swagger 2.0) renders every operation, and one expands', async ({ __test__ }) => {
@@ -103,46 +114,29 @@ test('the simulation document (OpenAPI 3) renders every operation, and one expan
   await renders(__test__, 'sim', '/sim/openapi.json', { auth: true, expandOp: ['post', '/calls'] });
 });
 
-test('Try it out: ARI GET /asterisk/info answers 200 through the page, with the signed-in user', async ({ __test__ }) => {
-  const b = await browserFor(__test__);
-  if (!b) return;
-  const w = await b.newPage({ httpCredentials: ARI_USER });
-  try {
-    await openReference(w, 'ari', (await operationsOf('/ari/openapi.json', true)).blocks);
-    await expand(w, 'get', '/asterisk/info');
-    assert.is(await tryItOut(w, 'get', '/asterisk/info', `${ctx.t.url}/ari/asterisk/info`), '200');
-    w.assertClean();
-  } finally {
-    await w.close();
-  }
-});
-
-test('Try it out: Gitea GET /version answers 200 through the page', async ({ __test__ }) => {
-  const b = await browserFor(__test__);
-  if (!b) return;
-  const w = await b.newPage();
-  try {
-    await openReference(w, 'gitea', (await operationsOf('/api/swagger.v1.json')).blocks);
-    await expand(w, 'get', '/version');
-    assert.is(await tryItOut(w, 'get', '/version', `${ctx.t.url}/api/v1/version`), '200');
-    const body = await w.page.locator('.opblock-get', { has: w.page.locator('.opblock-summary-path[data-path="/version"]') }).locator('.live-responses-table .response-col_description pre').first().textContent();
-    assert.match(body ?? '', /"version"/);
-    w.assertClean();
-  } finally {
-    await w.close();
-  }
-});
+const TRY_GETS = [
+  { what: 'ARI GET /asterisk/info answers 200 through the page, with the signed-in user', doc: 'ari', docPath: '/ari/openapi.json', signedIn: true, path: '/asterisk/info', url: '/ari/asterisk/info', shows: /"system"/ },
+  { what: 'Gitea GET /version answers 200 through the page, without credentials', doc: 'gitea', docPath: '/api/swagger.v1.json', signedIn: false, path: '/version', url: '/api/v1/version', shows: /"version"/ },
+];
+for (const c of TRY_GETS) {
+  test(`Try it out: ${c.what}`, async ({ __test__ }) => {
+    await onPage(__test__, c.signedIn, async (w) => {
+      await openReference(w, c.doc, (await operationsOf(c.docPath, c.signedIn)).blocks);
+      await expand(w, 'get', c.path);
+      const { status, body } = await tryItOut(w, 'get', c.path, `${ctx.t.url}${c.url}`);
+      assert.is(status, '200');
+      assert.match(body, c.shows);
+    });
+  });
+}
 
 test('Try it out with a token given under Authorize: Gitea GET /user answers as the token\'s user', async ({ __test__ }) => {
-  const b = await browserFor(__test__);
-  if (!b) return;
-  const made = await request(ctx.t.url, 'POST', '/api/v1/users/root/tokens', {
-    headers: { authorization: basicAuth('root:root-password-1') },
-    json: { name: 'swagger-ui', scopes: ['read:user'] },
-  });
-  assert.is(made.status, 201);
-  const w = await b.newPage();
-  try {
+  await onPage(__test__, false, async (w) => {
+    const made = await request(ctx.t.url, 'POST', '/api/v1/users/root/tokens', {
+      headers: { authorization: basicAuth('root:root-password-1') },
+      json: { name: 'swagger-ui', scopes: ['read:user'] },
+    });
+    assert.is(made.status, 201);
     await openReference(w, 'gitea', (await operationsOf('/api/swagger.v1.json')).blocks);
     await w.page.locator('.auth-wrapper .authorize').first().click();
     const scheme = w.page.locator('.modal-ux .auth-container', { hasText: 'AuthorizationHeaderToken' });
@@ -150,20 +144,14 @@ test('Try it out with a token given under Authorize: Gitea GET /user answers as 
     await scheme.locator('button.authorize').click();
     await scheme.locator('.btn-done').click();
     await expand(w, 'get', '/user');
-    assert.is(await tryItOut(w, 'get', '/user', `${ctx.t.url}/api/v1/user`), '200');
-    const body = await w.page.locator('.opblock-get', { has: w.page.locator('.opblock-summary-path[data-path="/user"]') }).locator('.live-responses-table .response-col_description pre').first().textContent();
-    assert.match(body ?? '', /"login": "root"/);
-    w.assertClean();
-  } finally {
-    await w.close();
-  }
+    const { status, body } = await tryItOut(w, 'get', '/user', `${ctx.t.url}/api/v1/user`);
+    assert.is(status, '200');
+    assert.match(body, /"login": "root"/);
+  });
 });
 
 test('the selector switches to another document, and the address follows the choice', async ({ __test__ }) => {
-  const b = await browserFor(__test__);
-  if (!b) return;
-  const w = await b.newPage({ httpCredentials: ARI_USER });
-  try {
+  await onPage(__test__, true, async (w) => {
     await openReference(w, 'gitea', (await operationsOf('/api/swagger.v1.json')).blocks);
     assert.is(await w.page.locator('#api-document').inputValue(), 'gitea');
     const sim = await operationsOf('/sim/openapi.json', true);
@@ -171,10 +159,7 @@ test('the selector switches to another document, and the address follows the cho
     await w.page.locator('.info .title', { hasText: 'Trunkline simulation API' }).waitFor({ timeout: WAIT_MS });
     await waitForCount(w.page, '.opblock', sim.blocks, true);
     assert.is(new URL(w.page.url()).search, '?doc=sim');
-    w.assertClean();
-  } finally {
-    await w.close();
-  }
+  });
 });
 
 test.run();
