@@ -71,7 +71,8 @@ function successResponse(op: Operation): OpenApiObject {
   const type = op.responseClass;
   if (type === 'void') return { [op.success]: { description: 'Done; no body.' } };
   if (type === 'binary') return { [op.success]: { description: 'The file.', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } } };
-  return { [op.success]: { description: `A ${type}.`, content: { [JSON_TYPE]: { schema: typeSchema(type) } } } };
+  const list = /^List\[(.+)\]$/.exec(type);
+  return { [op.success]: { description: list ? `A list of ${list[1]}.` : `A ${type}.`, content: { [JSON_TYPE]: { schema: typeSchema(type) } } } };
 }
 
 function operationObject(op: Operation, spec: OpenApiSpec): OpenApiObject {
