@@ -95,7 +95,7 @@ async function renders(name: string, doc: string, docPath: string, opts: { auth:
     await expand(w, ...opts.expandOp);
     if (process.env.UPDATE_SCREENSHOTS === '1') {
       // From the top: the document selector, the title, and the operation just expanded.
-      await w.page.evaluate(() => globalThis.scrollTo(0, 0));
+      await w.page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
       await w.screenshot(join(SCREENSHOTS, `api-reference-${doc}.png`));
     }
     assert.ok(w.requests.some((u) => u === `${ctx.t.url}${docPath}`), `the page fetched ${docPath}`);

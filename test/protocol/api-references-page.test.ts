@@ -23,7 +23,8 @@ const configOf = (html: string) => JSON.parse(/<script type="application\/json" 
 const get = (path: string, headers: Record<string, string> = {}) => request(ctx.t.url, 'GET', path, { headers });
 
 test('the page is public, under a strict CSP, and lists the three documents with the chosen one selected', async () => {
-  for (const headers of [{}, { authorization: 'token 0000000000000000000000000000000000000000' }]) {
+  const credentials: Array<Record<string, string>> = [{}, { authorization: 'token 0000000000000000000000000000000000000000' }];
+  for (const headers of credentials) {
     const res = await get('/api/swagger', headers);
     assert.is(res.status, 200);
     assert.is(res.headers.get('content-type'), 'text/html; charset=UTF-8');
