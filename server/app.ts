@@ -28,6 +28,7 @@ import type { Logger } from './log.js';
 import { mountSim } from './sim/routes.js';
 import type { Gitea } from './gitea/gitea.js';
 import { mountGitea } from './gitea/mount.js';
+import { mountApiReferences } from './http/api-references.js';
 import { edgeErrorBody, isAriPath } from './edge-errors.js';
 
 export interface AppDeps {
@@ -144,6 +145,7 @@ export function createApp(deps: AppDeps) {
   // The event socket is an upgrade; a plain GET gets Asterisk's answer for a non-upgrade request.
   for (const p of ['/ari/events', '/sim/events']) app.get(p, (c) => c.json({ message: 'Invalid request: expected a WebSocket upgrade' }, 400));
 
+  mountApiReferences(app, deps.gitea.site);
   mountGitea(app, deps.gitea, {
     log,
     violations: deps.violations,

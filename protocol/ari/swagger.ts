@@ -1,7 +1,6 @@
 import { swaggerModel, type Model } from '../model.js';
 import type { Operation, ParamDef } from '../operation.js';
-import { ENDPOINT_EVENT_MODELS, EVENTS, Message, MissingParams, REST_MESSAGE_MODELS, TRANSFER_EVENT_MODELS, eventBaseFields } from './events/index.js';
-import { defineModel } from '../model.js';
+import { eventDocModels } from './event-doc-models.js';
 import type { AriResource } from './resources.js';
 
 const HEADER = {
@@ -11,7 +10,8 @@ const HEADER = {
 };
 /** ARI's major version on current Asterisk; clients key their bindings on it. */
 export const ARI_API_VERSION = '12.0.0';
-const DECLARATION_VERSION = '2.0.0';
+/** The apiVersion of each API declaration (and of the simulation API's document). */
+export const DECLARATION_VERSION = '2.0.0';
 
 function swaggerParam(name: string, p: ParamDef): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -46,18 +46,8 @@ function swaggerOperation(op: Operation): Record<string, unknown> {
 
 /** events.json defines the Message hierarchy and every event we can send, each listing its own properties only. */
 function eventModels(): Record<string, unknown> {
-  const Event = defineModel('Event', 'What every event frame carries besides its own fields.', eventBaseFields, {
-    subTypes: EVENTS.map((e) => e.type),
-  });
-  const models: Record<string, unknown> = {
-    Message: swaggerModel(Message),
-    MissingParams: swaggerModel(MissingParams),
-    Event: swaggerModel(Event),
-  };
-  for (const e of EVENTS) models[e.type] = swaggerModel(e.model);
-  for (const m of REST_MESSAGE_MODELS) models[m.id] = swaggerModel(m);
-  for (const m of ENDPOINT_EVENT_MODELS) models[m.id] = swaggerModel(m);
-  for (const m of TRANSFER_EVENT_MODELS) models[m.id] = swaggerModel(m);
+  const models: Record<string, unknown> = {};
+  for (const m of eventDocModels()) models[m.id] = swaggerModel(m);
   return models;
 }
 

@@ -1,13 +1,18 @@
 import type { Hono } from 'hono';
 import type { Operation } from '../../protocol/operation.js';
 import { ARI_RESOURCES, type AriResource } from '../../protocol/ari/resources.js';
+import { ariOpenApi } from '../../protocol/ari/openapi.js';
 import { apiDeclaration, resourceListing } from '../../protocol/ari/swagger.js';
+import { simOpenApi } from '../../protocol/sim/openapi.js';
 import { SIM_RESOURCE } from '../../protocol/sim/resource.js';
 
 /**
  * Serves the Swagger 1.1 documents generated from protocol/, listing only
  * what is actually mounted. basePath follows the request's Host header, as
  * Asterisk rewrites it, because ari-client fetches every declaration from it.
+ * The OpenAPI 3 documents of both APIs sit beside them, behind the same
+ * credentials (Asterisk asks for them before serving api-docs); their server
+ * URLs are host-relative, so one text serves every Host.
  */
 export function mountDocs(app: Hono<any>, served: (op: Operation) => boolean): void {
   // Computed on first use: routes are mounted after the docs.
@@ -48,4 +53,9 @@ export function mountDocs(app: Hono<any>, served: (op: Operation) => boolean): v
     const host = c.req.header('host');
     return json(cached(`sim|${host}`, () => apiDeclaration(SIM_RESOURCE, base(host, '/sim'), served)));
   });
+
+  for (const [path, make] of [['/ari/openapi.json', ariOpenApi], ['/sim/openapi.json', simOpenApi]] as const) {
+    app.get(path, () => json(cached(path, () => make(served))));
+    app.all(path, (c) => c.json({ message: 'Invalid method' }, 405, { Allow: 'GET' }));
+  }
 }

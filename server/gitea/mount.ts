@@ -83,9 +83,6 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountTags(b, { site, tags: g.tags });
 
   app.get('/api/swagger.v1.json', (c) => c.json(giteaSwagger([...b.mounted], GITEA_MODELS, `${g.site.basePath}/api/v1`)));
-  app.get('/api/swagger', (c) =>
-    c.html(`<!doctype html><html><head><meta charset="utf-8"><title>Gitea API</title></head><body><p>The Gitea-compatible API of Trunkline is described by <a href="${g.site.basePath}/api/swagger.v1.json">swagger.v1.json</a> (Swagger 2.0).</p></body></html>`),
-  );
   app.all('/api/v1/*', () => b.errorResponse(404, 'not found'));
 
   // Web routes (outside /api): LFS and git before the download route, which matches more loosely.
