@@ -57,14 +57,22 @@ export class AudioRouter {
 
   /** Copies samples [pos, pos + out.length) into out; before 0 and past the end (unless looping) is silence. */
   private copyAt(samples: Int16Array, pos: number, out: Int16Array, loop = false): void {
-    for (let i = 0; i < out.length; i++) {
-      let p = pos + i;
-      if (p < 0) continue;
-      if (p >= samples.length) {
-        if (!loop) break;
-        p %= samples.length;
-      }
-      out[i] = samples[p]!;
+    const n = samples.length;
+    if (!n) return;
+    // Whole spans at a time (this runs for every frame of every far end that talks): what lies
+    // before 0 stays silent, then the samples from pos on, wrapping to the start when looping.
+    let i = Math.max(0, -pos);
+    let p = pos + i;
+    if (p >= n) {
+      if (!loop) return;
+      p %= n;
+    }
+    while (i < out.length) {
+      const span = Math.min(out.length - i, n - p);
+      out.set(samples.subarray(p, p + span), i);
+      i += span;
+      if (!loop) return;
+      p = 0;
     }
   }
 
