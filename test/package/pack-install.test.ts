@@ -11,8 +11,9 @@ import { tempDir } from '../_helpers/temp-dir.js';
 // The package as a user gets it: `npm pack` of the tracked files (prepack compiles to dist/),
 // installed in a fresh project outside the repository (one npm install; better-sqlite3
 // compiles there), where the README's example test runs under node --test with tsx taken
-// away, as do the example IVR's tests (examples/ivr, on ari-client), a TypeScript file
-// type-checks against the shipped declarations, and the bin answers.
+// away, as do the example IVR's tests (examples/ivr, on ari-client) and the same kind of test
+// under vitest and under jest as ESM (examples/runners), a TypeScript file type-checks against
+// the shipped declarations, and the bin answers.
 const test = suite('package: pack and install');
 const root = join(import.meta.dirname, '..', '..');
 const EXAMPLE = join(root, 'examples', 'first-test', 'first.test.mjs');
@@ -67,8 +68,8 @@ test('npm pack, npm install in a fresh project: the example test passes, types c
   const project = join(work, 'project');
   mkdirSync(join(project, 'test'), { recursive: true });
   assert.is((await runCommand('npm', ['init', '-y'], project, env)).code, 0);
-  // ari-client is for the example IVR (examples/ivr), whose tests run here too: one install for both.
-  const installed = await runCommand('npm', ['install', '--save-dev', '--no-audit', '--no-fund', '--prefer-offline', tarball, 'ws', 'ari-client'], project, env);
+  // ari-client is for the example IVR (examples/ivr), vitest and jest for examples/runners: one install for all.
+  const installed = await runCommand('npm', ['install', '--save-dev', '--no-audit', '--no-fund', '--prefer-offline', tarball, 'ws', 'ari-client', 'vitest', 'jest'], project, env);
   if (installed.code !== 0 && NETWORK.test(installed.output)) return skipBecause(NAME, `npm install could not reach the registry: ${NETWORK.exec(installed.output)![0]}`);
   assert.is(installed.code, 0, `npm install failed:\n${installed.output.slice(-4000)}`);
   // Nothing at run time needs tsx: take it away before the example runs.
@@ -87,6 +88,21 @@ test('npm pack, npm install in a fresh project: the example test passes, types c
   assert.is(ivrRan.code, 0, ivrRan.output);
   assert.match(ivrRan.output, /^# pass 12$/m);
   assert.match(ivrRan.output, /^# fail 0$/m);
+
+  // Other runners: nothing in the package is global, so a server per file works under each.
+  cpSync(join(root, 'examples', 'runners'), join(project, 'runners'), { recursive: true });
+  // Both write the same JSON summary (Jest's format, which vitest's json reporter follows).
+  const summary = (file: string) => {
+    const r = JSON.parse(readFileSync(join(project, file), 'utf8')) as { numTotalTests: number; numPassedTests: number; numFailedTests: number };
+    return [r.numTotalTests, r.numPassedTests, r.numFailedTests];
+  };
+  const vitest = await runCommand('npx', ['--no-install', 'vitest', 'run', '--dir', join('runners', 'vitest'), '--reporter=json', '--outputFile=vitest.json'], project, env);
+  assert.is(vitest.code, 0, vitest.output);
+  assert.equal(summary('vitest.json'), [1, 1, 0], 'vitest: 1 test, passed');
+  const jestEnv = { ...env, NODE_OPTIONS: '--experimental-vm-modules' };
+  const jest = await runCommand('npx', ['--no-install', 'jest', '--roots', join('runners', 'jest'), '--json', '--outputFile=jest.json'], project, jestEnv);
+  assert.is(jest.code, 0, jest.output);
+  assert.equal(summary('jest.json'), [1, 1, 0], 'jest: 1 test, passed');
 
   writeFileSync(join(project, 'typed.mts'), TYPED);
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
