@@ -7,6 +7,6 @@ export interface Connection {
 }
 
 /** The Authorization header value for a connection's user. */
-export function basicAuth(c: Connection): string {
+export function basicAuth(c: Pick<Connection, 'username' | 'password'>): string {
   return `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`;
 }

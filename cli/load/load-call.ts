@@ -1,6 +1,7 @@
 // One call of a load run and what the event tap tells about it. Instants from the server
 // (creation, StasisStart, answer, end) are epoch milliseconds read from the server's own
 // timestamps; `sentAt` / `repliedAt` are the tool's monotonic clock (performance.now()).
+import { parseAriTimestamp } from '../../server/util/timestamp.js';
 
 /** What the tool knows about one call it placed. */
 export interface LoadCall {
@@ -35,7 +36,7 @@ export interface LoadCall {
 /** An event timestamp (`2025-01-01T00:00:00.797+0000`) as epoch ms. */
 export function instantOf(ts: unknown): number | undefined {
   if (typeof ts !== 'string') return undefined;
-  const n = Date.parse(ts.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
+  const n = parseAriTimestamp(ts);
   return Number.isNaN(n) ? undefined : n;
 }
 

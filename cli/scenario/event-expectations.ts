@@ -1,3 +1,4 @@
+import { parseAriTimestamp } from '../../server/util/timestamp.js';
 import type { ExpectationResult } from './expectation-result.js';
 import { compileFields, countBounds } from './matchers.js';
 import type { EventExpectation } from './scenario-schema.js';
@@ -17,7 +18,7 @@ const WINDOW = 4;
 /** Near misses listed for a failure. */
 const NEAREST = 3;
 
-export const instantOf = (e: Record<string, any>): number => Date.parse(String(e.timestamp).replace(/\+0000$/, 'Z'));
+export const instantOf = (e: Record<string, any>): number => parseAriTimestamp(String(e.timestamp));
 
 /** Whether an event is about a channel: as its channel, its peer, a bridge member, or the target of its playback or recording. */
 export function concerns(e: Record<string, any>, channelId: string): boolean {

@@ -1,3 +1,4 @@
+import { basicAuth } from '../../client/connection.js';
 import type { SimClient } from '../../client/sim-client.js';
 
 /**
@@ -21,7 +22,7 @@ export interface JsonReply {
 export async function requestJson(host: ScenarioHost, method: string, path: string, query: Record<string, string | undefined> = {}, json?: unknown): Promise<JsonReply> {
   const u = new URL(path, host.url);
   for (const [k, val] of Object.entries(query)) if (val !== undefined) u.searchParams.set(k, val);
-  const headers: Record<string, string> = { authorization: `Basic ${Buffer.from(`${host.ari.username}:${host.ari.password}`).toString('base64')}` };
+  const headers: Record<string, string> = { authorization: basicAuth(host.ari) };
   if (json !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(u, { method, headers, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) });
   const text = await res.text();

@@ -1,6 +1,7 @@
 import type { SimClient } from '../../client/sim-client.js';
 import { TrunklineError } from '../../client/trunkline-error.js';
 import type { ScriptStep } from '../../protocol/sim/script.js';
+import { parseAriTimestamp } from '../../server/util/timestamp.js';
 
 // What the runner asks of the simulation API, over the package's typed client.
 
@@ -24,13 +25,13 @@ export async function placeCall(sim: SimClient, c: PlaceCall): Promise<void> {
 
 /** Advances the virtual clock by `ms`; resolves with the instant reached (epoch ms). */
 export async function advanceClock(sim: SimClient, ms: number): Promise<number> {
-  return instantOf((await sim.advanceClock({ ms })).now);
+  return parseAriTimestamp((await sim.advanceClock({ ms })).now);
 }
 
 /** The clock's mode and instant (epoch ms). */
 export async function readClock(sim: SimClient): Promise<{ mode: string; now: number }> {
   const c = await sim.getClock();
-  return { mode: c.mode, now: instantOf(c.now) };
+  return { mode: c.mode, now: parseAriTimestamp(c.now) };
 }
 
 /** Whether the channel is still live, as its far end sees it. */
@@ -56,8 +57,4 @@ async function orNotFound<T>(fn: () => Promise<T>): Promise<T | undefined> {
     if (e instanceof TrunklineError && e.status === 404) return undefined;
     throw e;
   }
-}
-
-function instantOf(now: string): number {
-  return Date.parse(now.replace(/\+0000$/, 'Z'));
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
+import { basicAuth } from '../../client/connection.js';
 import { requestJson, type ScenarioHost } from './scenario-host.js';
 
 /** One event the app under test was sent, in arrival order (`seq` from 0). */
@@ -64,7 +65,7 @@ export class TapStream {
    * `keep: false` the events are only handed to onEvent listeners, not kept in `events`.
    */
   static async open(host: ScenarioHost, app: string, options: { keep?: boolean } = {}): Promise<TapStream> {
-    const auth = `Basic ${Buffer.from(`${host.ari.username}:${host.ari.password}`).toString('base64')}`;
+    const auth = basicAuth(host.ari);
     const ws = host.url.replace(/^http/, 'ws');
     const marker = `scenario-runner-${randomBytes(6).toString('hex')}`;
     const markerSocket = await open(`${ws}/ari/events?app=${marker}`, auth);
