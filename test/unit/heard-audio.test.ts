@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Channel } from '../../server/ari/engine/channel.js';
-import { HeardAudio } from '../../server/ari/engine/heard-audio.js';
+import { HEARD_AUDIO_BLOCK_FRAMES, HeardAudio } from '../../server/ari/engine/heard-audio.js';
 import type { FrameConsumer, MediaClock } from '../../server/ari/media/media-clock.js';
 import { FRAME_SAMPLES } from '../../server/ari/media/pcm.js';
 import type { Clock } from '../../server/ari/time/clock.js';
@@ -33,8 +33,9 @@ const loudSamples = (wav: Uint8Array) => {
   return n;
 };
 
-test('all captures together stay within the frame budget: ended audio goes first, then new frames are not kept', () => {
-  const { heard, tick } = rig(60, 10);
+test('all captures together stay within the frame budget: ended audio goes first, then new blocks are not kept', () => {
+  // Two blocks of room (a block is HEARD_AUDIO_BLOCK_FRAMES frames, counted whole).
+  const { heard, tick } = rig(60, 2 * HEARD_AUDIO_BLOCK_FRAMES);
   const a = chan('a');
   heard.wake(a);
   tick(6);
@@ -44,12 +45,25 @@ test('all captures together stay within the frame budget: ended audio goes first
   const b = chan('b');
   heard.wake(b);
   tick(6);
-  // b's fifth frame needed room: a's ended audio was dropped for it.
+  // b's frames at ticks 6..9 fit beside a's block; tick 10 opened b's second block, which needed a's room.
   assert.throws(() => heard.wav(undefined, 'a'), /no longer kept/);
   assert.is(loudSamples(heard.wav(b, 'b').data), 6 * FRAME_SAMPLES);
   tick(10);
-  // Ten frames at most: b keeps its first ten and the rest read as silence.
-  assert.is(loudSamples(heard.wav(b, 'b').data), 10 * FRAME_SAMPLES);
+  // Two blocks at most: b keeps ticks 6..19 and tick 20 on (a third block) reads as silence.
+  assert.is(loudSamples(heard.wav(b, 'b').data), 14 * FRAME_SAMPLES);
+});
+
+test('a capture keeps its newest maxSeconds: whole blocks leave once all their frames are older', () => {
+  // One second of window (50 frames), and room for just the six blocks a window can touch: a block
+  // kept a tick too long, or never dropped, leaves no room for new frames, and one dropped early loses audio.
+  const { heard, tick } = rig(1, 6 * HEARD_AUDIO_BLOCK_FRAMES);
+  const a = chan('a');
+  heard.wake(a);
+  tick(205);
+  // The window is the newest 50 ticks (155..204), all loud.
+  const wav = heard.wav(a, 'a').data;
+  assert.is(wav.length, 44 + 50 * FRAME_SAMPLES * 2);
+  assert.is(loudSamples(wav), 50 * FRAME_SAMPLES);
 });
 
 test('with capture off (0 seconds) a channel alive for hours still gives an empty WAV', () => {

@@ -27,13 +27,42 @@ const MAX_DEPTH = 6;
 const SILENT_FRAME = new Int16Array(FRAME_SAMPLES);
 
 /**
+ * One channel's frames at the tick last asked for. Each direction renders into
+ * a buffer the channel keeps, so a frame costs no allocation: a frame handed
+ * out is valid until the channel's next tick is rendered, and every consumer
+ * reads or copies it at once. A render that comes back round to its own
+ * channel and direction (a loop of bridges, snoops and Local halves) gets a
+ * fresh buffer instead of writing into the one being filled.
+ */
+class FrameEntry {
+  inbound: Int16Array | undefined;
+  outbound: Int16Array | undefined;
+  private readonly buffers = { in: new Int16Array(FRAME_SAMPLES), out: new Int16Array(FRAME_SAMPLES) };
+  private readonly busy = { in: false, out: false };
+
+  constructor(public tick: number) {}
+
+  take(dir: 'in' | 'out'): Int16Array {
+    if (this.busy[dir]) return new Int16Array(FRAME_SAMPLES);
+    this.busy[dir] = true;
+    return this.buffers[dir].fill(0);
+  }
+
+  release(dir: 'in' | 'out', buf: Int16Array): void {
+    if (buf === this.buffers[dir]) this.busy[dir] = false;
+  }
+}
+
+/**
  * Computes each channel's audio on the media clock: what it receives from
  * its far end (inbound) and what it sends (outbound). A frame is computed
  * at most once per channel and tick, and only when a consumer (a
  * recording, an RTP sender) asks.
  */
 export class AudioRouter {
-  private readonly cache = new Map<Channel, { tick: number; inbound?: Int16Array; outbound?: Int16Array }>();
+  private readonly cache = new Map<Channel, FrameEntry>();
+  /** Where a bridge's own audio is rendered before it joins a member's mix (read right away, never kept). */
+  private readonly scratch = new Int16Array(FRAME_SAMPLES);
   private readonly tones = new Map<string, Tone>();
   private readonly uploads = new Map<string, Int16Array>();
   /** Short sounds played over a channel's outbound audio (the recorder's beep). */
@@ -101,11 +130,15 @@ export class AudioRouter {
     this.uploads.delete(file);
   }
 
-  private entry(ch: Channel, tick: number) {
+  private entry(ch: Channel, tick: number): FrameEntry {
     let e = this.cache.get(ch);
-    if (!e || e.tick !== tick) {
-      e = { tick };
+    if (!e) {
+      e = new FrameEntry(tick);
       this.cache.set(ch, e);
+    } else if (e.tick !== tick) {
+      e.tick = tick;
+      e.inbound = undefined;
+      e.outbound = undefined;
     }
     return e;
   }
@@ -166,7 +199,17 @@ export class AudioRouter {
   inbound(ch: Channel, tick: number, depth = 0): Int16Array {
     const e = this.entry(ch, tick);
     if (e.inbound) return e.inbound;
-    const out = new Int16Array(FRAME_SAMPLES);
+    const out = e.take('in');
+    try {
+      this.renderInbound(ch, tick, depth, out);
+    } finally {
+      e.release('in', out);
+    }
+    e.inbound = out;
+    return out;
+  }
+
+  private renderInbound(ch: Channel, tick: number, depth: number, out: Int16Array): void {
     if (depth <= MAX_DEPTH && !ch.d.media.mutedIn && ch.d.ended === null) {
       const peer = ch.d.peer ? this.eng.find(ch.d.peer) : undefined;
       if (peer) out.set(this.outbound(peer, tick, depth + 1));
@@ -182,8 +225,6 @@ export class AudioRouter {
         if (dir === 'in' || dir === 'both') mixInto(out, this.outbound(w, tick, depth + 1));
       }
     }
-    e.inbound = out;
-    return out;
   }
 
   /**
@@ -194,7 +235,17 @@ export class AudioRouter {
   outbound(ch: Channel, tick: number, depth = 0): Int16Array {
     const e = this.entry(ch, tick);
     if (e.outbound) return e.outbound;
-    const out = new Int16Array(FRAME_SAMPLES);
+    const out = e.take('out');
+    try {
+      this.renderOutbound(ch, tick, depth, out);
+    } finally {
+      e.release('out', out);
+    }
+    e.outbound = out;
+    return out;
+  }
+
+  private renderOutbound(ch: Channel, tick: number, depth: number, out: Int16Array): void {
     if (depth <= MAX_DEPTH && !ch.d.media.mutedOut && ch.d.ended === null) {
       const media = ch.d.media;
       if (this.renderOverlay(ch, tick, out) || this.providers.playback(`channel:${ch.id}`, tick, out)) {
@@ -203,7 +254,8 @@ export class AudioRouter {
         const b = this.providers.bridge(ch);
         if (b) {
           for (const m of b.members) mixInto(out, this.inbound(m, tick, depth + 1));
-          const extra = new Int16Array(FRAME_SAMPLES);
+          // The bridge's own audio (its playback, music on hold) renders nothing through the router, so one scratch frame serves.
+          const extra = this.scratch.fill(0);
           b.render(tick, extra);
           mixInto(out, extra);
         }
@@ -219,7 +271,5 @@ export class AudioRouter {
         if (dir === 'out' || dir === 'both') mixInto(out, this.outbound(w, tick, depth + 1));
       }
     }
-    e.outbound = out;
-    return out;
   }
 }

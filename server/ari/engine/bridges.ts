@@ -61,6 +61,9 @@ export class Bridges {
   private readonly mohTones = new Map<string, Tone>();
   /** Sounds played once into a bridge (a bridge recording's beep), by bridge id. */
   private readonly overlays = new Map<string, { samples: Int16Array; since: number }>();
+  /** Where mix() builds its answer and the bridge's own audio (see mix). */
+  private readonly mixFrame = new Int16Array(FRAME_SAMPLES);
+  private readonly ownFrame = new Int16Array(FRAME_SAMPLES);
 
   constructor(
     private readonly eng: Engine,
@@ -357,10 +360,11 @@ export class Bridges {
 
   /** The bridge's mix at a tick (for bridge recordings): every unmuted member's inbound plus what the bridge plays. */
   mix(b: Bridge, tick: number): Int16Array {
-    const out = new Int16Array(FRAME_SAMPLES);
+    // The answer is only read before the next call (a recording encodes it at once), so two frames serve every bridge.
+    const out = this.mixFrame.fill(0);
     // A holding bridge carries only its announcers (and what it plays), as its participants hear it.
     for (const ch of this.voices(b)) mixInto(out, this.router.inbound(ch, tick));
-    const own = new Int16Array(FRAME_SAMPLES);
+    const own = this.ownFrame.fill(0);
     this.render(b, tick, own);
     mixInto(out, own);
     return out;

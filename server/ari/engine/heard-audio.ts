@@ -13,19 +13,26 @@ export const HEARD_AUDIO_ENDED_KEEP = 32;
  */
 export const HEARD_AUDIO_MAX_FRAMES = (64 * 1024 * 1024) / (FRAME_SAMPLES * 2);
 
+/** Frames stored together (200 ms): audio is kept, counted and dropped a block at a time, not a small array per frame. */
+export const HEARD_AUDIO_BLOCK_FRAMES = 10;
+const BLOCK = HEARD_AUDIO_BLOCK_FRAMES;
+
 /** Whether a frame is all zero (a plain loop: this runs for every frame of every audible channel). */
 function silent(f: Int16Array): boolean {
   for (let i = 0; i < f.length; i++) if (f[i] !== 0) return false;
   return true;
 }
 
-/** One channel's outbound audio: the non-silent frames by media tick, within the newest maxSeconds. */
+/**
+ * One channel's outbound audio within the newest maxSeconds: blocks of BLOCK frames by block
+ * number (tick / BLOCK), made when one of their frames is not silent; the rest is silence.
+ */
 interface Capture {
   /** The tick the channel was created in: the WAV starts there unless the window cut it. */
   start: number;
   /** Ticks past the last one the WAV covers (set when the channel ends). */
   end: number | null;
-  frames: Map<number, Int16Array>;
+  blocks: Map<number, Int16Array>;
   consumer: FrameConsumer | null;
 }
 
@@ -35,14 +42,14 @@ interface Capture {
  * out (the heard log says when): an idle channel keeps the media clock
  * still, and what was not captured is silence. Each channel keeps at most
  * maxSeconds of its newest audio (only frames that are not silent use
- * memory: 16 KB a second); ended channels keep theirs for the newest
+ * memory, a block of 200 ms at a time); ended channels keep theirs for the newest
  * HEARD_AUDIO_ENDED_KEEP of them, in memory only.
  */
 export class HeardAudio {
   private readonly live = new Map<Channel, Capture>();
   private readonly ended = new Map<string, Capture>();
   private readonly maxTicks: number;
-  /** Frames held by all captures, live and ended (bounded by maxFrames). */
+  /** Frames held by all captures' blocks, live and ended (bounded by maxFrames). */
   private held = 0;
 
   constructor(
@@ -62,7 +69,7 @@ export class HeardAudio {
   private capture(ch: Channel): Capture {
     let cap = this.live.get(ch);
     if (!cap) {
-      cap = { start: this.media.tickAt(ch.d.created), end: null, frames: new Map(), consumer: null };
+      cap = { start: this.media.tickAt(ch.d.created), end: null, blocks: new Map(), consumer: null };
       this.live.set(ch, cap);
     }
     return cap;
@@ -86,22 +93,28 @@ export class HeardAudio {
     }
     const f = this.outbound(ch, tick);
     if (silent(f)) return;
-    // Frames arrive in tick order, so the oldest are first in the map.
-    for (const t of cap.frames.keys()) {
-      if (t > tick - this.maxTicks) break;
-      cap.frames.delete(t);
-      this.held--;
+    // Frames arrive in tick order, so the oldest blocks are first in the map; a block goes once its last tick left the window.
+    for (const b of cap.blocks.keys()) {
+      if ((b + 1) * BLOCK - 1 > tick - this.maxTicks) break;
+      cap.blocks.delete(b);
+      this.held -= BLOCK;
     }
-    if (this.held >= this.maxFrames && !this.evictEnded()) return;
-    cap.frames.set(tick, f.slice());
-    this.held++;
+    const b = Math.floor(tick / BLOCK);
+    let block = cap.blocks.get(b);
+    if (!block) {
+      while (this.held + BLOCK > this.maxFrames) if (!this.evictEnded()) return;
+      block = new Int16Array(BLOCK * FRAME_SAMPLES);
+      cap.blocks.set(b, block);
+      this.held += BLOCK;
+    }
+    block.set(f, (tick - b * BLOCK) * FRAME_SAMPLES);
   }
 
   /** Drops the oldest ended channel's audio to make room; false when there is none. */
   private evictEnded(): boolean {
     for (const [id, cap] of this.ended) {
       this.ended.delete(id);
-      this.held -= cap.frames.size;
+      this.held -= cap.blocks.size * BLOCK;
       return true;
     }
     return false;
@@ -115,7 +128,7 @@ export class HeardAudio {
     cap.end = this.frameEnd();
     this.live.delete(ch);
     const before = this.ended.get(ch.id);
-    if (before && before !== cap) this.held -= before.frames.size;
+    if (before && before !== cap) this.held -= before.blocks.size * BLOCK;
     this.ended.delete(ch.id);
     this.ended.set(ch.id, cap);
     while (this.ended.size > HEARD_AUDIO_ENDED_KEEP) this.evictEnded();
@@ -134,7 +147,12 @@ export class HeardAudio {
     // With capture off nothing is kept, so the file holds no audio (never hours of made-up silence).
     const from = this.maxTicks === 0 ? end : Math.max(cap.start, end - this.maxTicks);
     const pcm = new Int16Array(Math.max(0, end - from) * FRAME_SAMPLES);
-    for (const [tick, f] of cap.frames) if (tick >= from && tick < end) pcm.set(f, (tick - from) * FRAME_SAMPLES);
+    for (const [b, block] of cap.blocks) {
+      // The part of the block inside [from, end).
+      const lo = Math.max(from, b * BLOCK);
+      const hi = Math.min(end, (b + 1) * BLOCK);
+      if (lo < hi) pcm.set(block.subarray((lo - b * BLOCK) * FRAME_SAMPLES, (hi - b * BLOCK) * FRAME_SAMPLES), (lo - from) * FRAME_SAMPLES);
+    }
     const body = slinBytes(pcm);
     return { data: Buffer.concat([wavHeader(body.length, RATE), body]), contentType: 'audio/wav' };
   }

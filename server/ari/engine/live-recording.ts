@@ -34,6 +34,8 @@ export interface RecordingOwner {
   /** Ends the recording ('done', 'canceled' or 'failed' with a cause). */
   end(rec: LiveRecording, state: 'done' | 'canceled' | 'failed', cause?: string): void;
 }
+/** What a muted recording captures: shared, read and never written. */
+const SILENT_FRAME = new Int16Array(FRAME_SAMPLES);
 /** Frames buffered before a write: one second of audio per recording per syscall. */
 const FLUSH_FRAMES = 50;
 /** Spreads first flushes over a second, so recordings started together do not all write in the same tick. */
@@ -101,7 +103,7 @@ export class LiveRecording implements FrameConsumer {
     this.lastTick = tick;
     // Full length reached: the end timer ends it when this last frame's time is over.
     if (this.state !== 'recording' || this.beeping || this.frames >= this.maxFrames) return;
-    const frame = this.muted ? new Int16Array(FRAME_SAMPLES) : this.source.frame(tick);
+    const frame = this.muted ? SILENT_FRAME : this.source.frame(tick);
     const bytes = this.encoder.push(frame);
     if (bytes.length) this.pending.push(bytes);
     this.pendingFrames++;
