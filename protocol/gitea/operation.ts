@@ -85,6 +85,11 @@ export const reply = {
     schema: v.union([m.schema, v.array(m.schema)]),
     json: m.ref,
   }),
+  /** A JSON object of counts by name (Go's map[string]int64). */
+  counts: {
+    schema: v.record(v.string(), v.pipe(v.number(), v.integer())),
+    json: { type: 'object', additionalProperties: { type: 'integer', format: 'int64' } },
+  } as GReply<v.RecordSchema<v.StringSchema<undefined>, v.SchemaWithPipe<readonly [v.NumberSchema<undefined>, v.IntegerAction<number, undefined>]>, undefined>>,
   /** Bytes of a file (raw, media, archives): no JSON to check. */
   file: { schema: null, json: { type: 'file' } } as GReply<null>,
 };

@@ -9,6 +9,8 @@ import { createUserRepo } from '../db/repos/user-repo.js';
 import type { Logger } from '../log.js';
 import { GitStore } from './git/store.js';
 import { closeRefUpdaters } from './git/ref-updater.js';
+import { createBrowser } from './services/browse.js';
+import { createLanguages } from './services/languages.js';
 import { createAccounts } from './services/accounts.js';
 import { createArchives } from './services/archive.js';
 import { ArchiveSlots } from './services/archive-slots.js';
@@ -159,6 +161,8 @@ export async function createGitea(deps: GiteaDeps) {
     repos,
     /** Repository search and the per-user lists. */
     repoSearch: createRepoSearch({ rows: repoRows, repos, accounts }),
+    browser: createBrowser(git),
+    languages: createLanguages(git),
     protections,
     contents,
     files,

@@ -21,6 +21,7 @@ import { mountTags } from './routes/tags.js';
 import { mountDownload } from './web/download.js';
 import { mountGitHttp } from './web/git-http.js';
 import { mountLfs } from './web/lfs.js';
+import { mountRepoPages } from './web/pages/mount-pages.js';
 
 /** How the Gitea surfaces are mounted (limits, test-mode checking, where to log). */
 export interface GiteaMountOptions {
@@ -69,7 +70,7 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
 
   const { site, git, config, accounts, repos, files, contents, protections, lfsStore, lfsRepo, refs, blobs } = g;
   mountUsers(b, { site, accounts });
-  mountRepos(b, { site, repos, accounts, files, pullMirrors: g.pullMirrors, mirrors: g.mirrors });
+  mountRepos(b, { site, repos, accounts, files, pullMirrors: g.pullMirrors, mirrors: g.mirrors, languages: g.languages });
   mountBranches(b, { site, branches: g.branches, writer: g.branchWriter, accounts, protections, repos });
   mountContents(b, { files, contents });
   mountGitData(b, { gitData: g.gitData, commits: g.commitReader });
@@ -89,4 +90,6 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountLfs(app, { config, accounts, site, repos, lfsStore, lfsRepo }, opts);
   mountGitHttp(app, { config, accounts, repos, git, protections, commits: g.commits }, opts);
   mountDownload(app, { config, accounts, repos, refs, blobs });
+  // Last: the pages match the loosest paths of all (`/{owner}`, `/{owner}/{repo}`).
+  mountRepoPages(app, { config, accounts, site, repos, browser: g.browser, search: g.repoSearch });
 }

@@ -40,6 +40,21 @@ export const repoGet = defineGiteaOperation({
   errors: [{ code: 403, reason: 'token scope' }, notFound],
 });
 
+export const repoGetLanguages = defineGiteaOperation({
+  operationId: 'repoGetLanguages',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/languages',
+  tags: ['repository'],
+  summary: 'Bytes of code per language on the default branch, largest first (an empty object for an empty repository)',
+  params: repoParams,
+  body: null,
+  success: 200,
+  response: reply.counts,
+  scopes: ['repository'],
+  guards: ['repo', 'reader'],
+  errors: [{ code: 403, reason: 'token scope' }, notFound],
+});
+
 export const repoEdit = defineGiteaOperation({
   operationId: 'repoEdit',
   method: 'PATCH',

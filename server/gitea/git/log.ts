@@ -80,11 +80,11 @@ export async function lineStats(gitDir: string, shas: readonly string[]): Promis
  * A commit's changes as text: `diff` against its first parent (`git show` for a
  * root commit), or `patch` as `git format-patch` writes it.
  */
-export async function rawDiff(gitDir: string, sha: string, parent: string | undefined, kind: 'diff' | 'patch'): Promise<Buffer> {
+export async function rawDiff(gitDir: string, sha: string, parent: string | undefined, kind: 'diff' | 'patch', maxBuffer = 256 * 1024 * 1024): Promise<Buffer> {
   let args: string[];
   if (kind === 'diff') args = parent ? ['diff', '-M', parent, sha] : ['show', sha];
   else args = parent ? ['format-patch', '--no-signature', '--stdout', `${sha}...${parent}`] : ['format-patch', '--no-signature', '--stdout', '--root', sha];
-  const { stdout } = await runGit(args, { gitDir, maxBuffer: 256 * 1024 * 1024 });
+  const { stdout } = await runGit(args, { gitDir, maxBuffer });
   return stdout;
 }
 

@@ -152,6 +152,13 @@ export class GitStore {
     return obj && obj.type === 'blob' ? obj.data : null;
   }
 
+  /** The bytes of any object (blob, tree, commit or tag), as `git cat-file <type>` prints them. */
+  async objectData(gitDir: string, sha: string): Promise<Buffer | null> {
+    const recent = this.recentBlobs.get(`${gitDir}\0${sha}`);
+    if (recent) return recent;
+    return (await this.catFiles.get(gitDir).read(sha))?.data ?? null;
+  }
+
   async commit(gitDir: string, sha: string): Promise<Commit | null> {
     const key = `${gitDir}\0${sha}`;
     const hit = this.commits.get(key);

@@ -8,6 +8,7 @@ import { paged } from '../http/paginate.js';
 import type { Accounts } from '../services/accounts.js';
 import type { Files } from '../services/files.js';
 import { initialCommit } from '../services/initial-commit.js';
+import type { Languages } from '../services/languages.js';
 import type { MirrorScheduler } from '../services/mirror-scheduler.js';
 import type { PullMirrors } from '../services/pull-mirrors.js';
 import type { RepoService } from '../services/repos.js';
@@ -22,6 +23,7 @@ export interface RepoRoutesDeps {
   files: Files;
   pullMirrors: PullMirrors;
   mirrors: Pick<MirrorScheduler, 'schedule'>;
+  languages: Languages;
 }
 
 /** Repositories and their collaborators. */
@@ -34,6 +36,8 @@ export function mountRepos(b: GiteaBinder, g: RepoRoutesDeps): void {
     if (pull) g.mirrors.schedule('pull', repo.row.id, pull.interval_ns);
     return new Reply(201, await repoJson(repo));
   });
+
+  b.mount(ops.repoGetLanguages, async (_a, ctx) => new Reply(200, Object.fromEntries(await g.languages.stats(ctx.repo!))));
 
   b.mount(ops.createCurrentUserRepo, async ({ body }, ctx) => {
     const doer = ctx.doer!;

@@ -127,10 +127,11 @@ export function createContentsReader(git: GitStore, site: Site, opts: { maxBlobS
     /** GET /git/blobs/{sha}: a blob by (abbreviated) id, its content unless over the size limit. */
     async blob(repo: RepoContext, sha: string) {
       const info = /^[0-9a-f]{4,40}$/.test(sha) ? await git.info(repo.gitDir, sha) : null;
-      if (!info || info.type !== 'blob') throw notFound(`object does not exist [id: ${sha}, rel_path: ]`);
+      // Any object id is read as a blob, as Gitea does: a directory's git_url (…/git/blobs/{tree id}) answers with the tree object's bytes.
+      if (!info) throw notFound(`object does not exist [id: ${sha}, rel_path: ]`);
       const url = `${site.repoApi(repo.owner, repo.row)}/git/blobs/${info.sha}`;
       if (info.size > opts.maxBlobSize) return { content: null, encoding: null, url, sha: info.sha, size: info.size };
-      const data = (await git.blob(repo.gitDir, info.sha)) ?? Buffer.alloc(0);
+      const data = (await git.objectData(repo.gitDir, info.sha)) ?? Buffer.alloc(0);
       const pointer = data.length > 0 && data.length < LFS_POINTER_MAX ? parsePointer(data) : null;
       return {
         content: data.toString('base64'),
