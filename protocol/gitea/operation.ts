@@ -85,6 +85,11 @@ export const reply = {
     schema: v.union([m.schema, v.array(m.schema)]),
     json: m.ref,
   }),
+  /** A JSON array of a model whose entries may be null (a batch read's missing files). */
+  listOfNullable: <S extends v.GenericSchema>(m: GModel<any, S>): GReply<v.ArraySchema<v.NullableSchema<S, undefined>, undefined>> => ({
+    schema: v.array(v.nullable(m.schema)),
+    json: { type: 'array', items: m.ref },
+  }),
   /** A JSON object of counts by name (Go's map[string]int64). */
   counts: {
     schema: v.record(v.string(), v.pipe(v.number(), v.integer())),

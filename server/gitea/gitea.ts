@@ -10,6 +10,7 @@ import type { Logger } from '../log.js';
 import { GitStore } from './git/store.js';
 import { closeRefUpdaters } from './git/ref-updater.js';
 import { createBrowser } from './services/browse.js';
+import { createContentsBatch } from './services/contents-batch.js';
 import { createLanguages } from './services/languages.js';
 import { createAccounts } from './services/accounts.js';
 import { createArchives } from './services/archive.js';
@@ -162,6 +163,7 @@ export async function createGitea(deps: GiteaDeps) {
     /** Repository search and the per-user lists. */
     repoSearch: createRepoSearch({ rows: repoRows, repos, accounts }),
     browser: createBrowser(git),
+    contentsBatch: createContentsBatch(git, contents),
     languages: createLanguages(git),
     protections,
     contents,

@@ -72,7 +72,7 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountUsers(b, { site, accounts });
   mountRepos(b, { site, repos, accounts, files, pullMirrors: g.pullMirrors, mirrors: g.mirrors, languages: g.languages });
   mountBranches(b, { site, branches: g.branches, writer: g.branchWriter, accounts, protections, repos });
-  mountContents(b, { files, contents });
+  mountContents(b, { files, contents, batch: g.contentsBatch });
   mountGitData(b, { gitData: g.gitData, commits: g.commitReader });
   mountCommits(b, { site, commits: g.commitReader, statuses: g.commitStatuses });
   mountRaw(b, { refs, blobs, config });

@@ -266,7 +266,8 @@ function anonymousStatus(op: GOperation): number | null {
   return null;
 }
 
-const isRead = (op: GOperation) => op.method === 'GET';
+/** Reads change nothing, so an anonymous caller may make them on public repositories: every GET, and the POST form of file-contents (a read whose paths travel in a body, open to anonymous callers in Gitea too). */
+const isRead = (op: GOperation) => op.method === 'GET' || op.operationId === 'repoGetFileContentsPost';
 const JSON_CT = { 'content-type': 'application/json' };
 const jsonBody = (x: unknown) => JSON.stringify(x);
 

@@ -103,3 +103,8 @@ export const EditorConfigDefinition = responseModel('EditorConfigDefinition', 'T
   indent_size: omitempty(t.string()),
   end_of_line: omitempty(t.string()),
 });
+
+export const ContentsExtResponse = responseModel('ContentsExtResponse', 'What contents-ext found: a file (or link, or submodule), or a directory\'s entries; only one of the two is set.', {
+  file_contents: omitempty(t.ref(ContentsResponse)),
+  dir_contents: omitempty(t.array(ContentsResponse)),
+});

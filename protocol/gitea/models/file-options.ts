@@ -55,3 +55,7 @@ export const ChangeFilesOptions = requestModel('ChangeFilesOptions', 'Body of a 
   ...fileOptions,
   files: rq.array('Files', ChangeFileOperation, { required: true }, 'The steps, applied in order, each to the tree the earlier ones left.'),
 });
+
+export const GetFilesOptions = requestModel('GetFilesOptions', 'Paths of the files to read in one request.', {
+  files: rq.strings('Files', {}, 'Paths from the repository root, in the order the answer lists them.'),
+});

@@ -1,12 +1,13 @@
 import { defineGiteaOperation, gp, reply, repoParams } from '../operation.js';
 import {
+  ContentsExtResponse,
   ContentsResponse,
   FileDeleteResponse,
   FileResponse,
   FilesResponse,
   GitBlobResponse,
 } from '../models/contents.js';
-import { ChangeFilesOptions, CreateFileOptions, DeleteFileOptions, UpdateFileOptions } from '../models/file-options.js';
+import { ChangeFilesOptions, CreateFileOptions, DeleteFileOptions, GetFilesOptions, UpdateFileOptions } from '../models/file-options.js';
 
 const ref = gp.query('Branch, tag or full commit id to read at; the default branch when left out.');
 const filepath = (description: string) => gp.path(description, { wildcard: true });
@@ -131,4 +132,72 @@ export const getBlob = defineGiteaOperation({
   scopes,
   guards: ['repo', 'reader'],
   errors: [{ code: 400, reason: 'sha not given' }, { code: 403, reason: 'token scope' }, { code: 404, reason: 'no such blob' }],
+});
+
+const batchSummary = 'Several files with their contents, in the order asked (null for a path that is not there); the answer stops after 30 entries, or before the file whose content would take it past 100 MiB';
+
+export const repoGetFileContentsPost = defineGiteaOperation({
+  operationId: 'repoGetFileContentsPost',
+  method: 'POST',
+  path: '/repos/{owner}/{repo}/file-contents',
+  tags: ['repository'],
+  summary: batchSummary,
+  params: { ...repoParams, ref },
+  body: GetFilesOptions,
+  bodyRequired: true,
+  success: 200,
+  response: reply.listOfNullable(ContentsResponse),
+  scopes,
+  guards: ['repo', 'reader'],
+  errors: [{ code: 403, reason: 'token scope (a POST asks for write:repository, as in Gitea; the GET form needs read only)' }, notFound, { code: 422, reason: 'a body that is not GetFilesOptions JSON' }],
+});
+
+export const repoGetFileContents = defineGiteaOperation({
+  operationId: 'repoGetFileContents',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/file-contents',
+  tags: ['repository'],
+  summary: `${batchSummary}. The body of the POST form travels as JSON in the \`body\` parameter`,
+  params: { ...repoParams, ref, body: gp.query('The POST form\'s body as JSON: `{"files": ["a.md", "docs/b.md"]}` (required).') },
+  body: null,
+  success: 200,
+  response: reply.listOfNullable(ContentsResponse),
+  scopes,
+  guards: ['repo', 'reader'],
+  errors: [{ code: 400, reason: 'invalid body parameter' }, { code: 403, reason: 'token scope' }, notFound],
+});
+
+export const repoGetContentsExt = defineGiteaOperation({
+  operationId: 'repoGetContentsExt',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/contents-ext/{filepath}',
+  tags: ['repository'],
+  summary: 'A file, link or submodule, or a directory\'s entries, with only the fields `includes` asks for: `file_content` (a single file\'s content), `lfs_metadata`, `commit_metadata`, `commit_message`',
+  params: {
+    ...repoParams,
+    filepath: filepath('Path from the repository root (empty for the root).'),
+    ref,
+    includes: gp.query('Comma-separated: file_content, lfs_metadata, commit_metadata, commit_message.'),
+  },
+  body: null,
+  success: 200,
+  response: reply.one(ContentsExtResponse),
+  scopes,
+  guards: ['repo', 'reader'],
+  errors: [{ code: 400, reason: 'an unknown include option, or a malformed path' }, { code: 403, reason: 'token scope' }, notFound],
+});
+
+export const repoGetContentsExtRoot = defineGiteaOperation({
+  operationId: 'repoGetContentsExtRoot',
+  method: 'GET',
+  path: '/repos/{owner}/{repo}/contents-ext',
+  tags: ['repository'],
+  summary: 'contents-ext for the root directory (what Gitea answers at `contents-ext/`): its entries, with what `includes` asks for',
+  params: { ...repoParams, ref, includes: gp.query('Comma-separated: file_content, lfs_metadata, commit_metadata, commit_message.') },
+  body: null,
+  success: 200,
+  response: reply.one(ContentsExtResponse),
+  scopes,
+  guards: ['repo', 'reader'],
+  errors: [{ code: 400, reason: 'an unknown include option' }, { code: 403, reason: 'token scope' }, notFound],
 });

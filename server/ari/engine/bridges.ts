@@ -61,8 +61,7 @@ export class Bridges {
   private readonly mohTones = new Map<string, Tone>();
   /** Sounds played once into a bridge (a bridge recording's beep), by bridge id. */
   private readonly overlays = new Map<string, { samples: Int16Array; since: number }>();
-  /** Where mix() builds its answer and the bridge's own audio (see mix). */
-  private readonly mixFrame = new Int16Array(FRAME_SAMPLES);
+  private readonly mixFrame = new Int16Array(FRAME_SAMPLES); // mix()'s answer and the bridge's own audio (see mix)
   private readonly ownFrame = new Int16Array(FRAME_SAMPLES);
 
   constructor(

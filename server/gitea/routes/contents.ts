@@ -4,6 +4,8 @@ import type { GiteaBinder, GiteaContext } from '../http/bind.js';
 import { Reply } from '../http/bind.js';
 import { decodeBase64 } from '../../util/go-base64.js';
 import type { ContentsReader } from '../services/contents.js';
+import { type ContentsBatch, DEFAULT_MAX_RESPONSE_SIZE } from '../services/contents-batch.js';
+import { DEFAULT_PAGE_SIZE } from '../http/paginate.js';
 import type { Files } from '../services/files.js';
 import type { ChangeFile, ChangeRequest, Operation } from '../services/change-request.js';
 
@@ -36,8 +38,29 @@ function request(ctx: GiteaContext, body: FileOpts, files: ChangeFile[], extra: 
   };
 }
 
-/** The contents API (read and write) and git blobs. */
-export function mountContents(b: GiteaBinder, g: { files: Files; contents: ContentsReader }): void {
+/** The batch read's limits, as /settings/api announces them. */
+const BATCH_LIMITS = { maxItems: DEFAULT_PAGE_SIZE, maxBytes: DEFAULT_MAX_RESPONSE_SIZE };
+
+/** A file-contents body's paths; anything else is Gitea's 400. */
+function batchPaths(json: string | undefined): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json ?? '');
+  } catch {
+    throw badRequest('invalid body parameter');
+  }
+  const files = parsed && typeof parsed === 'object' ? (parsed as { files?: unknown }).files : undefined;
+  if (files !== undefined && files !== null && !(Array.isArray(files) && files.every((f) => typeof f === 'string'))) throw badRequest('invalid body parameter');
+  return (files as string[] | null | undefined) ?? [];
+}
+
+/** The contents API (read and write, single and batch) and git blobs. */
+export function mountContents(b: GiteaBinder, g: { files: Files; contents: ContentsReader; batch: ContentsBatch }): void {
+  b.mount(ops.repoGetFileContentsPost, ({ ref, body }, ctx) => g.batch.files(ctx.repo!, ref, body.files ?? [], BATCH_LIMITS));
+  b.mount(ops.repoGetFileContents, ({ ref, body }, ctx) => g.batch.files(ctx.repo!, ref, batchPaths(body), BATCH_LIMITS));
+  b.mount(ops.repoGetContentsExt, ({ filepath, ref, includes }, ctx) => g.batch.ext(ctx.repo!, ref, filepath, includes));
+  b.mount(ops.repoGetContentsExtRoot, ({ ref, includes }, ctx) => g.batch.ext(ctx.repo!, ref, '', includes));
+
   b.mount(ops.repoGetContentsList, async ({ ref }, ctx) => {
     const res = await g.contents.get(ctx.repo!, ref, '');
     return Array.isArray(res) ? res : [res];

@@ -3,12 +3,8 @@ import type { Config } from '../../config.js';
 import type { GiteaBinder } from '../http/bind.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../http/paginate.js';
 import { TREE_PAGE_MAX } from '../services/git-data.js';
+import { DEFAULT_MAX_RESPONSE_SIZE } from '../services/contents-batch.js';
 
-/**
- * Gitea's default for the largest batch answer. Nothing here sends batches that large yet;
- * the value is what a client planning batch reads should assume.
- */
-const DEFAULT_MAX_RESPONSE_SIZE = 100 * 1024 * 1024;
 
 /** Gitea's default reactions and emojis: what a front end built for Gitea expects to find. */
 const REACTIONS = ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes'];

@@ -32,8 +32,19 @@ function submoduleUrl_(gitmodules: string, path: string): string | undefined {
 
 /** Reading contents: one entry's metadata (and a file's content), or a directory listing, as Gitea's contents API. */
 export function createContentsReader(git: GitStore, site: Site, opts: { maxBlobSize: number }) {
-  /** One entry as a ContentsResponse. `withContent`: a single file's base64 content and LFS metadata. */
-  async function entryResponse(repo: RepoContext, ref: RefCommit, path: string, entry: TreeEntry, lastCommit: string | undefined, withContent: boolean): Promise<Contents> {
+  /**
+   * One entry as a ContentsResponse. `withContent`: a single file's base64 content and LFS metadata;
+   * `extra.lfsMetadata`: LFS metadata without the content; `extra.commitMessage`: the last commit's message too.
+   */
+  async function entryResponse(
+    repo: RepoContext,
+    ref: RefCommit,
+    path: string,
+    entry: TreeEntry,
+    lastCommit: string | undefined,
+    withContent: boolean,
+    extra: { lfsMetadata?: boolean; commitMessage?: boolean } = {},
+  ): Promise<Contents> {
     const api = site.repoApi(repo.owner, repo.row);
     const html = site.repoHtml(repo.owner, repo.row);
     const self = `${api}/contents/${pathEscapeSegments(path)}?ref=${goQueryEscape(ref.input)}`;
@@ -51,6 +62,8 @@ export function createContentsReader(git: GitStore, site: Site, opts: { maxBlobS
       encoding = 'base64';
       content = data.toString('base64');
       if (data.length > 0 && data.length < LFS_POINTER_MAX) lfs = parsePointer(data);
+    } else if (type === 'file' && extra.lfsMetadata && size > 0 && size < LFS_POINTER_MAX) {
+      lfs = parsePointer((await git.blob(repo.gitDir, entry.sha)) ?? Buffer.alloc(0));
     } else if (type === 'symlink') {
       const data = (await git.blob(repo.gitDir, entry.sha)) ?? Buffer.alloc(0);
       target = data.subarray(0, 1024).toString('utf8');
@@ -72,6 +85,7 @@ export function createContentsReader(git: GitStore, site: Site, opts: { maxBlobS
             last_commit_sha: c.sha,
             last_committer_date: goTime(c.committer.when, c.committer.tzMinutes),
             last_author_date: goTime(c.author.when, c.author.tzMinutes),
+            ...(extra.commitMessage ? { last_commit_message: c.message } : {}),
           }
         : {}),
       type,
