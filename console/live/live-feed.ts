@@ -1,0 +1,100 @@
+import { call, socketUrl } from '../api.js';
+import type { EventLogStore } from '../log/event-log-store.js';
+import type { Session } from '../session.js';
+import { parseTimestamp } from '../observable.js';
+import type { LiveStore, Snapshot } from './live-store.js';
+import type { TapFrame } from './models.js';
+
+/** How often the list of applications is asked for again (the tap follows the applications it names). */
+const APPS_POLL_MS = 3000;
+const RECONNECT_MS = 2000;
+
+/**
+ * Keeps the live view fed: a REST snapshot of calls, bridges, endpoints and device states,
+ * then the event tap (GET /sim/events) for every application the server lists, reopened
+ * when that list changes. Each frame goes to the live store and the event log.
+ */
+export class LiveFeed {
+  private socket: WebSocket | undefined;
+  private tapped = '';
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
+
+  constructor(private readonly session: Session, private readonly store: LiveStore, private readonly log: EventLogStore) {}
+
+  async start(): Promise<void> {
+    await Promise.all([this.refresh(), this.readClock()]);
+    this.timer = setInterval(() => void this.pollApps(), APPS_POLL_MS);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+    clearTimeout(this.retry);
+    this.socket?.close(1000);
+  }
+
+  /** Takes a fresh REST snapshot and makes sure the tap follows the listed applications. */
+  async refresh(): Promise<void> {
+    const get = <T>(path: string) => call<T>(this.session, 'ari', 'GET', path);
+    const [apps, channels, bridges, endpoints, deviceStates] = await Promise.all([
+      get<Snapshot['apps']>('/ari/applications'), get<Snapshot['channels']>('/ari/channels'), get<Snapshot['bridges']>('/ari/bridges'),
+      get<Snapshot['endpoints']>('/ari/endpoints'), get<Snapshot['deviceStates']>('/ari/deviceStates'),
+    ]);
+    this.store.load({ apps, channels, bridges, endpoints, deviceStates });
+    this.follow(apps.map((a) => a.name));
+  }
+
+  /** GET /sim/clock: which clock runs and its instant. */
+  async readClock(): Promise<{ mode: string; now: string; pending: number }> {
+    const c = await call<{ mode: 'real' | 'virtual'; now: string; pending: number }>(this.session, 'ari', 'GET', '/sim/clock');
+    this.store.heardTime(parseTimestamp(c.now), c.mode);
+    this.store.changed();
+    return c;
+  }
+
+  private async pollApps(): Promise<void> {
+    try {
+      const apps = await call<Snapshot['apps']>(this.session, 'ari', 'GET', '/ari/applications');
+      const names = apps.map((a) => a.name).sort().join(',');
+      if (names !== this.tapped || this.socket === undefined) await this.refresh();
+    } catch {
+      /* the next poll tries again */
+    }
+  }
+
+  /** Opens (or reopens) the tap on exactly `names`. */
+  private follow(names: string[]): void {
+    const key = [...names].sort().join(',');
+    if (key === this.tapped && this.socket) return;
+    this.tapped = key;
+    this.socket?.close(1000);
+    this.socket = undefined;
+    this.store.tap = { state: 'idle', apps: key ? key.split(',') : [] };
+    this.store.changed();
+    if (!key || this.stopped) return;
+    const ws = new WebSocket(socketUrl('/sim/events', { app: key, api_key: `${this.session.ari.user}:${this.session.ari.password}` }));
+    this.socket = ws;
+    let opened = false;
+    ws.onopen = () => {
+      opened = true;
+      this.store.tap = { state: 'open', apps: key.split(',') };
+      this.store.changed();
+    };
+    ws.onmessage = (m) => {
+      const frame = JSON.parse(String(m.data)) as TapFrame;
+      this.store.apply(frame.app, frame.event);
+      this.log.push(frame);
+    };
+    ws.onclose = () => {
+      if (this.socket !== ws) return;
+      this.socket = undefined;
+      this.store.tap = opened
+        ? { state: 'closed', apps: key.split(','), message: 'event tap closed; reconnecting' }
+        : { state: 'refused', apps: key.split(','), message: 'event tap refused (it needs an ARI user with write access)' };
+      this.store.changed();
+      if (!this.stopped) this.retry = setTimeout(() => void this.refresh().catch(() => undefined), RECONNECT_MS);
+    };
+  }
+}
