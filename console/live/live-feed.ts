@@ -5,8 +5,11 @@ import { parseTimestamp } from '../observable.js';
 import type { LiveStore, Snapshot } from './live-store.js';
 import type { TapFrame } from './models.js';
 
-/** How often the list of applications is asked for again (the tap follows the applications it names). */
-const APPS_POLL_MS = 3000;
+/**
+ * How often the snapshot is taken again: the tap follows the applications listed, and channels
+ * outside every application (which no tap hears of) are kept current this way.
+ */
+const POLL_MS = 3000;
 const RECONNECT_MS = 2000;
 
 /**
@@ -24,8 +27,8 @@ export class LiveFeed {
   constructor(private readonly session: Session, private readonly store: LiveStore, private readonly log: EventLogStore) {}
 
   async start(): Promise<void> {
-    await Promise.all([this.refresh(), this.readClock()]);
-    this.timer = setInterval(() => void this.pollApps(), APPS_POLL_MS);
+    await Promise.all([this.refresh(true), this.readClock()]);
+    this.timer = setInterval(() => void this.refresh().catch(() => undefined), POLL_MS);
   }
 
   stop(): void {
@@ -35,14 +38,18 @@ export class LiveFeed {
     this.socket?.close(1000);
   }
 
-  /** Takes a fresh REST snapshot and makes sure the tap follows the listed applications. */
-  async refresh(): Promise<void> {
+  /**
+   * Takes a fresh REST snapshot and makes sure the tap follows the listed applications. Unless
+   * `force`d, a snapshot answered while events arrived is dropped (it may be older than they are).
+   */
+  async refresh(force = false): Promise<void> {
+    const seen = this.store.eventCount;
     const get = <T>(path: string) => call<T>(this.session, 'ari', 'GET', path);
     const [apps, channels, bridges, endpoints, deviceStates] = await Promise.all([
       get<Snapshot['apps']>('/ari/applications'), get<Snapshot['channels']>('/ari/channels'), get<Snapshot['bridges']>('/ari/bridges'),
       get<Snapshot['endpoints']>('/ari/endpoints'), get<Snapshot['deviceStates']>('/ari/deviceStates'),
     ]);
-    this.store.load({ apps, channels, bridges, endpoints, deviceStates });
+    if (force || this.store.eventCount === seen) this.store.load({ apps, channels, bridges, endpoints, deviceStates });
     this.follow(apps.map((a) => a.name));
   }
 
@@ -52,16 +59,6 @@ export class LiveFeed {
     this.store.heardTime(parseTimestamp(c.now), c.mode);
     this.store.changed();
     return c;
-  }
-
-  private async pollApps(): Promise<void> {
-    try {
-      const apps = await call<Snapshot['apps']>(this.session, 'ari', 'GET', '/ari/applications');
-      const names = apps.map((a) => a.name).sort().join(',');
-      if (names !== this.tapped || this.socket === undefined) await this.refresh();
-    } catch {
-      /* the next poll tries again */
-    }
   }
 
   /** Opens (or reopens) the tap on exactly `names`. */
@@ -94,7 +91,7 @@ export class LiveFeed {
         ? { state: 'closed', apps: key.split(','), message: 'event tap closed; reconnecting' }
         : { state: 'refused', apps: key.split(','), message: 'event tap refused (it needs an ARI user with write access)' };
       this.store.changed();
-      if (!this.stopped) this.retry = setTimeout(() => void this.refresh().catch(() => undefined), RECONNECT_MS);
+      if (!this.stopped) this.retry = setTimeout(() => void this.refresh(true).catch(() => undefined), RECONNECT_MS);
     };
   }
 }

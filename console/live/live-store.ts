@@ -76,13 +76,19 @@ export class LiveStore extends Observable {
     if (c) this.channels.set(c.id, { ...c, [key]: on });
   }
 
+  /** Events applied so far (a snapshot answered while events arrived is older than they are). */
+  eventCount = 0;
+
   /** Applies one event delivered for `app`. */
   apply(app: string, e: AriEvent): void {
+    this.eventCount++;
     this.heardTime(parseTimestamp(e.timestamp));
     const channel = hasId(e.channel) ? (e.channel as unknown as Channel) : undefined;
     if (channel) {
-      if (e.type === 'ChannelDestroyed') this.channels.delete(channel.id);
-      else this.upsertChannel(channel, e.type === 'StasisEnd' ? undefined : app);
+      // After StasisEnd the application hears no more of the channel: it leaves the view, and the
+      // next REST snapshot brings it back (outside any application) if it lives on in the dialplan.
+      if (e.type === 'ChannelDestroyed' || e.type === 'StasisEnd') this.channels.delete(channel.id);
+      else this.upsertChannel(channel, app);
     }
     // Dial names both sides; the callee is followed too (it may not be in any application).
     for (const key of ['peer', 'caller'] as const) if (hasId(e[key]) && e.type === 'Dial') this.upsertChannel(e[key] as unknown as Channel, undefined);

@@ -1,0 +1,80 @@
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { useServer } from '../_helpers/suite.js';
+import { WAIT_MS } from '../_helpers/wait.js';
+import { channelRow, SCREENSHOTS, signIn, updateScreenshots, useBrowser, waitForState } from './_console.js';
+
+// The live call view: a call placed from the console appears in its application's table and
+// changes state as the events arrive; the far end's keypad reaches the application as
+// ChannelDtmfReceived, which the event log shows with its digit.
+const test = suite('browser: console live calls');
+const ctx = useServer(test, { events: { ev: 'demo' } });
+const b = useBrowser(test);
+
+/** Places an inbound call through the console's form; returns the channel the application was given. */
+async function placeFromConsole(w: Parameters<Parameters<typeof b.onPage>[1]>[0], extension: string): Promise<string> {
+  const form = w.page.locator('#place-call');
+  await form.locator('select[name="endpoint"]').selectOption('PJSIP/alice');
+  await form.locator('input[name="extension"]').fill(extension);
+  await form.locator('input[name="app"]').fill('demo');
+  const before = ctx.ev.events.filter((e) => e.type === 'StasisStart').length;
+  await form.locator('button[type="submit"]').click();
+  await w.page.locator('#place-call-result.ok').waitFor({ timeout: WAIT_MS });
+  const starts = await ctx.ev.waitForCount('StasisStart', before + 1);
+  return starts[before]!.channel!.id;
+}
+
+test('a call placed from the console appears in its application and goes from Ring to Up live', async ({ __test__ }) => {
+  await b.onPage(__test__, async (w) => {
+    await signIn(w, ctx.t.url, ['demo']);
+    const id = await placeFromConsole(w, '1001');
+    const started = ctx.ev.events.find((e) => e.type === 'StasisStart' && e.channel?.id === id)!;
+    assert.is(started.channel!.state, 'Ring');
+    await waitForState(w, id, 'Ring');
+    const row = channelRow(w, id);
+    assert.is(await w.page.locator(`.app[data-app="demo"] tr.channel[data-channel="${id}"]`).count(), 1, 'listed under its application');
+    assert.is(await row.locator('.name').textContent(), started.channel!.name);
+    assert.match((await row.locator('.dialplan').textContent()) ?? '', /^default,1001,3 Stasis\(demo,ringing\)$/);
+    // The application answers: the row follows ChannelStateChange without a reload.
+    assert.is((await ctx.t.http('POST', `/ari/channels/${id}/answer`)).status, 204);
+    await waitForState(w, id, 'Up');
+    assert.is(await row.locator('.state > span').first().textContent(), 'Up');
+    // The far end hangs up from the console with a cause: the row goes away.
+    await row.locator('button.details').click();
+    await w.page.locator(`[data-far-end="${id}"] select[name="cause"]`).selectOption('17');
+    await w.page.locator(`[data-far-end="${id}"] [data-action="hangup"]`).click();
+    const request = await ctx.ev.waitFor((e) => e.type === 'ChannelHangupRequest' && e.channel?.id === id);
+    assert.is(request.cause, 17);
+    await w.page.locator(`tr.channel[data-channel="${id}"]`).waitFor({ state: 'detached', timeout: WAIT_MS });
+  });
+});
+
+test('digits pressed on the keypad arrive as ChannelDtmfReceived, shown in the event log with the digit', async ({ __test__ }) => {
+  await b.onPage(__test__, async (w) => {
+    await signIn(w, ctx.t.url, ['demo']);
+    const id = await placeFromConsole(w, '1000');
+    await waitForState(w, id, 'Up');
+    await channelRow(w, id).locator('button.details').click();
+    const pad = w.page.locator(`[data-far-end="${id}"] .keypad`);
+    await pad.locator('[data-key="7"]').click();
+    await ctx.ev.waitFor((e) => e.type === 'ChannelDtmfReceived' && e.channel?.id === id && e.digit === '7');
+    await pad.locator('[data-key="#"]').click();
+    await ctx.ev.waitFor((e) => e.type === 'ChannelDtmfReceived' && e.channel?.id === id && e.digit === '#');
+    if (updateScreenshots()) {
+      // A second call in the picture, ringing, beside the one opened on its far end.
+      await placeFromConsole(w, '1001');
+      await w.screenshot(join(SCREENSHOTS, 'console-calls.png'));
+    }
+    await w.page.locator('#tab-events').click();
+    await w.page.locator('input[name="filter-channel"]').fill(id);
+    await w.page.locator('select[name="filter-type"]').selectOption('ChannelDtmfReceived');
+    const rows = w.page.locator('tr.log-entry[data-type="ChannelDtmfReceived"]');
+    await rows.nth(1).waitFor({ timeout: WAIT_MS });
+    const shown = await rows.locator('.summary').allTextContents();
+    const name = ctx.ev.events.find((e) => e.channel?.id === id)!.channel!.name;
+    assert.equal(shown, [`${name} digit="7" duration_ms=100`, `${name} digit="#" duration_ms=100`]);
+  });
+});
+
+test.run();
