@@ -36,6 +36,9 @@ interface PushMirror {
   sync_on_commit: boolean;
 }
 
+/** Gitea writes a time that never happened as the Unix epoch (or Go's zero time). */
+const when = (t: string | undefined) => (!t || t.startsWith('1970-01-01T00:00:00') || t.startsWith('0001-01-01') ? 'never' : t);
+
 /** A mirror's state as shown: the live status when an event told it, else what the API last recorded. */
 function MirrorState({ live, lastUpdate, lastError }: { live?: MirrorStatus; lastUpdate?: string; lastError?: string }) {
   if (live) {
@@ -47,7 +50,7 @@ function MirrorState({ live, lastUpdate, lastError }: { live?: MirrorStatus; las
   }
   return (
     <span class="mirror-state" data-mirror-state="recorded">
-      last sync {lastUpdate || 'never'}{lastError ? <span class="error"> · last error: {lastError}</span> : ''}
+      last sync {when(lastUpdate)}{lastError ? <span class="error"> · last error: {lastError}</span> : ''}
     </span>
   );
 }
