@@ -34,28 +34,30 @@ export function FarEndControls({ session, channel }: { session: Session; channel
 
   return (
     <div class="far-end" data-far-end={channel.id}>
-      <h4>Far end of {channel.name}</h4>
-      <div class="controls">
-        <button type="button" data-action="answer" onClick={() => void act('answered', 'POST', '/answer')}>Answer</button>
-        <button type="button" data-action="hold" onClick={() => void act(channel.held ? 'off hold' : 'on hold', channel.held ? 'DELETE' : 'POST', '/hold')}>
-          {channel.held ? 'Unhold' : 'Hold'}
-        </button>
-        <button type="button" data-action="talk" onClick={() => void act(talking ? 'stopped talking' : 'talking', talking ? 'DELETE' : 'POST', '/talk').then((ok) => ok && setTalking(!talking))}>
-          {talking ? 'Stop talking' : 'Talk'}
-        </button>
-        <label>Cause
-          <select name="cause" value={cause} onChange={(e) => setCause(Number(e.currentTarget.value))}>
-            {CAUSES.map((c) => <option key={c.cause} value={c.cause}>{c.label}</option>)}
-          </select>
-        </label>
-        <button type="button" data-action="hangup" class="danger" onClick={() => void act(`hung up (cause ${cause})`, 'POST', '/hangup', { cause })}>Hang up</button>
+      <div class="far-end-actions">
+        <h4>Far end of {channel.name}</h4>
+        <div class="controls">
+          <button type="button" data-action="answer" onClick={() => void act('answered', 'POST', '/answer')}>Answer</button>
+          <button type="button" data-action="hold" onClick={() => void act(channel.held ? 'off hold' : 'on hold', channel.held ? 'DELETE' : 'POST', '/hold')}>
+            {channel.held ? 'Unhold' : 'Hold'}
+          </button>
+          <button type="button" data-action="talk" onClick={() => void act(talking ? 'stopped talking' : 'talking', talking ? 'DELETE' : 'POST', '/talk').then((ok) => ok && setTalking(!talking))}>
+            {talking ? 'Stop talking' : 'Talk'}
+          </button>
+          <label>Cause
+            <select name="cause" value={cause} onChange={(e) => setCause(Number(e.currentTarget.value))}>
+              {CAUSES.map((c) => <option key={c.cause} value={c.cause}>{c.label}</option>)}
+            </select>
+          </label>
+          <button type="button" data-action="hangup" class="danger" onClick={() => void act(`hung up (cause ${cause})`, 'POST', '/hangup', { cause })}>Hang up</button>
+        </div>
+        <div class="keypad" role="group" aria-label="keypad">
+          {KEYS.map((k) => (
+            <button type="button" key={k} data-key={k} onClick={() => void act(`pressed ${k}`, 'POST', '/dtmf', { dtmf: k })}>{k}</button>
+          ))}
+        </div>
+        {status && <p class={status.ok ? 'ok' : 'error'} data-far-end-status>{status.text}</p>}
       </div>
-      <div class="keypad" role="group" aria-label="keypad">
-        {KEYS.map((k) => (
-          <button type="button" key={k} data-key={k} onClick={() => void act(`pressed ${k}`, 'POST', '/dtmf', { dtmf: k })}>{k}</button>
-        ))}
-      </div>
-      {status && <p class={status.ok ? 'ok' : 'error'} data-far-end-status>{status.text}</p>}
       <Heard session={session} channelId={channel.id} />
     </div>
   );

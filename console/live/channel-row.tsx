@@ -68,8 +68,10 @@ export function ChannelRow(p: { session: Session; store: LiveStore; channel: Liv
       {p.open && (
         <tr class="channel-detail" data-detail={c.id}>
           <td colSpan={7}>
-            <FarEndControls session={p.session} channel={c} />
-            <Variables session={p.session} channel={c} />
+            <div class="detail-grid">
+              <FarEndControls session={p.session} channel={c} />
+              <Variables session={p.session} channel={c} />
+            </div>
           </td>
         </tr>
       )}
