@@ -28,6 +28,18 @@ function download(name: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
+/** A filter chosen from the values seen so far ("all" first). */
+function Choice(p: { label: string; name: string; value: string; values: Set<string>; onChange: (e: { currentTarget: { value: string } }) => void }) {
+  return (
+    <label>{p.label}
+      <select name={p.name} value={p.value} onChange={p.onChange}>
+        <option value="">all</option>
+        {[...p.values].sort().map((v) => <option key={v} value={v}>{v}</option>)}
+      </select>
+    </label>
+  );
+}
+
 /** The event log: newest at the bottom, filters, pause and resume, export as JSON lines of exactly what is shown. */
 export function EventLogView({ log }: { log: EventLogStore }) {
   useObservable(log);
@@ -47,19 +59,9 @@ export function EventLogView({ log }: { log: EventLogStore }) {
   return (
     <section class="panel event-log" id="event-log">
       <form class="inline filters" onSubmit={(e) => e.preventDefault()}>
-        <label>Application
-          <select name="filter-app" value={filter.app} onChange={set('app')}>
-            <option value="">all</option>
-            {[...log.apps].sort().map((a) => <option key={a} value={a}>{a}</option>)}
-          </select>
-        </label>
+        <Choice label="Application" name="filter-app" value={filter.app} values={log.apps} onChange={set('app')} />
         <label>Channel <input name="filter-channel" placeholder="id or name" value={filter.channel} onInput={set('channel')} /></label>
-        <label>Type
-          <select name="filter-type" value={filter.type} onChange={set('type')}>
-            <option value="">all</option>
-            {[...log.types].sort().map((t) => <option key={t} value={t}>{t}</option>)}
-          </select>
-        </label>
+        <Choice label="Type" name="filter-type" value={filter.type} values={log.types} onChange={set('type')} />
         {log.paused ? (
           <button type="button" id="log-resume" onClick={() => log.resume()}>Resume ({log.waiting} new)</button>
         ) : (

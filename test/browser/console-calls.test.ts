@@ -77,4 +77,50 @@ test('digits pressed on the keypad arrive as ChannelDtmfReceived, shown in the e
   });
 });
 
+test('hold and talk from the far end, variables (from events and read on demand), and a bridge with its member, all live', async ({ __test__ }) => {
+  await b.onPage(__test__, async (w) => {
+    await signIn(w, ctx.t.url, ['demo']);
+    const id = await placeFromConsole(w, '1000');
+    await waitForState(w, id, 'Up');
+    const row = channelRow(w, id);
+    await row.locator('button.details').click();
+    const panel = w.page.locator(`[data-far-end="${id}"]`);
+
+    await panel.locator('[data-action="hold"]').click();
+    await ctx.ev.waitFor((e) => e.type === 'ChannelHold' && e.channel?.id === id);
+    await row.locator('.state', { hasText: 'Up (on hold)' }).waitFor({ timeout: WAIT_MS });
+    assert.is(await panel.locator('[data-action="hold"]').textContent(), 'Unhold');
+    await panel.locator('[data-action="hold"]').click();
+    await ctx.ev.waitFor((e) => e.type === 'ChannelUnhold' && e.channel?.id === id);
+    await row.locator('.state', { hasText: /^Up$/ }).waitFor({ timeout: WAIT_MS });
+
+    assert.is((await ctx.t.http('POST', `/ari/channels/${id}/variable`, { query: { variable: 'TALK_DETECT(set)', value: '' } })).status, 204);
+    await panel.locator('[data-action="talk"]').click();
+    await ctx.ev.waitFor((e) => e.type === 'ChannelTalkingStarted' && e.channel?.id === id);
+    await row.locator('.state', { hasText: 'Up (talking)' }).waitFor({ timeout: WAIT_MS });
+    await panel.locator('[data-action="talk"]', { hasText: 'Stop talking' }).click();
+    await ctx.ev.waitFor((e) => e.type === 'ChannelTalkingFinished' && e.channel?.id === id);
+    await row.locator('.state', { hasText: /^Up$/ }).waitFor({ timeout: WAIT_MS });
+
+    // A variable the application sets arrives as ChannelVarset; another is read on demand.
+    assert.is((await ctx.t.http('POST', `/ari/channels/${id}/variable`, { query: { variable: 'CONSOLE_NOTE', value: 'seen live' } })).status, 204);
+    const vars = w.page.locator(`[data-detail="${id}"] .variables`);
+    await vars.locator('dt', { hasText: 'CONSOLE_NOTE' }).waitFor({ timeout: WAIT_MS });
+    await vars.locator('input[name="variable"]').fill('CALLERID(num)');
+    await vars.locator('button[type="submit"]').click();
+    await vars.locator('dt', { hasText: 'CALLERID(num)' }).waitFor({ timeout: WAIT_MS });
+    const pairs = await vars.locator('dl > *').allTextContents();
+    const caller = ctx.ev.events.find((e) => e.channel?.id === id)!.channel!.caller.number;
+    assert.equal(pairs, ['CONSOLE_NOTE', 'seen live', 'CALLERID(num)', caller]);
+
+    const bridge = await ctx.t.http('POST', '/ari/bridges', { query: { type: 'mixing', name: 'console-room' } });
+    assert.is(bridge.status, 200, bridge.text);
+    assert.is((await ctx.t.http('POST', `/ari/bridges/${bridge.body.id}/addChannel`, { query: { channel: id } })).status, 204);
+    const name = ctx.ev.events.find((e) => e.channel?.id === id)!.channel!.name;
+    const shown = w.page.locator(`#bridges li[data-bridge="${bridge.body.id}"]`);
+    await shown.waitFor({ timeout: WAIT_MS });
+    assert.match((await shown.textContent()) ?? '', new RegExp(`console-room mixing/simple_bridge: ${name.replace(/[/]/g, '\\/')}$`));
+  });
+});
+
 test.run();

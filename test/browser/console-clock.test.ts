@@ -54,4 +54,24 @@ test('the clock shows simulated time; +10 s three times makes a 30 s dial time o
   });
 });
 
+test('a playback is listed while it plays and leaves the list when +1 s has played it out', async ({ __test__ }) => {
+  await b.onPage(__test__, async (w) => {
+    await signIn(w, ctx.t.url, ['demo']);
+    const call = await ctx.t.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/alice', extension: '1000' }, json: { variables: { STASIS_APP: 'demo' } } });
+    assert.is(call.status, 200, call.text);
+    const id = call.body.id as string;
+    await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === id);
+    const play = await ctx.t.http('POST', `/ari/channels/${id}/play`, { query: { media: 'sound:hello-world' } });
+    assert.is(play.status, 201, play.text);
+    const item = w.page.locator(`#media li[data-playback="${play.body.id}"]`);
+    await item.waitFor({ timeout: WAIT_MS });
+    assert.match((await item.textContent()) ?? '', /sound:hello-world on channel:.+ playing$/);
+    // hello-world lasts under a second of simulated time: nothing moves until the clock does.
+    assert.not.ok(ctx.ev.events.some((e) => e.type === 'PlaybackFinished'));
+    await w.page.locator('#clock button[data-advance="+1 s"]').click();
+    await ctx.ev.waitFor((e) => e.type === 'PlaybackFinished' && e.playback?.id === play.body.id);
+    await item.waitFor({ state: 'detached', timeout: WAIT_MS });
+  });
+});
+
 test.run();
