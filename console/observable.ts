@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 
+/** How long a burst of changes is gathered before the views draw it. */
+const DRAW_AFTER_MS = 30;
+
 /**
- * Something the views watch: `changed()` tells them once per burst (bursts of events are
- * applied together, and the page draws once after them, not once per event).
+ * Something the views watch: `changed()` tells them once per burst (events arriving
+ * together are all applied first, and the page draws once after them, not once per event).
  */
 export class Observable {
   private readonly listeners = new Set<() => void>();
@@ -21,7 +24,7 @@ export class Observable {
     setTimeout(() => {
       this.scheduled = false;
       for (const fn of [...this.listeners]) fn();
-    }, 0);
+    }, DRAW_AFTER_MS);
   }
 }
 

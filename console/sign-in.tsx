@@ -2,12 +2,19 @@ import { useState } from 'preact/hooks';
 import { ApiError, call } from './api.js';
 import { saveSession, type Session } from './session.js';
 
-/** Checks the credentials against both sides before keeping them: ARI (required), then Gitea (when given). */
+/** Checks the credentials against both sides before keeping them: ARI (required, with write access), then Gitea (when given). */
 async function verify(s: Session): Promise<string | undefined> {
   try {
     await call(s, 'ari', 'GET', '/ari/asterisk/info');
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) return 'Wrong ARI user name or password.';
+    return `ARI sign-in failed: ${(e as Error).message}`;
+  }
+  // The live view (the event tap) and the far end are /sim, which read-only users may not use.
+  try {
+    await call(s, 'ari', 'GET', '/sim/clock');
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 403) return 'This ARI user is read-only; the console needs a user with write access.';
     return `ARI sign-in failed: ${(e as Error).message}`;
   }
   if (!s.gitea) return undefined;

@@ -52,4 +52,16 @@ test('a wrong repository token is refused with its own message', async ({ __test
   });
 });
 
+test('a read-only ARI user is refused: the console needs write access (the tap and the far end are /sim)', async ({ __test__ }) => {
+  await b.onPage(__test__, async (w) => {
+    await fillSignIn(w, ctx.t.url, { user: 'viewer', password: 'secret-viewer' });
+    const error = w.page.locator('#sign-in-error');
+    await error.waitFor({ timeout: WAIT_MS });
+    assert.is(await error.textContent(), 'This ARI user is read-only; the console needs a user with write access.');
+    assert.is(await w.page.evaluate(() => (globalThis as any).sessionStorage.getItem('trunkline-console-session')), null);
+    assert.equal(w.errors, [`console: Failed to load resource: the server responded with a status of 403 (Forbidden) (${ctx.t.url}/sim/clock)`]);
+    w.errors.length = 0;
+  });
+});
+
 test.run();
