@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { call } from './api.js';
+import { useObservable } from './observable.js';
 import type { LiveFeed } from './live/live-feed.js';
 import type { LiveStore } from './live/live-store.js';
 import type { Session } from './session.js';
@@ -14,16 +15,13 @@ const STEPS = [
 ] as const;
 
 /** With the virtual clock: the simulated instant, the timers pending, and buttons that move time on. */
-export function ClockBar({ session, feed }: { session: Session; store: LiveStore; feed: LiveFeed }) {
-  const [clock, setClock] = useState<{ mode: string; now: string; pending: number } | undefined>();
+export function ClockBar({ session, store, feed }: { session: Session; store: LiveStore; feed: LiveFeed }) {
+  useObservable(store);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  const clock = store.reading;
 
-  useEffect(() => {
-    feed.readClock().then(setClock, (e: Error) => setError(e.message));
-  }, [feed]);
-
-  if (!clock) return <span class="clock">{error && <span class="error">{error}</span>}</span>;
+  if (!clock) return <span class="clock" />;
   if (clock.mode !== 'virtual') return <span class="clock" id="clock" data-mode={clock.mode}>real clock</span>;
 
   async function advance(query: Record<string, string | number>) {
@@ -31,7 +29,7 @@ export function ClockBar({ session, feed }: { session: Session; store: LiveStore
     setError('');
     try {
       await call(session, 'ari', 'POST', '/sim/clock/advance', query);
-      setClock(await feed.readClock());
+      await feed.readClock();
     } catch (e) {
       setError((e as Error).message);
     } finally {

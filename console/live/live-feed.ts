@@ -2,7 +2,7 @@ import { call, socketUrl } from '../api.js';
 import type { EventLogStore } from '../log/event-log-store.js';
 import type { Session } from '../session.js';
 import { parseTimestamp } from '../observable.js';
-import type { LiveStore, Snapshot } from './live-store.js';
+import type { ClockReading, LiveStore, Snapshot } from './live-store.js';
 import type { TapFrame } from './models.js';
 
 /**
@@ -28,7 +28,7 @@ export class LiveFeed {
 
   async start(): Promise<void> {
     await Promise.all([this.refresh(true), this.readClock()]);
-    this.timer = setInterval(() => void this.refresh().catch(() => undefined), POLL_MS);
+    this.timer = setInterval(() => void Promise.all([this.refresh(), this.readClock()]).catch(() => undefined), POLL_MS);
   }
 
   stop(): void {
@@ -53,12 +53,12 @@ export class LiveFeed {
     this.follow(apps.map((a) => a.name));
   }
 
-  /** GET /sim/clock: which clock runs and its instant. */
-  async readClock(): Promise<{ mode: string; now: string; pending: number }> {
-    const c = await call<{ mode: 'real' | 'virtual'; now: string; pending: number }>(this.session, 'ari', 'GET', '/sim/clock');
+  /** GET /sim/clock: which clock runs, its instant and the timers pending (kept in the store for the header). */
+  async readClock(): Promise<void> {
+    const c = await call<ClockReading>(this.session, 'ari', 'GET', '/sim/clock');
     this.store.heardTime(parseTimestamp(c.now), c.mode);
+    this.store.reading = c;
     this.store.changed();
-    return c;
   }
 
   /** Opens (or reopens) the tap on exactly `names`. */

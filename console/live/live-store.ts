@@ -1,6 +1,13 @@
 import { Observable, parseTimestamp } from '../observable.js';
 import type { Application, AriEvent, Bridge, Channel, DeviceState, Endpoint, LiveChannel, LiveRecording, Playback } from './models.js';
 
+/** GET /sim/clock's answer. */
+export interface ClockReading {
+  mode: 'real' | 'virtual';
+  now: string;
+  pending: number;
+}
+
 /** What a REST snapshot brings (GET /ari/applications, /channels, /bridges, /endpoints, /deviceStates). */
 export interface Snapshot {
   apps: Application[];
@@ -34,6 +41,8 @@ export class LiveStore extends Observable {
   deviceStates = new Map<string, DeviceState>();
   /** The server's clock: its mode, and the instant last heard of (epoch ms) with when we heard it (performance.now()). */
   clock = { mode: 'real' as 'real' | 'virtual', now: NaN, heardAt: 0 };
+  /** The last answer of GET /sim/clock, as the header shows it. */
+  reading: ClockReading | undefined;
   /** Tap state, shown in the header. */
   tap: { state: 'idle' | 'open' | 'closed' | 'refused'; apps: string[]; message?: string } = { state: 'idle', apps: [] };
 

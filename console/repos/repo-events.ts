@@ -9,6 +9,8 @@ export interface MirrorStatus {
   error?: string;
 }
 
+const RECONNECT_MS = 2000;
+
 interface RepoEvent {
   type: string;
   timestamp: string;
@@ -26,6 +28,8 @@ interface RepoEvent {
  */
 export class RepoEventFeed extends Observable {
   private socket: WebSocket | undefined;
+  private stopped = false;
+  private retry: ReturnType<typeof setTimeout> | undefined;
   private readonly mirrors = new Map<string, MirrorStatus>();
   readonly commits = new Map<string, number>();
   state: 'off' | 'connecting' | 'open' | 'closed' = 'off';
@@ -40,18 +44,24 @@ export class RepoEventFeed extends Observable {
     this.state = 'connecting';
     const ws = new WebSocket(socketUrl('/api/v1/events', { token: g.token }));
     this.socket = ws;
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
       this.state = 'open';
       this.changed();
     };
     ws.onclose = () => {
       this.state = 'closed';
       this.changed();
+      // A socket that had opened went away (a restart, a slow reader): open it again. A refused one stays closed.
+      if (opened && !this.stopped) this.retry = setTimeout(() => this.start(), RECONNECT_MS);
     };
     ws.onmessage = (m) => this.apply(JSON.parse(String(m.data)) as RepoEvent);
   }
 
   stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retry);
     this.socket?.close(1000);
   }
 

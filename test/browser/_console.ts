@@ -36,17 +36,23 @@ export function useBrowser(test: Test) {
 }
 
 /** Fills the sign-in form and submits it (the repository side when `gitea` is given). */
-export async function fillSignIn(w: WatchedPage, url: string, ari: { user: string; password: string }, gitea?: { token: string }): Promise<void> {
+export type GiteaSignIn = { token: string } | { user: string; password: string };
+
+export async function fillSignIn(w: WatchedPage, url: string, ari: { user: string; password: string }, gitea?: GiteaSignIn): Promise<void> {
   const res = await w.page.goto(`${url}/`);
   assert.is(res?.status(), 200);
   await w.page.locator('input[name="ari-user"]').fill(ari.user);
   await w.page.locator('input[name="ari-password"]').fill(ari.password);
-  if (gitea) await w.page.locator('input[name="gitea-token"]').fill(gitea.token);
+  if (gitea && 'token' in gitea) await w.page.locator('input[name="gitea-token"]').fill(gitea.token);
+  if (gitea && 'user' in gitea) {
+    await w.page.locator('input[name="gitea-user"]').fill(gitea.user);
+    await w.page.locator('input[name="gitea-password"]').fill(gitea.password);
+  }
   await w.page.locator('#sign-in button[type="submit"]').click();
 }
 
 /** Signs in and waits for the console, its tap following `apps` (none: no application registered). */
-export async function signIn(w: WatchedPage, url: string, apps: string[], gitea?: { token: string }): Promise<void> {
+export async function signIn(w: WatchedPage, url: string, apps: string[], gitea?: GiteaSignIn): Promise<void> {
   await fillSignIn(w, url, ARI, gitea);
   const state = apps.length ? 'open' : 'idle';
   await w.page.locator(`#tap-status[data-state="${state}"]`).waitFor({ timeout: WAIT_MS });

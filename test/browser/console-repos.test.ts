@@ -76,4 +76,30 @@ test('a failing push mirror shows the failure live, with the reason', async ({ _
   });
 });
 
+test('signed in with a user and password: the repositories and their mirrors, and a note that live status needs a token', async ({ __test__ }) => {
+  await b.onPage(__test__, async (w) => {
+    await signIn(w, ctx.g.url, [], { user: 'alice', password: alice.password });
+    await w.page.locator('#tab-repos').click();
+    const state = w.page.locator('#repo-events-state[data-state="off"]');
+    await state.waitFor({ timeout: WAIT_MS });
+    assert.is(await state.textContent(), 'sign in with a token for live mirror status');
+    await w.page.locator('[data-repo="alice/pub"] > button.link').click();
+    await w.page.locator(`[data-repo="alice/pub"] [data-push-mirror="${remoteName}"] .mirror-state`).waitFor({ timeout: WAIT_MS });
+    const names = await w.page.locator('.repos > li > button.link').allTextContents();
+    assert.equal(names, ['alice/pub', 'alice/target']);
+  });
+});
+
+test('without repository credentials the public repositories are listed', async ({ __test__ }) => {
+  await ctx.g.repo('hidden', { owner: alice, private: true });
+  await b.onPage(__test__, async (w) => {
+    await signIn(w, ctx.g.url, []);
+    await w.page.locator('#tab-repos').click();
+    await w.page.locator('.repos > li').first().waitFor({ timeout: WAIT_MS });
+    const names = await w.page.locator('.repos > li > button.link').allTextContents();
+    assert.not.ok(names.includes('alice/hidden'), 'a private repository is not listed');
+    assert.ok(names.includes('alice/pub'));
+  });
+});
+
 test.run();
