@@ -123,4 +123,36 @@ test('hold and talk from the far end, variables (from events and read on demand)
   });
 });
 
+test("the far end answers our call from the console: an originate to PJSIP/manual rings until the page's Answer", async ({ __test__ }) => {
+  await b.onPage(__test__, async (w) => {
+    await signIn(w, ctx.t.url, ['demo']);
+    const made = await ctx.t.http('POST', '/ari/channels', { query: { endpoint: 'PJSIP/manual', app: 'demo', timeout: 600 } });
+    assert.is(made.status, 200, made.text);
+    const id = made.body.id as string;
+    const row = channelRow(w, id);
+    await row.waitFor({ timeout: WAIT_MS });
+    await row.locator('button.details').click();
+    await w.page.locator(`[data-far-end="${id}"] [data-action="answer"]`).click();
+    await ctx.ev.waitFor((e) => e.type === 'StasisStart' && e.channel?.id === id);
+    await waitForState(w, id, 'Up');
+    assert.is(await w.page.locator(`[data-far-end="${id}"] [data-far-end-status]`).textContent(), 'answered');
+  });
+});
+
+test('endpoints with their state, and device states as the server lists them', async ({ __test__ }) => {
+  assert.is((await ctx.t.http('PUT', '/ari/deviceStates/Stasis:console-lamp', { query: { deviceState: 'BUSY' } })).status, 204);
+  const endpoints = (await ctx.t.http('GET', '/ari/endpoints')).body as { technology: string; resource: string; state: string }[];
+  await b.onPage(__test__, async (w) => {
+    await signIn(w, ctx.t.url, ['demo']);
+    const rows = w.page.locator('#endpoints tr');
+    await rows.first().waitFor({ timeout: WAIT_MS });
+    const shown = await rows.evaluateAll((trs) => trs.map((tr) => [...(tr as unknown as { children: { textContent: string }[] }).children].slice(0, 2).map((td) => td.textContent)));
+    const expected = endpoints.map((e) => [`${e.technology}/${e.resource}`, e.state]).sort((a, b) => a[0]!.localeCompare(b[0]!));
+    assert.equal(shown, expected);
+    const device = w.page.locator('#device-states tr', { hasText: 'Stasis:console-lamp' });
+    await device.waitFor({ timeout: WAIT_MS });
+    assert.equal(await device.locator('td').allTextContents(), ['Stasis:console-lamp', 'BUSY']);
+  });
+});
+
 test.run();
