@@ -54,7 +54,7 @@ test('the clock shows simulated time; +10 s three times makes a 30 s dial time o
   });
 });
 
-test('a playback is listed while it plays and leaves the list when +1 s has played it out', async ({ __test__ }) => {
+test('a playback and a recording are listed while they run and leave the list when the clock ends them', async ({ __test__ }) => {
   await b.onPage(__test__, async (w) => {
     await signIn(w, ctx.t.url, ['demo']);
     const call = await ctx.t.http('POST', '/sim/calls', { query: { endpoint: 'PJSIP/alice', extension: '1000' }, json: { variables: { STASIS_APP: 'demo' } } });
@@ -71,6 +71,18 @@ test('a playback is listed while it plays and leaves the list when +1 s has play
     await w.page.locator('#clock button[data-advance="+1 s"]').click();
     await ctx.ev.waitFor((e) => e.type === 'PlaybackFinished' && e.playback?.id === play.body.id);
     await item.waitFor({ state: 'detached', timeout: WAIT_MS });
+
+    // A recording too: listed while it runs, then among the stored recordings once the clock ends it.
+    const rec = await ctx.t.http('POST', `/ari/channels/${id}/record`, { query: { name: 'console-clock-rec', format: 'wav', maxDurationSeconds: 2 } });
+    assert.is(rec.status, 201, rec.text);
+    const live = w.page.locator('#media li[data-recording="console-clock-rec"]');
+    await live.waitFor({ timeout: WAIT_MS });
+    assert.match((await live.textContent()) ?? '', /console-clock-rec\.wav from channel:.+ recording$/);
+    await w.page.locator('#clock button[data-advance="+10 s"]').click();
+    await ctx.ev.waitFor((e) => e.type === 'RecordingFinished' && e.recording?.name === 'console-clock-rec');
+    await live.waitFor({ state: 'detached', timeout: WAIT_MS });
+    await w.page.locator('#tab-recordings').click();
+    await w.page.locator('#recordings tr[data-recording="console-clock-rec"]').waitFor({ timeout: WAIT_MS });
   });
 });
 
