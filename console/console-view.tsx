@@ -54,7 +54,7 @@ export function ConsoleView({ session, onSignOut }: { session: Session; onSignOu
         <ClockBar session={session} store={store} feed={feed} />
         <TapStatus store={store} />
         <nav class="refs">
-          API references: <a href={`${BASE}/api/swagger?doc=ari`}>ARI</a> <a href={`${BASE}/api/swagger?doc=sim`}>Simulation</a>{' '}
+          API: <a href={`${BASE}/api/swagger?doc=ari`}>ARI</a> <a href={`${BASE}/api/swagger?doc=sim`}>Simulation</a>{' '}
           <a href={`${BASE}/api/swagger?doc=gitea`}>Gitea</a>
         </nav>
         <span class="user">

@@ -52,7 +52,9 @@ export class LiveStore extends Observable {
     const before = this.channels;
     this.channels = new Map(s.channels.map((c) => {
       const old = before.get(c.id);
-      return [c.id, { ...c, app: stasisAppOf(c) ?? old?.app, held: old?.held, talking: old?.talking }];
+      // What only events tell (hold, talking, variables set since) outlives the snapshot.
+      const channelvars = old?.channelvars || c.channelvars ? { ...old?.channelvars, ...c.channelvars } : undefined;
+      return [c.id, { ...c, app: stasisAppOf(c) ?? old?.app, held: old?.held, talking: old?.talking, channelvars }];
     }));
     this.bridges = new Map(s.bridges.map((b) => [b.id, b]));
     this.endpoints = new Map(s.endpoints.map((e) => [`${e.technology}/${e.resource}`, e]));

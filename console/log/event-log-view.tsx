@@ -5,7 +5,8 @@ import { toJsonLines, type EventLogStore, type LogEntry, type LogFilter } from '
 /** A short line about the event: the channel (or other object) it concerns and its most telling field. */
 function summary(e: LogEntry['event']): string {
   const parts: string[] = [];
-  const ch = e.channel as { name?: string; state?: string } | undefined;
+  // Dial names the channel dialled as `peer`.
+  const ch = (e.channel ?? e.peer) as { name?: string; state?: string } | undefined;
   if (ch?.name) parts.push(ch.name);
   for (const key of ['digit', 'duration_ms', 'dialstatus', 'cause', 'variable', 'value', 'args']) {
     if (e[key] !== undefined && e[key] !== '') parts.push(`${key}=${JSON.stringify(e[key])}`);

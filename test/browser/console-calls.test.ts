@@ -106,6 +106,10 @@ test('hold and talk from the far end, variables (from events and read on demand)
     assert.is((await ctx.t.http('POST', `/ari/channels/${id}/variable`, { query: { variable: 'CONSOLE_NOTE', value: 'seen live' } })).status, 204);
     const vars = w.page.locator(`[data-detail="${id}"] .variables`);
     await vars.locator('dt', { hasText: 'CONSOLE_NOTE' }).waitFor({ timeout: WAIT_MS });
+    // The periodic REST snapshot (which knows nothing of variables set since) must not wipe it:
+    // two snapshots later (the first one surely applied and drawn), it is still there.
+    for (let i = 0; i < 2; i++) await w.page.waitForResponse((r) => r.url() === `${ctx.t.url}/ari/channels`, { timeout: WAIT_MS });
+    assert.is(await vars.locator('dt', { hasText: 'CONSOLE_NOTE' }).count(), 1, 'the variable outlives the snapshot');
     await vars.locator('input[name="variable"]').fill('CALLERID(num)');
     await vars.locator('button[type="submit"]').click();
     await vars.locator('dt', { hasText: 'CALLERID(num)' }).waitFor({ timeout: WAIT_MS });
