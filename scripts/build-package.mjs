@@ -1,7 +1,7 @@
 // Builds what the npm package ships (npm pack runs it as prepack): dist/ holds the
 // compiled JavaScript of protocol/, server/, client/ and cli/, the type declarations
 // of what a user imports (client/ and the protocol/ types it names), every other file those folders read at run time (SQL migrations, the
-// pre-receive hook), and the bundled fixtures, so an installed package runs on
+// pre-receive hook, the console's bundle), and the bundled fixtures, so an installed package runs on
 // plain node with no compiler and no loader.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -13,6 +13,13 @@ const dist = join(root, 'dist');
 const SOURCE_DIRS = ['protocol', 'server', 'client', 'cli'];
 
 rmSync(dist, { recursive: true, force: true });
+
+// The console's bundle lands in server/http/console-dist/, which the copy of run-time files below takes along.
+const consoleBuilt = spawnSync(process.execPath, [join(root, 'scripts', 'build-console.mjs')], { cwd: root, stdio: 'inherit' });
+if (consoleBuilt.status !== 0) {
+  process.stderr.write(`build-package: the console did not build (${consoleBuilt.status ?? consoleBuilt.signal})\n`);
+  process.exit(1);
+}
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 for (const config of ['tsconfig.build.json', 'tsconfig.types.json']) {

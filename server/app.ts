@@ -29,6 +29,7 @@ import { mountSim } from './sim/routes.js';
 import type { Gitea } from './gitea/gitea.js';
 import { mountGitea } from './gitea/mount.js';
 import { mountApiReferences } from './http/api-references.js';
+import { mountConsole } from './http/console.js';
 import { edgeErrorBody, isAriPath } from './edge-errors.js';
 
 export interface AppDeps {
@@ -86,6 +87,8 @@ export function createApp(deps: AppDeps) {
     await next();
   });
 
+  // Browsers get the console; every other client keeps the JSON index.
+  mountConsole(app, deps.gitea.site);
   app.get('/', (c) =>
     c.json({
       name: 'Trunkline',

@@ -4,8 +4,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 // The house rules of ARCHITECTURE.md, checked on every run: no import circles, protocol/ depends on
-// nothing of the server, the engine and the services know nothing of HTTP, and no source file grows
-// past 400 lines.
+// nothing of the server, the engine and the services know nothing of HTTP, the console reaches the
+// server only over its public APIs, and no source file grows past 400 lines.
 const test = suite('architecture');
 const root = join(import.meta.dirname, '..');
 const MAX_LINES = 400;
@@ -15,12 +15,13 @@ function sources(dir: string): string[] {
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) out.push(...sources(p));
-    else if (/\.(ts|mts|mjs)$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
+    else if (/\.(ts|tsx|mts|mjs)$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
   }
   return out;
 }
 
-const files = ['server', 'protocol', 'client', 'cli'].flatMap((d) => sources(join(root, d)));
+const files = ['server', 'protocol', 'client', 'cli', 'console'].flatMap((d) => sources(join(root, d)));
+const known = new Set(files);
 const rel = (p: string) => relative(root, p).split(sep).join('/');
 
 /** Static imports and re-exports (type-only ones included: a circle of types is still a circle of modules). */
@@ -31,7 +32,12 @@ function importsOf(file: string): { local: string[]; bare: string[] } {
   const re = /^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const spec = m[1] ?? m[2] ?? m[3]!;
-    if (spec.startsWith('.')) local.push(resolve(dirname(file), spec.replace(/\.js$/, '.ts')).replace(/\.mjs\.ts$/, '.mjs'));
+    if (spec.endsWith('.css')) continue; // the console's style sheet, bundled by esbuild
+    if (spec.startsWith('.')) {
+      const target = resolve(dirname(file), spec.replace(/\.js$/, '.ts')).replace(/\.mjs\.ts$/, '.mjs');
+      // A .js specifier names a .ts or, in the console, a .tsx file.
+      local.push(known.has(target) || !known.has(`${target}x`) ? target : `${target}x`);
+    }
     else bare.push(spec);
   }
   return { local, bare };
@@ -39,7 +45,7 @@ function importsOf(file: string): { local: string[]; bare: string[] } {
 
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 
-test('no import circles in server/, protocol/, client/ and cli/', () => {
+test('no import circles in server/, protocol/, client/, cli/ and console/', () => {
   // Tarjan's strongly connected components; any component of more than one module is a circle.
   let index = 0;
   const idx = new Map<string, number>();
@@ -96,6 +102,23 @@ test('client/ (the package a user imports) reaches the server only as a process:
     if (!rel(f).startsWith('client/')) continue;
     for (const t of local) if (!/^(client|protocol)\//.test(rel(t))) bad.push(`${rel(f)} → ${rel(t)}`);
     for (const b of bare) if (!b.startsWith('node:') && b !== 'valibot') bad.push(`${rel(f)} → ${b}`);
+  }
+  assert.equal(bad, []);
+});
+
+test('console/ (the page at /) imports nothing of the server, client or cli, only preact and type-only protocol/', () => {
+  const bad: string[] = [];
+  for (const [f, { local, bare }] of graph) {
+    if (!rel(f).startsWith('console/')) continue;
+    const text = readFileSync(f, 'utf8');
+    for (const t of local) {
+      if (rel(t).startsWith('console/')) continue;
+      // protocol/ only for its types: nothing of it (nor valibot) may end up in the bundle.
+      const spec = relative(dirname(f), t).split(sep).join('/').replace(/\.ts$/, '');
+      const typeOnly = new RegExp(`^\\s*import\\s+type\\s[^'"]*from\\s+['"][./]*${spec.replace(/^(\.\.\/)+/, '')}\\.js['"]`, 'm').test(text);
+      if (!rel(t).startsWith('protocol/') || !typeOnly) bad.push(`${rel(f)} → ${rel(t)}`);
+    }
+    for (const b of bare) if (b !== 'preact' && !b.startsWith('preact/')) bad.push(`${rel(f)} → ${b}`);
   }
   assert.equal(bad, []);
 });

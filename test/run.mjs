@@ -10,7 +10,7 @@
 //
 //   npm test                 every file
 //   npm test -- channels     only files whose path contains "channels"
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -118,6 +118,13 @@ function runFile(file) {
       resolve(base);
     });
   });
+}
+
+// The console is served from its built bundle (scripts/build-console.mjs); tests see what `npm start` serves.
+const consoleBuilt = spawnSync(process.execPath, [join(root, 'scripts', 'build-console.mjs')], { cwd: root, stdio: 'inherit' });
+if (consoleBuilt.status !== 0) {
+  process.stdout.write('the console did not build; see above\n0 passed, 1 failed, 0 skipped\n');
+  process.exit(1);
 }
 
 process.stdout.write(`Running ${files.length} test file(s)\n`);

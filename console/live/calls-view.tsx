@@ -1,0 +1,83 @@
+import { useState } from 'preact/hooks';
+import { useObservable } from '../observable.js';
+import { PlaceCall } from '../far-end/place-call.js';
+import type { Session } from '../session.js';
+import { ChannelRow } from './channel-row.js';
+import type { LiveFeed } from './live-feed.js';
+import type { LiveStore } from './live-store.js';
+import type { LiveChannel } from './models.js';
+import { MediaAndDevices } from './media-and-devices.js';
+
+/** Channels by application: one table per application, and one for channels in none. */
+function ChannelsByApp({ session, store }: { session: Session; store: LiveStore }) {
+  const [open, setOpen] = useState<string | undefined>();
+  const groups = new Map<string, LiveChannel[]>();
+  for (const c of store.channels.values()) {
+    const key = c.app ?? '';
+    groups.set(key, [...(groups.get(key) ?? []), c]);
+  }
+  const apps = store.appNames();
+  const sections = [...apps.map((a) => ({ key: a.name, title: a.name, listed: a.listed })), { key: '', title: 'Not in an application', listed: true }];
+  return (
+    <section class="panel" id="applications">
+      <h2>Applications and channels</h2>
+      {apps.length === 0 && <p class="hint">No application is registered. Connect one to /ari/events to follow its calls live.</p>}
+      {sections.map((s) => {
+        const channels = (groups.get(s.key) ?? []).sort((a, b) => a.creationtime.localeCompare(b.creationtime));
+        if (s.key === '' && channels.length === 0) return null;
+        return (
+          <div class="app" key={s.key} data-app={s.key}>
+            <h3>
+              {s.title} {s.key && <span class={`badge ${s.listed ? 'ok' : 'off'}`}>{s.listed ? 'registered' : 'not connected'}</span>}{' '}
+              <span class="count">{channels.length} channel{channels.length === 1 ? '' : 's'}</span>
+            </h3>
+            {channels.length > 0 && (
+              <table class="channels">
+                <thead>
+                  <tr><th>Channel</th><th>State</th><th>Caller</th><th>Connected</th><th>Dialplan</th><th>Duration</th><th /></tr>
+                </thead>
+                <tbody>
+                  {channels.map((c) => (
+                    <ChannelRow key={c.id} session={session} store={store} channel={c} open={open === c.id} onToggle={() => setOpen(open === c.id ? undefined : c.id)} />
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </div>
+        );
+      })}
+    </section>
+  );
+}
+
+/** Bridges and who is in them. */
+function Bridges({ store }: { store: LiveStore }) {
+  const name = (id: string) => store.channels.get(id)?.name ?? id;
+  return (
+    <section class="panel" id="bridges">
+      <h2>Bridges</h2>
+      {store.bridges.size === 0 ? <p class="hint">none</p> : (
+        <ul>
+          {[...store.bridges.values()].map((b) => (
+            <li key={b.id} data-bridge={b.id}>
+              <code>{b.id}</code> {b.name && <em>{b.name}</em>} <span class="muted">{b.bridge_type}/{b.technology}</span>: {b.channels.length ? b.channels.map(name).join(', ') : 'empty'}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The live call view: place a call, the channels by application, bridges, media in progress, endpoints and devices. */
+export function CallsView({ session, store, feed }: { session: Session; store: LiveStore; feed: LiveFeed }) {
+  useObservable(store);
+  return (
+    <div class="calls">
+      <PlaceCall session={session} store={store} onPlaced={() => void feed.refresh().catch(() => undefined)} />
+      <ChannelsByApp session={session} store={store} />
+      <Bridges store={store} />
+      <MediaAndDevices store={store} />
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { useState } from 'preact/hooks';
+import { call, seg } from '../api.js';
+import { FarEndControls } from '../far-end/far-end-controls.js';
+import type { Session } from '../session.js';
+import { Duration } from './duration.js';
+import type { LiveStore } from './live-store.js';
+import type { CallerId, LiveChannel } from './models.js';
+
+const party = (p: CallerId | undefined) => (p ? [p.name && `"${p.name}"`, p.number].filter(Boolean).join(' ') : '');
+
+/** A variable read on demand (GET /ari/channels/{id}/variable), besides those the channel's events carried. */
+function Variables({ session, channel }: { session: Session; channel: LiveChannel }) {
+  const [name, setName] = useState('');
+  const [read, setRead] = useState<Record<string, string>>({});
+  const [error, setError] = useState('');
+  async function fetchVar(ev: Event) {
+    ev.preventDefault();
+    setError('');
+    try {
+      const v = await call<{ value: string }>(session, 'ari', 'GET', `/ari/channels/${seg(channel.id)}/variable`, { variable: name });
+      setRead({ ...read, [name]: v.value });
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }
+  const all = { ...channel.channelvars, ...read };
+  return (
+    <div class="variables">
+      <h4>Variables</h4>
+      {Object.keys(all).length > 0 && (
+        <dl>{Object.entries(all).map(([k, v]) => [<dt key={`k${k}`}>{k}</dt>, <dd key={`v${k}`}>{v}</dd>])}</dl>
+      )}
+      <form class="inline" onSubmit={fetchVar}>
+        <input name="variable" placeholder="variable name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <button type="submit">Read</button>
+        {error && <span class="error">{error}</span>}
+      </form>
+    </div>
+  );
+}
+
+/** One channel: its row in the table, and (opened) its variables and far-end controls. */
+export function ChannelRow(p: { session: Session; store: LiveStore; channel: LiveChannel; open: boolean; onToggle: () => void }) {
+  const c = p.channel;
+  const dp = c.dialplan;
+  const flags = [c.held && 'on hold', c.talking && 'talking'].filter(Boolean).join(', ');
+  return (
+    <>
+      <tr class="channel" data-channel={c.id} data-state={c.state}>
+        <td>
+          <span class="name">{c.name}</span>
+          <br />
+          <code class="muted">{c.id}</code>
+        </td>
+        <td class="state">
+          <span class={`state-${c.state.toLowerCase().replace(/\s+/g, '-')}`}>{c.state}</span>
+          {flags && <span class="muted"> ({flags})</span>}
+        </td>
+        <td class="caller">{party(c.caller)}</td>
+        <td class="connected">{party(c.connected)}</td>
+        <td class="dialplan">
+          {dp ? `${dp.context},${dp.exten},${dp.priority}` : ''}
+          {dp?.app_name && <span class="muted"> {dp.app_name}({dp.app_data})</span>}
+        </td>
+        <td><Duration store={p.store} since={c.creationtime} /></td>
+        <td><button type="button" class="details" onClick={p.onToggle}>{p.open ? 'Close' : 'Far end…'}</button></td>
+      </tr>
+      {p.open && (
+        <tr class="channel-detail" data-detail={c.id}>
+          <td colSpan={7}>
+            <div class="detail-grid">
+              <FarEndControls session={p.session} channel={c} />
+              <Variables session={p.session} channel={c} />
+            </div>
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
