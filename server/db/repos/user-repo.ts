@@ -38,7 +38,8 @@ export function createUserRepo(db: Db) {
   const count = db.prepare('SELECT count(*) AS n FROM users');
   const touchLogin = db.prepare('UPDATE users SET last_login_at = ? WHERE id = ?');
   const remove = db.prepare('DELETE FROM users WHERE id = ?');
-  const all = db.prepare('SELECT * FROM users ORDER BY id');
+  // Individuals only, as Gitea's GetAllUsers (organisations are listed by the organisation repository).
+  const all = db.prepare('SELECT * FROM users WHERE type = 0 ORDER BY id');
   const setPassword = db.prepare('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?');
   const cache = ReadCache.of(db);
   return {
@@ -51,7 +52,7 @@ export function createUserRepo(db: Db) {
     count: () => (count.get() as { n: number }).n,
     touchLogin: (id: number, at: number) => cache.write(() => void touchLogin.run(at, id)),
     remove: (id: number) => cache.write(() => void remove.run(id)),
-    /** Every account, oldest first (the admin command line lists them). */
+    /** Every individual account, oldest first (the admin command line lists them). */
     all: () => all.all() as UserRow[],
     setPasswordHash: (id: number, hash: string, at: number) => cache.write(() => void setPassword.run(hash, at, id)),
   };
