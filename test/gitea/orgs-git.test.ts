@@ -4,6 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { apiError } from '../_helpers/api-error.js';
 import { cloneUrl, commitFiles, git, gitAsync, useGitea, type Account } from '../_helpers/gitea.js';
+import { makeCast } from './_orgs.js';
 import { requireTool } from '../_helpers/skip.js';
 import { tempDir } from '../_helpers/temp-dir.js';
 
@@ -19,7 +20,7 @@ let sam: Account;
 
 test.before(async () => {
   const { g } = ctx;
-  [olga, pete, sam] = (await Promise.all(['olga', 'pete', 'sam'].map((n) => g.user(n)))) as [Account, Account, Account];
+  ({ olga, pete, sam } = await makeCast(g));
 });
 
 /** gitea-js as an integrator sets it up, acting as `who`. */

@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { expectError } from '../_helpers/api-error.js';
 import { useGitea, type Account } from '../_helpers/gitea.js';
+import { makeCast } from './_orgs.js';
 
 // An organisation's repositories: creation by owners (and nobody else), the list by visibility, and
 // the one permission model: members of the Owners team administer every repository of the
@@ -15,7 +16,7 @@ let sam: Account; // outsider
 
 test.before(async () => {
   const { g } = ctx;
-  [olga, pete, sam] = (await Promise.all(['olga', 'pete', 'sam'].map((n) => g.user(n)))) as [Account, Account, Account];
+  ({ olga, pete, sam } = await makeCast(g));
   assert.is((await g.api('POST', '/api/v1/orgs', { json: { username: 'guild', email: 'guild@example.com' }, auth: olga.auth })).status, 201);
   const owners = (await g.api('GET', '/api/v1/orgs/guild/teams', { auth: olga.auth })).body[0];
   assert.is((await g.api('PUT', `/api/v1/teams/${owners.id}/members/pete`, { auth: olga.auth })).status, 204);

@@ -208,44 +208,36 @@ export const orgListTeamMembers = defineGiteaOperation({
   errors: [{ code: 403, reason: 'a member of the organisation but not of the team, or token scope' }, teamNotFound],
 });
 
-const memberParams = { ...teamParam, username: gp.path('Name of the user.') };
-
-export const orgAddTeamMember = defineGiteaOperation({
-  operationId: 'orgAddTeamMember',
-  method: 'PUT',
+/** What adding and removing a team member share: the path, who may (owners of the organisation), no body. */
+const teamMemberWrite = {
   path: '/teams/{id}/members/{username}',
   tags: ['organization'],
-  summary: 'Add a user to a team (and so to the organisation); owners of the organisation and site admins',
-  params: memberParams,
+  params: { ...teamParam, username: gp.path('Name of the user.') },
   body: null,
   success: 204,
   response: null,
   scopes: ['organization'],
   guards: ['team', 'signedIn', 'teamMember', 'orgOwner', 'contextUser'],
-  errors: [
-    { code: 403, reason: 'a member of the organisation but not of the team, or token scope' },
-    { code: 404, reason: 'no such team or user, or the caller is not an owner of the organisation' },
-    { code: 422, reason: 'the user is an organisation' },
-  ],
+} as const;
+const teamMemberWriteErrors = [
+  { code: 403, reason: 'a member of the organisation but not of the team, or token scope' },
+  { code: 404, reason: 'no such team or user, or the caller is not an owner of the organisation' },
+] as const;
+
+export const orgAddTeamMember = defineGiteaOperation({
+  ...teamMemberWrite,
+  operationId: 'orgAddTeamMember',
+  method: 'PUT',
+  summary: 'Add a user to a team (and so to the organisation); owners of the organisation and site admins',
+  errors: [...teamMemberWriteErrors, { code: 422, reason: 'the user is an organisation' }],
 });
 
 export const orgRemoveTeamMember = defineGiteaOperation({
+  ...teamMemberWrite,
   operationId: 'orgRemoveTeamMember',
   method: 'DELETE',
-  path: '/teams/{id}/members/{username}',
-  tags: ['organization'],
   summary: 'Remove a user from a team; the last member of the Owners team stays',
-  params: memberParams,
-  body: null,
-  success: 204,
-  response: null,
-  scopes: ['organization'],
-  guards: ['team', 'signedIn', 'teamMember', 'orgOwner', 'contextUser'],
-  errors: [
-    { code: 403, reason: 'a member of the organisation but not of the team, or token scope' },
-    { code: 404, reason: 'no such team or user, or the caller is not an owner of the organisation' },
-    { code: 422, reason: 'the user is the last member of the Owners team' },
-  ],
+  errors: [...teamMemberWriteErrors, { code: 422, reason: 'the user is the last member of the Owners team' }],
 });
 
 export const createOrgRepo = defineGiteaOperation({
