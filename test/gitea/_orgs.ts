@@ -1,3 +1,4 @@
+import type { Test } from 'uvu';
 import type { Account, GiteaWorld } from '../_helpers/gitea.js';
 
 /** The organisation suites' cast: olga (who creates organisations), pete (made a second owner), sam (an outsider). */
@@ -7,8 +8,17 @@ export interface Cast {
   sam: Account;
 }
 
-/** Creates the three accounts, each with an `all` token. */
+/** Creates the three accounts, each with an `all` token, one after the other (ids in that order: lists by id are predictable). */
 export async function makeCast(g: GiteaWorld): Promise<Cast> {
-  const [olga, pete, sam] = (await Promise.all(['olga', 'pete', 'sam'].map((n) => g.user(n)))) as [Account, Account, Account];
+  const olga = await g.user('olga');
+  const pete = await g.user('pete');
+  const sam = await g.user('sam');
   return { olga, pete, sam };
+}
+
+/** The cast, made before the suite's tests (after the server starts); read its fields inside tests. */
+export function useCast(test: Test, ctx: { g: GiteaWorld }): Cast {
+  const cast = {} as Cast;
+  test.before(async () => void Object.assign(cast, await makeCast(ctx.g)));
+  return cast;
 }
