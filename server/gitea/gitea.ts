@@ -119,6 +119,7 @@ export async function createGitea(deps: GiteaDeps) {
     events,
     repos,
     accounts,
+    isOrgOwner: (org, user) => orgs.isOwner(org, user),
     git,
     dataDir: config.dataDir,
     log,

@@ -8,7 +8,7 @@ import { useCast } from './_orgs.js';
 // the one permission model: members of the Owners team administer every repository of the
 // organisation, outsiders read public ones only, private ones do not exist for them.
 const test = suite('gitea: organisation repositories');
-const ctx = useGitea(test);
+const ctx = useGitea(test, { MIRROR_ALLOW_LOCAL_NETWORKS: 'true' });
 
 const cast = useCast(test, ctx);
 
@@ -49,6 +49,17 @@ test('POST /orgs/{org}/repos: outsiders 403 (after the body is read, as Gitea), 
   const made = await g.api('POST', '/api/v1/orgs/guild/repos', { json: { name: 'by-admin', private: true } });
   assert.is(made.status, 201, 'a site admin may');
   assert.is((await g.api('DELETE', '/api/v1/repos/guild/by-admin')).status, 204);
+});
+
+test('POST /repos/migrate with repo_owner = the organisation: owners may (201), other users 403', async () => {
+  const { g } = ctx;
+  const body = { clone_addr: `${g.url}/guild/site.git`, repo_name: 'site-copy', repo_owner: 'guild' };
+  await expectError(g, g.api('POST', '/api/v1/repos/migrate', { json: body, auth: cast.sam.auth }), 403, 'Given user is not owner of organization.');
+  const r = await g.api('POST', '/api/v1/repos/migrate', { json: body, auth: cast.pete.auth });
+  assert.is(r.status, 201, r.text);
+  assert.is(r.body.full_name, 'guild/site-copy');
+  assert.is(r.body.empty, false);
+  assert.is((await g.api('DELETE', '/api/v1/repos/guild/site-copy', { auth: cast.pete.auth })).status, 204);
 });
 
 test('GET /orgs/{org}/repos: oldest first; private ones for members and site admins only; paged', async () => {

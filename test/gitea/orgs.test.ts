@@ -89,6 +89,9 @@ test('visibility: a private organisation is 404 to outsiders and anonymous calle
   // A user's name is not an organisation's.
   await expectError(g, g.api('GET', '/api/v1/orgs/pete', { auth: cast.olga.auth }), 404, 'not found');
   assert.is((await g.api('GET', '/api/v1/orgs/hidden', { auth: cast.olga.auth })).status, 200);
+  // As a user (GET /users/{name}): the same rule, members see their private organisation.
+  assert.is((await g.api('GET', '/api/v1/users/hidden', { auth: cast.olga.auth })).status, 200);
+  await expectError(g, g.api('GET', '/api/v1/users/hidden', { auth: cast.sam.auth }), 404, 'user does not exist [uid: 0, name: hidden]');
   assert.is((await g.api('GET', '/api/v1/orgs/hidden')).status, 200, 'site admin');
   await expectError(g, g.api('GET', '/api/v1/orgs/signed', { auth: null }), 404, 'not found');
   assert.is((await g.api('GET', '/api/v1/orgs/signed', { auth: cast.sam.auth })).body.email, 's@signed.test');

@@ -82,7 +82,7 @@ export interface GiteaBinderOptions {
   site: Site;
   repos: RepoService;
   users: { byName(name: string): UserRow | undefined };
-  orgs: Pick<OrgService, 'lookup' | 'isOwner' | 'isMember' | 'team' | 'checkTeamMember'>;
+  orgs: Pick<OrgService, 'lookup' | 'isOwner' | 'isMember' | 'team' | 'checkTeamMember' | 'visibleTo'>;
   maxBodyBytes: number;
   maxJsonDepth: number;
   checkResponses: boolean;
@@ -167,7 +167,9 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
       case 'contextUser': {
         // A user the caller may not see is answered exactly as one that does not exist (Gitea's GetInfo).
         const user = opts.users.byName(params.username ?? '');
-        if (!user || !accountVisibleTo(user, ctx.doer)) throw notFound(`user does not exist [uid: 0, name: ${params.username ?? ''}]`);
+        // An organisation is visible to its members too, whatever its visibility (Gitea's HasOrgOrUserVisible).
+        const visible = !!user && (user.type === 1 ? opts.orgs.visibleTo(user, ctx.doer) : accountVisibleTo(user, ctx.doer));
+        if (!visible) throw notFound(`user does not exist [uid: 0, name: ${params.username ?? ''}]`);
         // Gitea's checkTokenPublicOnly for the user scope.
         if (publicOnlyRefusesUser(ctx.auth, user)) throw forbidden('token scope is limited to public users');
         ctx.contextUser = user;
