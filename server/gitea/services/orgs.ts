@@ -162,6 +162,8 @@ export function createOrgService(deps: OrgServiceDeps) {
 
     /** Gitea's CanCreateOrgRepo: owners and members of a team allowed to create (site admins always). */
     checkCanCreateRepo(org: UserRow, doer: UserRow): void {
+      // The body was read since the guard found the organisation: it may have been deleted meanwhile.
+      if (!deps.accounts.byId(org.id)) throw notFound(NOT_FOUND);
       if (doer.is_admin || rows.access(org.id, doer.id).canCreateRepo) return;
       throw forbidden('Given user is not allowed to create repository in organization.');
     },
