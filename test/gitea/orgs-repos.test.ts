@@ -1,9 +1,8 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { expectError } from '../_helpers/api-error.js';
 import { useGitea, type Account } from '../_helpers/gitea.js';
-import { useCast } from './_orgs.js';
+import { useCast, withBodyPending } from './_orgs.js';
 
 // An organisation's repositories: creation by owners (and nobody else), the list by visibility, and
 // the one permission model: members of the Owners team administer every repository of the
@@ -156,36 +155,12 @@ test('token scopes: creating an organisation repository needs write:organization
 test('race: the organisation is deleted while a POST /orgs/{org}/repos body is still arriving: 404, nothing created', async () => {
   const { g } = ctx;
   assert.is((await g.api('POST', '/api/v1/orgs', { json: { username: 'fleeting' }, auth: cast.olga.auth })).status, 201);
-  // The known point: the server has the request's head. Its guards run without waiting for I/O (a
-  // token is checked in memory), so by the next turn of the loop they have passed and the server
-  // waits for the rest of the body.
-  const server = g.t.server.httpServer;
-  const guardsPassed = new Promise<void>((resolve) => {
-    const seen = (req: IncomingMessage) => {
-      if (!req.url?.startsWith('/api/v1/orgs/fleeting/repos')) return;
-      server.off('request', seen);
-      setImmediate(resolve);
-    };
-    server.on('request', seen);
+  const r = await withBodyPending(g, 'POST', '/api/v1/orgs/fleeting/repos', ['{"name":', '"late"}'], async () => {
+    const del = await g.api('DELETE', '/api/v1/orgs/fleeting');
+    assert.is(del.status, 204, del.text);
   });
-  let finish = () => {};
-  const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = httpRequest(`${g.url}/api/v1/orgs/fleeting/repos`, { method: 'POST', headers: { authorization: `token ${g.admin.token}`, 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    req.write('{"name":');
-    finish = () => req.end('"late"}');
-  });
-  await guardsPassed;
-  const del = await g.api('DELETE', '/api/v1/orgs/fleeting');
-  assert.is(del.status, 204, del.text);
-  finish();
-  const r = await answer;
-  assert.is(r.status, 404, r.text);
-  assert.equal(JSON.parse(r.text), { message: 'not found', url: `${g.url}/api/swagger` });
+  assert.is(r.status, 404);
+  assert.equal(r.body, { message: 'not found', url: `${g.url}/api/swagger` });
   assert.is((await g.api('GET', '/api/v1/repos/fleeting/late')).status, 404);
 });
 

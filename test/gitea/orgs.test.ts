@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { expectError } from '../_helpers/api-error.js';
 import { useGitea, type Account } from '../_helpers/gitea.js';
-import { useCast } from './_orgs.js';
+import { useCast, withBodyPending } from './_orgs.js';
 import { rawRequest } from '../_helpers/raw-request.js';
 
 // Organisations: creation (names shared with users), reads by visibility, lists, editing, deletion,
@@ -156,6 +156,16 @@ test('PATCH /orgs/{org}: owners change details and visibility (200); others 403;
   assert.is(back.status, 200, 'a site admin may');
   assert.is(back.body.full_name, 'Open Org');
   await expectError(g, g.api('PATCH', '/api/v1/orgs/open', { json: { full_name: 'x' }, auth: null }), 401, 'token is required');
+});
+
+test('race: PATCH /orgs/{org} whose organisation is deleted while its body arrives: 404', async () => {
+  const { g } = ctx;
+  assert.is((await g.api('POST', '/api/v1/orgs', { json: { username: 'brief' }, auth: cast.olga.auth })).status, 201);
+  const r = await withBodyPending(g, 'PATCH', '/api/v1/orgs/brief', ['{"description":', '"late"}'], async () => {
+    assert.is((await g.api('DELETE', '/api/v1/orgs/brief')).status, 204);
+  });
+  assert.is(r.status, 404);
+  assert.equal(r.body, { message: 'not found', url: `${g.url}/api/swagger` });
 });
 
 test('teams: the Owners team with its creator; members only (403), team members, owners and site admins for a team', async () => {

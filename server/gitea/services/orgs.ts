@@ -88,7 +88,10 @@ export function createOrgService(deps: OrgServiceDeps) {
       if (patch.visibility) p.visibility = patch.visibility;
       if (patch.repo_admin_change_team_access !== undefined) p.repo_admin_change_team_access = patch.repo_admin_change_team_access ? 1 : 0;
       rows.update(org.id, p, now());
-      return deps.accounts.byId(org.id)!;
+      // The body was read since the guard found the organisation: it may have been deleted meanwhile.
+      const row = deps.accounts.byId(org.id);
+      if (!row) throw notFound(NOT_FOUND);
+      return row;
     },
 
     /** Gitea refuses to delete an organisation that still owns repositories (its error text; a 422 here, where Gitea answers 500). */
