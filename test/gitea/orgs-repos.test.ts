@@ -135,8 +135,13 @@ test('permissions: leaving the Owners team takes the access away at once', async
   const owners = (await g.api('GET', '/api/v1/orgs/guild/teams', { auth: cast.olga.auth })).body[0];
   assert.is((await g.api('PUT', `/api/v1/teams/${owners.id}/members/sam`, { auth: cast.olga.auth })).status, 204);
   assert.is((await g.api('GET', '/api/v1/repos/guild/secret', { auth: cast.sam.auth })).status, 200);
+  // The web side (what download_url points to) follows the same model.
+  const raw = await g.api('GET', '/guild/secret/raw/branch/main/a.txt', { auth: cast.sam.auth });
+  assert.is(raw.status, 200);
+  assert.is(raw.text, 'a\n');
   assert.is((await g.api('DELETE', `/api/v1/teams/${owners.id}/members/sam`, { auth: cast.olga.auth })).status, 204);
   await expectError(g, g.api('GET', '/api/v1/repos/guild/secret', { auth: cast.sam.auth }), 404, 'not found');
+  assert.is((await g.api('GET', '/guild/secret/raw/branch/main/a.txt', { auth: cast.sam.auth })).status, 404);
 });
 
 test('token scopes: creating an organisation repository needs write:organization', async () => {
