@@ -57,7 +57,17 @@ export type Guard =
   /** The repository is a pull mirror (400 "Repository is not a mirror"). */
   | 'pullMirror'
   /** The repository is not archived (423 "repo is archived", Gitea's mustNotBeArchived). */
-  | 'notArchived';
+  | 'notArchived'
+  /** `{org}` names an organisation the caller may see (404). */
+  | 'org'
+  /** The caller owns the organisation (or is a site admin): 403, or 404 when reached through a team. */
+  | 'orgOwner'
+  /** The caller is a member of the organisation (or a site admin): 403. */
+  | 'orgMember'
+  /** `{id}` names a team (404). */
+  | 'team'
+  /** The caller is in the team, owns its organisation, or is a site admin: 403 for other members, 404 for outsiders. */
+  | 'teamMember';
 
 /**
  * What an operation answers on success, declared once: the valibot schema the test-mode

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/open.js';
 import { createLfsRepo } from '../db/repos/lfs-repo.js';
 import { createMirrorRepo, createPullMirrorRepo } from '../db/repos/mirror-repo.js';
+import { createOrgRepo } from '../db/repos/org-repo.js';
 import { createProtectionRepo } from '../db/repos/protection-repo.js';
 import { createRepositoryRepo } from '../db/repos/repository-repo.js';
 import { createTokenRepo } from '../db/repos/token-repo.js';
@@ -35,6 +36,7 @@ import { createFiles } from './services/files.js';
 import { createLfsStore } from './services/lfs-store.js';
 import { createProtections } from './services/protections.js';
 import { createRepoService } from './services/repos.js';
+import { createOrgService } from './services/orgs.js';
 import { createRepoSearch } from './services/repo-search.js';
 import { createLfsMirroring } from './services/lfs-mirror.js';
 import { createMirrorScheduler } from './services/mirror-scheduler.js';
@@ -69,7 +71,11 @@ export async function createGitea(deps: GiteaDeps) {
   const users = createUserRepo(db);
   const accounts = createAccounts(users, createTokenRepo(db), undefined, new LoginThrottle(config.loginThrottle));
   const repoRows = createRepositoryRepo(db);
-  const repos = createRepoService({ repos: repoRows, accounts, git, dataDir: config.dataDir });
+  const orgRows = createOrgRepo(db);
+  const orgs = createOrgService({ rows: orgRows, accounts, checkName: accounts.checkName });
+  // An organisation's team members reach its repositories through the one permission model.
+  const teamAccess = (orgId: number, userId: number) => orgRows.access(orgId, userId).access;
+  const repos = createRepoService({ repos: repoRows, accounts, git, dataDir: config.dataDir, teamAccess });
   const protections = createProtections(createProtectionRepo(db), accounts);
   const contents = createContentsReader(git, site, { maxBlobSize: config.apiMaxBlobSize });
   const lfsStore = createLfsStore(config.dataDir);
@@ -116,6 +122,7 @@ export async function createGitea(deps: GiteaDeps) {
     events,
     repos,
     accounts,
+    isOrgOwner: (org, user) => orgs.isOwner(org, user),
     git,
     dataDir: config.dataDir,
     log,
@@ -160,8 +167,10 @@ export async function createGitea(deps: GiteaDeps) {
     archives: createArchives(git),
     accounts,
     repos,
+    /** Organisations and their teams. */
+    orgs,
     /** Repository search and the per-user lists. */
-    repoSearch: createRepoSearch({ rows: repoRows, repos, accounts }),
+    repoSearch: createRepoSearch({ rows: repoRows, repos, accounts, teamAccess }),
     browser: createBrowser(git),
     contentsBatch: createContentsBatch(git, contents),
     languages: createLanguages(git),

@@ -135,7 +135,7 @@ async function alive(w: World): Promise<string[]> {
 // ---------------------------------------------------------------------------
 // What nothing may change: row counts and every repository's refs.
 
-const TABLES = ['users', 'access_tokens', 'repositories', 'collaborators', 'branch_protections', 'push_mirrors', 'mirror_jobs'];
+const TABLES = ['users', 'access_tokens', 'repositories', 'collaborators', 'branch_protections', 'push_mirrors', 'mirror_jobs', 'teams', 'team_users'];
 
 function snapshot(w: World): Record<string, string> {
   const db = w.g.t.server.db;
@@ -205,6 +205,10 @@ async function makeWorld(g: GiteaWorld): Promise<World> {
   const mirror = await g.api('POST', '/api/v1/repos/owen/site/push_mirrors', { json: { remote_address: `${g.url}/owen/target.git`, interval: '0', sync_on_commit: false }, auth: owen.auth });
   assert.is(mirror.status, 200, mirror.text);
   await g.token({ name: 'owen', password: owen.password }, ['read:repository'], 'keep');
+  const org = await g.api('POST', '/api/v1/orgs', { json: { username: 'acme' }, auth: owen.auth });
+  assert.is(org.status, 201, org.text);
+  const teams = await g.api('GET', '/api/v1/orgs/acme/teams', { auth: owen.auth });
+  assert.is(teams.status, 200, teams.text);
   // Nothing queued may finish during the run (it would look like a write).
   await waitUntil(() => (g.t.server.db.prepare('SELECT count(*) AS n FROM mirror_jobs').get() as { n: number }).n === 0, 'the mirror queue is empty', WAIT_MS, 50);
   return {
@@ -230,6 +234,8 @@ async function makeWorld(g: GiteaWorld): Promise<World> {
       collaborator: 'cara',
       token: 'keep',
       tag: 'v1',
+      org: 'acme',
+      'teams/id': String(teams.body[0].id),
     },
   };
 }

@@ -15,6 +15,12 @@ export interface UserRow {
   created_at: number;
   updated_at: number;
   last_login_at: number;
+  /** 0: an individual account; 1: an organisation (Gitea's UserType), which never signs in. */
+  type: number;
+  description: string;
+  website: string;
+  location: string;
+  repo_admin_change_team_access: number;
 }
 
 export type NewUser = Pick<UserRow, 'name' | 'full_name' | 'email' | 'password_hash' | 'is_admin' | 'visibility' | 'created_at'>;
@@ -27,11 +33,13 @@ export function createUserRepo(db: Db) {
   );
   const byId = db.prepare('SELECT * FROM users WHERE id = ?');
   const byName = db.prepare('SELECT * FROM users WHERE lower_name = lower(?)');
-  const byEmail = db.prepare('SELECT * FROM users WHERE lower(email) = lower(?)');
+  // An address names a person: organisations' addresses (optional, not unique) are never matched.
+  const byEmail = db.prepare('SELECT * FROM users WHERE lower(email) = lower(?) AND type = 0');
   const count = db.prepare('SELECT count(*) AS n FROM users');
   const touchLogin = db.prepare('UPDATE users SET last_login_at = ? WHERE id = ?');
   const remove = db.prepare('DELETE FROM users WHERE id = ?');
-  const all = db.prepare('SELECT * FROM users ORDER BY id');
+  // Individuals only, as Gitea's GetAllUsers (organisations are listed by the organisation repository).
+  const all = db.prepare('SELECT * FROM users WHERE type = 0 ORDER BY id');
   const setPassword = db.prepare('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?');
   const cache = ReadCache.of(db);
   return {
@@ -44,7 +52,7 @@ export function createUserRepo(db: Db) {
     count: () => (count.get() as { n: number }).n,
     touchLogin: (id: number, at: number) => cache.write(() => void touchLogin.run(at, id)),
     remove: (id: number) => cache.write(() => void remove.run(id)),
-    /** Every account, oldest first (the admin command line lists them). */
+    /** Every individual account, oldest first (the admin command line lists them). */
     all: () => all.all() as UserRow[],
     setPasswordHash: (id: number, hash: string, at: number) => cache.write(() => void setPassword.run(hash, at, id)),
   };

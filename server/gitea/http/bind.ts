@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import type { GArgs, GOperation, GParam, GResult, Guard } from '../../../protocol/gitea/operation.js';
 import { giteaStatuses } from '../../../protocol/gitea/operation.js';
+import type { TeamRow } from '../../db/repos/org-repo.js';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import { badRequest, DomainError, forbidden, notFound, unauthorized, unprocessable } from '../../errors.js';
 import { readBody, jsonDepth } from '../../http/body.js';
@@ -12,6 +13,7 @@ import { honoPath, splitDottedParams } from '../../http/hono-path.js';
 import { parseBoolean, type BooleanWords } from '../../http/parse-boolean.js';
 import type { Logger } from '../../log.js';
 import type { Authenticated } from '../services/accounts.js';
+import type { OrgService } from '../services/orgs.js';
 import type { RepoContext, RepoService } from '../services/repos.js';
 import { takesWrites } from '../services/repo-access.js';
 import { accountVisibleTo, publicOnlyRefusesUser } from '../services/visibility.js';
@@ -32,6 +34,10 @@ export interface GiteaContext {
   contextUser: UserRow | undefined;
   /** The peer's address ('' when unknown), IPv4-mapped IPv6 written as IPv4. */
   remoteAddress: string;
+  /** Set by the `org` guard (and by `team`, to the team's organisation). */
+  org: UserRow | undefined;
+  /** Set by the `team` guard. */
+  team: TeamRow | undefined;
 }
 
 /** The GiteaContext of one request; a class, so every request's context has one shape (and the URL is parsed only when asked for). */
@@ -39,6 +45,8 @@ class RequestContext implements GiteaContext {
   doer: UserRow | null;
   repo: RepoContext | undefined = undefined;
   contextUser: UserRow | undefined = undefined;
+  org: UserRow | undefined = undefined;
+  team: TeamRow | undefined = undefined;
   #url: URL | undefined;
 
   constructor(
@@ -74,6 +82,7 @@ export interface GiteaBinderOptions {
   site: Site;
   repos: RepoService;
   users: { byName(name: string): UserRow | undefined };
+  orgs: Pick<OrgService, 'lookup' | 'isOwner' | 'isMember' | 'team' | 'checkTeamMember' | 'visibleTo'>;
   maxBodyBytes: number;
   maxJsonDepth: number;
   checkResponses: boolean;
@@ -158,7 +167,9 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
       case 'contextUser': {
         // A user the caller may not see is answered exactly as one that does not exist (Gitea's GetInfo).
         const user = opts.users.byName(params.username ?? '');
-        if (!user || !accountVisibleTo(user, ctx.doer)) throw notFound(`user does not exist [uid: 0, name: ${params.username ?? ''}]`);
+        // An organisation is visible to its members too, whatever its visibility (Gitea's HasOrgOrUserVisible).
+        const visible = !!user && (user.type === 1 ? opts.orgs.visibleTo(user, ctx.doer) : accountVisibleTo(user, ctx.doer));
+        if (!visible) throw notFound(`user does not exist [uid: 0, name: ${params.username ?? ''}]`);
         // Gitea's checkTokenPublicOnly for the user scope.
         if (publicOnlyRefusesUser(ctx.auth, user)) throw forbidden('token scope is limited to public users');
         ctx.contextUser = user;
@@ -182,6 +193,25 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
         return;
       case 'notArchived':
         if (ctx.repo!.row.is_archived) throw new GiteaRefusal(423, 'repo is archived');
+        return;
+      case 'org':
+        ctx.org = opts.orgs.lookup(params.org ?? '', ctx.auth);
+        return;
+      case 'orgOwner':
+        // Reached through a team, a non-owner learns nothing (404), as Gitea's reqOrgOwnership.
+        if (!opts.orgs.isOwner(ctx.org!, ctx.doer)) throw ctx.team ? notFound('not found') : forbidden('Must be an organization owner');
+        return;
+      case 'orgMember':
+        if (!ctx.doer?.is_admin && !opts.orgs.isMember(ctx.org!, ctx.doer)) throw forbidden('Must be an organization member');
+        return;
+      case 'team': {
+        const found = opts.orgs.team(params.id ?? '');
+        ctx.team = found.team;
+        ctx.org = found.org;
+        return;
+      }
+      case 'teamMember':
+        opts.orgs.checkTeamMember(ctx.team!, ctx.org!, ctx.doer!);
         return;
     }
   }

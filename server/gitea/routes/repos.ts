@@ -1,18 +1,18 @@
 import * as mirrorOps from '../../../protocol/gitea/operations/mirrors.js';
 import * as ops from '../../../protocol/gitea/operations/repos.js';
-import { badRequest, forbidden, notFound } from '../../errors.js';
+import { forbidden, notFound } from '../../errors.js';
 import { toUser } from '../convert.js';
 import type { GiteaBinder } from '../http/bind.js';
 import { Reply } from '../http/bind.js';
 import { paged } from '../http/paginate.js';
 import type { Accounts } from '../services/accounts.js';
 import type { Files } from '../services/files.js';
-import { initialCommit } from '../services/initial-commit.js';
 import type { Languages } from '../services/languages.js';
 import type { MirrorScheduler } from '../services/mirror-scheduler.js';
 import type { PullMirrors } from '../services/pull-mirrors.js';
 import type { RepoService } from '../services/repos.js';
 import type { Site } from '../site.js';
+import { createRepoFor } from './create-repo.js';
 import { repoJsonOf } from './repo-json.js';
 
 /** What the repository routes use. */
@@ -39,29 +39,7 @@ export function mountRepos(b: GiteaBinder, g: RepoRoutesDeps): void {
 
   b.mount(ops.repoGetLanguages, async (_a, ctx) => new Reply(200, Object.fromEntries(await g.languages.stats(ctx.repo!))));
 
-  b.mount(ops.createCurrentUserRepo, async ({ body }, ctx) => {
-    const doer = ctx.doer!;
-    // Gitea reads the templates only for auto_init: it has readmes, gitignores and licenses, we the
-    // default readme only. Gitea fails an unknown gitignore or license with a 500; a 400 says why.
-    if (body.auto_init) {
-      if (body.readme && body.readme !== 'Default') throw badRequest('readme template does not exist, available templates: [Default]');
-      if (body.gitignores) throw badRequest(`gitignore template does not exist [name: ${body.gitignores}]`);
-      if (body.license) throw badRequest(`license template does not exist [name: ${body.license}]`);
-    }
-    // Git here stores sha1 objects only; a sha256 repository would silently become sha1.
-    if (body.object_format_name === 'sha256') throw badRequest('object format sha256 is not supported, use sha1');
-    const repo = await g.repos.create(doer, {
-      name: body.name ?? '',
-      description: body.description ?? '',
-      private: body.private ?? false,
-      defaultBranch: body.default_branch ?? '',
-      template: body.template ?? false,
-    });
-    if (!body.auto_init) return new Reply(201, await repoJson(repo));
-    await initialCommit(g.files, repo, doer, body.name ?? '', body.description ?? '');
-    // The first commit moved updated_at (and the default branch): answer with the row as it is now.
-    return new Reply(201, await repoJson(g.repos.byId(repo.row.id, doer) ?? repo));
-  });
+  b.mount(ops.createCurrentUserRepo, async ({ body }, ctx) => new Reply(201, await repoJson(await createRepoFor(g, ctx.doer!, ctx.doer!, body))));
 
   b.mount(ops.repoGet, (_a, ctx) => repoJson(ctx.repo!));
 

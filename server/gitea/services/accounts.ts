@@ -72,6 +72,8 @@ export function createAccounts(
   }
 
   return {
+    /** Gitea's IsUsableUsername (organisation names follow the same rules). */
+    checkName,
     byName: (name: string) => users.byName(name),
     byId: (id: number) => users.byId(id),
     byEmail: (email: string) => users.byEmail(email),
@@ -125,7 +127,8 @@ export function createAccounts(
       const wait = throttle.check(name, client);
       if (wait) return new Throttled(wait);
       const user = users.byName(name);
-      const usable = !!user && !!user.is_active && !user.prohibit_login;
+      // An organisation (type 1) never signs in.
+      const usable = !!user && !!user.is_active && !user.prohibit_login && user.type === 0;
       const key = pairKey(name, password);
       const hit = usable ? verified.get(key) : undefined;
       if (hit && hit.userId === user!.id && hit.hash === user!.password_hash && hit.until > Date.now()) {
@@ -148,7 +151,7 @@ export function createAccounts(
       const row = tokens.byHash(tokenHash(token));
       if (!row) return null;
       const user = users.byId(row.user_id);
-      if (!user || !user.is_active || user.prohibit_login) return null;
+      if (!user || !user.is_active || user.prohibit_login || user.type !== 0) return null;
       const at = now();
       if (at - row.last_used_at >= 60) tokens.touch(row.id, at); // coarse: a write per minute, not per request
       return { user, token: row, scopes: new Scopes(row.scopes) };

@@ -47,6 +47,8 @@ export interface PullMirrorDeps {
   box: SecretBox;
   repos: RepoService;
   accounts: Accounts;
+  /** Whether `user` owns organisation `org` (site admins do); a migration may target an organisation its owners own. */
+  isOrgOwner?: (org: UserRow, user: UserRow) => boolean;
   git: GitStore;
   dataDir: string;
   log: Logger;
@@ -139,7 +141,9 @@ export function createPullMirrors(deps: PullMirrorDeps) {
       if (opt.repo_owner && opt.repo_owner.toLowerCase() !== doer.name.toLowerCase()) {
         const named = deps.accounts.byName(opt.repo_owner);
         if (!named) throw unprocessable(`user does not exist [uid: 0, name: ${opt.repo_owner}]`);
-        if (!doer.is_admin) throw forbidden('Given user is not an organization.');
+        if (named.type === 1) {
+          if (!deps.isOrgOwner?.(named, doer)) throw forbidden('Given user is not owner of organization.');
+        } else if (!doer.is_admin) throw forbidden('Given user is not an organization.');
         owner = named;
       }
       if (opt.mirror && !deps.config.mirrorEnabled) throw forbidden('the site administrator has disabled the creation of new pull mirrors');

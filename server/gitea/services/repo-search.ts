@@ -42,7 +42,13 @@ const byOwnerThenName = (owner: (r: RepositoryRow) => string): Key[] => [owner, 
  * callers who may read them, and only when asked for), then the filters, then Gitea's orderings
  * (`alpha` is owner name then name; ties fall back to the id, which Gitea leaves to the database).
  */
-export function createRepoSearch(deps: { rows: Pick<RepositoryRepo, 'all' | 'collaborator'>; repos: Pick<RepoService, 'byId'>; accounts: Pick<Accounts, 'byId'> }) {
+export function createRepoSearch(deps: {
+  rows: Pick<RepositoryRepo, 'all' | 'collaborator'>;
+  repos: Pick<RepoService, 'byId'>;
+  accounts: Pick<Accounts, 'byId'>;
+  /** A team of organisation `ownerId` that `userId` is in (its repositories are shared with the user). */
+  teamAccess?: (ownerId: number, userId: number) => unknown;
+}) {
   const ownerName = (r: RepositoryRow) => deps.accounts.byId(r.owner_id)?.lower_name ?? '';
 
   function orderKeys(sort: string | undefined, order: string | undefined, sizes: (r: RepositoryRow) => number): { keys: Key[]; desc: boolean } {
@@ -102,7 +108,7 @@ export function createRepoSearch(deps: { rows: Pick<RepositoryRepo, 'all' | 'col
   function ownedOrShared(r: RepositoryRow, ownerId: number | undefined, collaborate: boolean | undefined): boolean {
     if (!ownerId) return true;
     const owns = r.owner_id === ownerId;
-    const shares = !owns && !!deps.rows.collaborator(r.id, ownerId);
+    const shares = !owns && (!!deps.rows.collaborator(r.id, ownerId) || !!deps.teamAccess?.(r.owner_id, ownerId));
     return collaborate === undefined ? owns || shares : collaborate ? shares : owns;
   }
 

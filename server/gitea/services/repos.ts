@@ -40,7 +40,11 @@ export interface RepoServiceDeps {
   git: GitStore;
   dataDir: string;
   now?: () => number;
+  /** What `userId` gets from its teams in organisation `orgId` (null: not a member). */
+  teamAccess?: (orgId: number, userId: number) => 'read' | 'write' | 'admin' | 'owner' | null;
 }
+
+const RANK = { read: 1, write: 2, admin: 3, owner: 4 } as const;
 
 /** Repositories: the rows, their bare git directories, and the permission model. */
 export function createRepoService(deps: RepoServiceDeps) {
@@ -53,12 +57,15 @@ export function createRepoService(deps: RepoServiceDeps) {
    * What `doer` may do with a repository of `owner`. A public repository is
    * readable by whoever can see its owner (a limited or private owner hides
    * even its public repositories, as Gitea's GetUserRepoPermission); a
-   * collaborator reads whatever the owner's visibility.
+   * collaborator reads whatever the owner's visibility. A member of an organisation's team gets the
+   * team's access to every repository of the organisation (its Owners team: all an owner may do).
    */
   function permission(row: RepositoryRow, owner: UserRow, doer: UserRow | null): Perm {
     if (doer && (doer.is_admin || doer.id === row.owner_id)) return { read: true, write: true, admin: true, owner: true };
+    const team = doer && owner.type === 1 ? (deps.teamAccess?.(owner.id, doer.id) ?? null) : null;
+    if (team === 'owner') return { read: true, write: true, admin: true, owner: true };
     const collab = doer ? repos.collaborator(row.id, doer.id) : undefined;
-    const mode = collab?.mode;
+    const mode = team && (!collab || RANK[team] > RANK[collab.mode]) ? team : collab?.mode;
     return {
       read: (!row.is_private && accountVisibleTo(owner, doer)) || !!mode,
       write: mode === 'write' || mode === 'admin',
@@ -243,7 +250,7 @@ export function createRepoService(deps: RepoServiceDeps) {
       if (user.id === ctx.row.owner_id) return 'owner';
       if (user.is_admin) return 'admin';
       const p = permission(ctx.row, ctx.owner, user);
-      return p.admin ? 'admin' : p.write ? 'write' : p.read ? 'read' : 'none';
+      return p.owner ? 'owner' : p.admin ? 'admin' : p.write ? 'write' : p.read ? 'read' : 'none';
     },
   };
 }
