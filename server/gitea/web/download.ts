@@ -12,8 +12,8 @@ import { serveBlob, type ServeBlobDeps } from './serve-blob.js';
 /** What the download route uses. */
 export type DownloadDeps = CallerDeps & ServeBlobDeps & { repos: RepoService; refs: RefResolver };
 
-/** First path segments that are never an owner (decisions.md), so their routes are not ours. */
-const RESERVED = new Set(['api', 'ari', 'sim', 'assets', 'admin', 'user', 'users', 'repos', 'explore']);
+/** First path segments that are never an owner (decisions.md): every web route by owner passes them on. */
+export const RESERVED = new Set(['api', 'ari', 'sim', 'assets', 'admin', 'user', 'users', 'repos', 'explore']);
 const REF_KINDS = new Set(['branch', 'tag', 'commit']);
 
 /** Go's http.Error: what Gitea's web handlers answer with outside the API. */

@@ -3,6 +3,7 @@ import { DomainError, forbidden } from '../../../errors.js';
 import { giteaError } from '../../http/errors.js';
 import { giteaAuth, type CallerDeps } from '../../http/auth.js';
 import { tooMany } from '../git-access.js';
+import { RESERVED } from '../download.js';
 import type { Accounts, Authenticated } from '../../services/accounts.js';
 import type { Browser } from '../../services/browse.js';
 import type { RepoSearch } from '../../services/repo-search.js';
@@ -17,8 +18,8 @@ import { commitPage, errorPage, homePage, srcPage, userPage, type RepoLinks } fr
 /** What the repository pages read. */
 export type PagesDeps = CallerDeps & { site: Site; accounts: Pick<Accounts, 'byName'>; repos: RepoService; browser: Browser; search: RepoSearch };
 
-/** First path segments that are never an owner (decisions.md): their routes are not these pages'. */
-const RESERVED = new Set(['api', 'ari', 'sim', 'assets', 'admin', 'user', 'users', 'repos', 'explore', 'favicon.ico']);
+/** First path segments the pages leave to other routes: the reserved names, and the icon browsers ask for on their own. */
+const notAnOwner = (segment: string) => RESERVED.has(segment.toLowerCase()) || segment.toLowerCase() === 'favicon.ico';
 
 /** The request's path split into decoded segments (empty ones dropped), or null when it does not decode. */
 function segments(c: Context): string[] | null {
@@ -48,7 +49,7 @@ export function mountRepoPages(app: Hono<any>, g: PagesDeps): void {
 
   const page = (render: (parts: string[], who: Authenticated | null, c: Context) => Promise<Response | undefined>) => async (c: Context, next: () => Promise<void>) => {
     const parts = segments(c);
-    if (!parts || !parts[0] || RESERVED.has(parts[0].toLowerCase())) return next();
+    if (!parts || !parts[0] || notAnOwner(parts[0])) return next();
     let res: Response | undefined;
     const failed = await auth(c, async () => {
       try {
