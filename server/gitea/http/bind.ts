@@ -97,13 +97,17 @@ export interface GiteaBinderOptions {
 /** Guards Gitea checks once the body is bound (in its handlers or after `bind`): they run after it. */
 const AFTER_BODY: ReadonlySet<Guard> = new Set<Guard>(['mirrorsEnabled', 'pullMirror', 'notArchived']);
 
-/** Frozen bodies are cached answers (e.g. a big directory listing): their JSON text is made once. */
-const serialized = new WeakMap<object, string>();
-function serialize(body: unknown): string {
+/**
+ * Frozen bodies are cached answers (e.g. a big directory listing): their JSON is made
+ * and encoded once, and the bytes are what each answer sends (a string would be
+ * measured and encoded again for every request).
+ */
+const serialized = new WeakMap<object, Uint8Array>();
+function serialize(body: unknown): string | Uint8Array {
   if (body === null || typeof body !== 'object' || !Object.isFrozen(body)) return JSON.stringify(body);
-  let text = serialized.get(body);
-  if (text === undefined) serialized.set(body, (text = JSON.stringify(body)));
-  return text;
+  let bytes = serialized.get(body);
+  if (bytes === undefined) serialized.set(body, (bytes = Buffer.from(JSON.stringify(body))));
+  return bytes;
 }
 const READ = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Gitea's query booleans: these words are true, anything else false. */
