@@ -48,6 +48,15 @@ export class GitStore {
   private readonly lastCommitCache = new Lru<string, string>(50_000);
   /** Object headers by full id (directory listings report every file's size). */
   private readonly infos = new Lru<string, ObjectInfo>(50_000);
+  /**
+   * What revision expressions (`main`, `v1^{tree}`, `main:docs`) named, per repository: they
+   * change only when a ref moves, and every ref move drops the repository's map, so a warm
+   * read of a branch costs no round trip to git. Names that depend on the time (`@{…}`) are
+   * not kept, nor misses.
+   */
+  private readonly names = new Lru<string, Map<string, ObjectInfo>>(1024);
+  /** Counts ref moves seen by `names`: an answer git gave across one is not kept. */
+  private namesEpoch = 0;
   /** Small blobs we just wrote (the write's answer reads them back at once). */
   private readonly recentBlobs = new Lru<string, Buffer>(256, { maxWeight: 16 * 1024 * 1024, weigh: (b) => b.length + 64 });
 
@@ -73,6 +82,7 @@ export class GitStore {
     forgetObjectDirs(gitDir);
     this.refCache.delete(gitDir);
     this.loaded.delete(gitDir);
+    this.dropNames(gitDir);
     const pre = `${gitDir}\0`;
     this.commits.deleteWhere((k) => k.startsWith(pre));
     this.trees.deleteWhere((k) => k.startsWith(pre));
@@ -107,6 +117,7 @@ export class GitStore {
     this.generation++;
     this.refCache.delete(gitDir);
     this.loaded.delete(gitDir);
+    this.dropNames(gitDir);
   }
 
   /**
@@ -115,6 +126,7 @@ export class GitStore {
    * loaded the cache is simply dropped.
    */
   branchMoved(gitDir: string, branch: string, sha: string): void {
+    this.dropNames(gitDir);
     const refs = this.loaded.get(gitDir);
     if (refs && this.refCache.has(gitDir)) {
       const next: Refs = { branches: new Map(refs.branches).set(branch, sha), tags: refs.tags };
@@ -123,8 +135,16 @@ export class GitStore {
     } else this.invalidate(gitDir);
   }
 
+  /** Forgets every name the repository resolved (a ref or HEAD moved). */
+  private dropNames(gitDir: string): void {
+    this.names.delete(gitDir);
+    this.namesEpoch++;
+  }
+
   async setHead(gitDir: string, branch: string): Promise<void> {
+    this.dropNames(gitDir);
     await runGit(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], { gitDir });
+    this.dropNames(gitDir); // a read between the two saw the old HEAD
   }
 
   async info(gitDir: string, name: string): Promise<ObjectInfo | null> {
@@ -133,11 +153,26 @@ export class GitStore {
     // Only full object ids are cached: what they name never changes (a ref name's target does).
     const full = /^[0-9a-f]{40}$/.test(name);
     const key = `${gitDir}\0${name}`;
-    const hit = full ? this.infos.get(key) : undefined;
-    if (hit) return hit;
+    if (full) {
+      const hit = this.infos.get(key);
+      if (hit) return hit;
+    } else {
+      const hit = this.names.get(gitDir)?.get(name);
+      if (hit) return hit;
+    }
+    const epoch = this.namesEpoch;
     const info = await this.catFiles.get(gitDir).info(name);
     if (info && full) this.infos.set(key, info);
+    else if (info && epoch === this.namesEpoch && !name.includes('@{')) this.rememberName(gitDir, name, info);
     return info;
+  }
+
+  /** Keeps what `name` resolved to; a repository keeps at most 256 names. */
+  private rememberName(gitDir: string, name: string, info: ObjectInfo): void {
+    let map = this.names.get(gitDir);
+    if (!map) this.names.set(gitDir, (map = new Map()));
+    else if (map.size >= 256) map.clear();
+    map.set(name, info);
   }
 
   /** Caches a small blob we wrote ourselves. */
