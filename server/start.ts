@@ -15,6 +15,7 @@ import { createSimTime } from './ari/time/sim-time.js';
 import type { AriUser, Config } from './config.js';
 import { lockDataDir, type DataDirLock } from './db/data-dir-lock.js';
 import { openDatabase, type Db } from './db/open.js';
+import { ReadCache } from './db/read-cache.js';
 import { createChannelRepo } from './db/repos/channel-repo.js';
 import { createHeardRepo } from './db/repos/heard-repo.js';
 import { createBridgeRepo, createRecordingRepo } from './db/repos/recording-repo.js';
@@ -162,6 +163,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     await opts.beforeReady?.({ url, held: early.held });
     opened.lock = lockDataDir(config.dataDir);
     const db = (opened.db = openDatabase(join(config.dataDir, 'trunkline.db'), config.dbSynchronous));
+    // Each request reads what other processes (the admin command line) committed before it came.
+    const readCache = ReadCache.of(db);
+    server.prependListener('request', () => readCache.recheck());
+    server.prependListener('upgrade', () => readCache.recheck());
     const channelRepo = createChannelRepo(db);
     const meta = createMetaRepo(db);
     const { clock, ids } = createSimTime(config.simClock, config.simTimeScale, meta, (err) => log.error({ err }, 'timer failed on the virtual clock'));

@@ -14,15 +14,15 @@ const MAX_ENTRIES = 20_000;
  *
  * Another process may write the same file while the server runs (the admin
  * command line, `npm run admin`): SQLite's `data_version` changes when any
- * other connection commits, so reads compare it (once per synchronous run of
- * code: the reads of one request's step share a check) and start over when
- * it moved.
+ * other connection commits, so reads compare it (at the first read of each
+ * request and of each turn of the event loop) and start over when it moved.
  */
 export class ReadCache {
   private static readonly byDb = new WeakMap<Db, ReadCache>();
   private readonly maps = new Map<string, Map<string | number, unknown>>();
   private version: unknown;
   private checked = false;
+  private gen = 0;
 
   private constructor(private readonly dataVersion: { get(): unknown }) {}
 
@@ -34,15 +34,7 @@ export class ReadCache {
 
   /** The memoised answer of `load` (misses, `undefined`, are remembered too). */
   get<T>(table: string, key: string | number, load: () => T): T {
-    if (!this.checked) {
-      this.checked = true;
-      queueMicrotask(() => (this.checked = false));
-      const version = this.dataVersion.get();
-      if (version !== this.version) {
-        this.maps.clear();
-        this.version = version;
-      }
-    }
+    this.fresh();
     let m = this.maps.get(table);
     if (!m) this.maps.set(table, (m = new Map()));
     if (m.has(key)) return m.get(key) as T;
@@ -52,13 +44,52 @@ export class ReadCache {
     return v;
   }
 
+  /**
+   * A number that changes whenever what these tables hold may have changed (a write
+   * here or a commit by another process): answers built from their rows can be kept
+   * under it.
+   */
+  generation(): number {
+    this.fresh();
+    return this.gen;
+  }
+
+  /**
+   * A request arrived: its first read checks for another process's commit again,
+   * so whatever was committed before the request was sent is what it reads.
+   */
+  recheck(): void {
+    this.checked = false;
+  }
+
+  /**
+   * Starts over when another connection committed. Checked at most once per turn of
+   * the event loop and once more for each request (`recheck`): the query costs more
+   * than the reads it guards, and a step of a request may read a dozen rows.
+   */
+  private fresh(): void {
+    if (this.checked) return;
+    this.checked = true;
+    setImmediate(() => (this.checked = false));
+    const version = this.dataVersion.get();
+    if (version !== this.version) {
+      this.clear();
+      this.version = version;
+    }
+  }
+
+  private clear(): void {
+    this.maps.clear();
+    this.gen++;
+  }
+
   /** Runs a write and forgets everything read so far. */
   write<T>(run: () => T): T {
-    this.maps.clear();
+    this.clear();
     try {
       return run();
     } finally {
-      this.maps.clear();
+      this.clear();
     }
   }
 }
