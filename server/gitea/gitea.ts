@@ -132,7 +132,7 @@ export async function createGitea(deps: GiteaDeps) {
     commits,
   });
   const userJson = (u: Parameters<typeof toUser>[0], viewer: Parameters<typeof toUser>[2]) => toUser(u, site, viewer);
-  const commitJson = createCommitJson({ git, site, userByEmail: (e) => accounts.byEmail(e), userJson });
+  const commitJson = createCommitJson({ git, site, userByEmail: (e) => accounts.byEmail(e), usersGeneration: () => users.generation(), userJson });
   const commitReader = createCommits(git, commitJson);
   const commitStatuses = createCommitStatuses({
     rows: createCommitStatusRepo(db),

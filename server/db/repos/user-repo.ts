@@ -55,6 +55,8 @@ export function createUserRepo(db: Db) {
     /** Every individual account, oldest first (the admin command line lists them). */
     all: () => all.all() as UserRow[],
     setPasswordHash: (id: number, hash: string, at: number) => cache.write(() => void setPassword.run(hash, at, id)),
+    /** Changes whenever an account may have changed: answers that show accounts can be kept under it. */
+    generation: () => cache.generation(),
   };
 }
 

@@ -26,6 +26,8 @@ export interface CommitJsonDeps {
   git: GitStore;
   site: Site;
   userByEmail(email: string): UserRow | undefined;
+  /** Changes whenever an account may have changed (the accounts shown beside commits). */
+  usersGeneration(): number;
   userJson(u: UserRow, viewer: UserRow | null): ModelOf<typeof User>;
 }
 
@@ -118,7 +120,28 @@ export function createCommitJson(deps: CommitJsonDeps) {
     });
   }
 
-  return { load, toJson };
+  /** Built pages of commit lists, frozen so the binder encodes each once. */
+  const pages = new Lru<string, CommitJson[]>(128, { maxWeight: 20_000, weigh: (p) => p.length + 1 });
+
+  /**
+   * `toJson` of a page of history, kept for the next request of the same page by the
+   * same viewer. `key` names what chose the commits (a resolved history and its slice);
+   * a page built while an account changed is not kept, and one kept before is never
+   * found again (the accounts' generation is in the key).
+   */
+  async function page(repo: RepoContext, key: string, shas: readonly string[], parts: CommitParts, viewer: UserRow | null): Promise<CommitJson[]> {
+    const generation = deps.usersGeneration();
+    const partsKey = `${+parts.stat}${+parts.verification}${+parts.files}`;
+    const k = `${repo.gitDir}\0${site.repoApi(repo.owner, repo.row)}\0${key}\0${partsKey}\0${viewer?.id ?? 0}\0${generation}`;
+    const hit = pages.get(k);
+    if (hit) return hit;
+    const built = await toJson(repo, await load(repo, shas), parts, viewer);
+    Object.freeze(built); // shared by every answer of this page from now on
+    if (deps.usersGeneration() === generation) pages.set(k, built);
+    return built;
+  }
+
+  return { load, toJson, page };
 }
 
 /** The Commit builder's interface. */

@@ -83,7 +83,8 @@ export function createCommits(git: GitStore, json: CommitJsonBuilder) {
       const size = path ? RANGE_SIZE : limit;
       const skip = (page - 1) * size;
       const shas = skip < total ? all.slice(skip, skip + size) : [];
-      return { commits: await json.toJson(repo, await json.load(repo, shas), parts, viewer), total, page, limit };
+      const key = `${start}\0${not ?? ''}\0${path ?? ''}\0${skip}\0${size}`;
+      return { commits: await json.page(repo, key, shas, parts, viewer), total, page, limit };
     },
 
     /** GET /compare/{base...head}: what head has that base lacks, newest first. */
