@@ -354,7 +354,8 @@ test('Sveltia CMS: sign in, load the site in one tree and batched reads, save, m
   const [o, r] = [owner.name, 'sveltia-site'];
   const hello = post('Hello', 'First words.');
   const long = post('Long read', 'x'.repeat(MAX_BLOB + 100));
-  const { dir, head: start } = await site(r, { 'content/posts/hello.md': hello, 'content/posts/long.md': long, 'static/img/logo.png': PNG });
+  const team = 'static/img/team photo #1.png';
+  const { dir, head: start } = await site(r, { 'content/posts/hello.md': hello, 'content/posts/long.md': long, 'static/img/logo.png': PNG, [team]: Buffer.concat([PNG, PNG]) });
   const s = new Session(SVELTIA.headers(token));
 
   // Sign in.
@@ -387,7 +388,7 @@ test('Sveltia CMS: sign in, load the site in one tree and batched reads, save, m
     if (!t.body.truncated) break;
   }
   const blob = (path: string) => ({ path, sha: lsTree(dir, start, path)!.sha, size: Number(git(['--git-dir', dir, 'cat-file', '-s', `${start}:${path}`]).stdout.trim()) });
-  assert.equal(files, [blob('README.md'), blob('content/posts/hello.md'), blob('content/posts/long.md'), blob('static/img/logo.png')]);
+  assert.equal(files, [blob('README.md'), blob('content/posts/hello.md'), blob('content/posts/long.md'), blob('static/img/logo.png'), blob(team)]);
   const known = new Map(files.map((f) => [f.path, f.sha]));
 
   // The limits, then the entries' text in one batch (the long one is left to the raw read), then the asset.
@@ -405,6 +406,9 @@ test('Sveltia CMS: sign in, load the site in one tree and batched reads, save, m
   assert.equal([raw.status, raw.text], [200, long]);
   const asset = await s.send('GET', SVELTIA.media(o, r, branch, 'static/img/logo.png'), undefined, 'blob');
   assert.equal([asset.status, asset.bytes], [200, PNG]);
+  // Each path segment percent-encoded, `#` and spaces included.
+  const teamAsset = await s.send('GET', SVELTIA.media(o, r, branch, team), undefined, 'blob');
+  assert.equal([teamAsset.status, teamAsset.bytes], [200, Buffer.concat([PNG, PNG])]);
   assert.equal(s.take(), [
     'GET /user 200',
     `GET /repos/${o}/${r} 200`,
@@ -416,6 +420,7 @@ test('Sveltia CMS: sign in, load the site in one tree and batched reads, save, m
     `POST /repos/${o}/${r}/file-contents?ref=main 200`,
     `GET /repos/${o}/${r}/raw/content/posts/long.md?ref=main 200`,
     `GET /repos/${o}/${r}/media/main/static/img/logo.png 200`,
+    `GET /repos/${o}/${r}/media/main/static/img/team%20photo%20%231.png 200`,
   ]);
 
   // Saves: each one POST, with the user as author and committer and the CMS's clock as the dates.
@@ -500,7 +505,7 @@ test('Sveltia CMS: sign in, load the site in one tree and batched reads, save, m
   assert.is(git(['--git-dir', dir, 'rev-list', '--count', `${start}..${mine}`]).stdout.trim(), String(saves.length));
   assert.is(show(dir, `${mine}:content/posts/hello-world.md`), moved);
   assert.equal(git(['--git-dir', dir, 'ls-tree', '-r', '--name-only', mine]).stdout.trim().split('\n'), [
-    'README.md', 'content/posts/hello-world.md', 'content/posts/long.md', 'static/img/icon.png', 'static/img/logo.png', 'static/img/photo.png',
+    'README.md', 'content/posts/hello-world.md', 'content/posts/long.md', 'static/img/icon.png', 'static/img/logo.png', 'static/img/photo.png', team,
   ]);
   // The images are stored byte for byte.
   for (const [path, bytes] of [['static/img/photo.png', PNG], ['static/img/icon.png', icon]] as const) assert.is(lsTree(dir, mine, path)!.sha, blobId(bytes), path);
