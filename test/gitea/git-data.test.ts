@@ -120,9 +120,18 @@ test('trees through gitea-js: a CMS-style listing of one folder, recursively', a
 test('trees: a name that resolves to nothing, or to a blob, is 400 sha not found', async () => {
   const { g } = ctx;
   const blob = site.bareGit(['rev-parse', 'main:z.txt']).trim();
-  for (const name of ['nope', blob, 'main:missing', '0'.repeat(40)]) {
+  for (const name of ['nope', blob, 'main:z.txt', 'nope:content', '0'.repeat(40)]) {
     const r = await g.api('GET', `/api/v1/repos/olly/site/git/trees/${name}`, { auth: olly.auth });
     assert.is(r.status, 400, name);
+    assert.equal(r.body, apiError(g, `sha not found [${name}]`));
+  }
+});
+
+test('trees: a path missing from an existing revision is 404 (Decap CMS reads it as an empty folder; Gitea says 400)', async () => {
+  const { g } = ctx;
+  for (const name of ['main:missing', 'main:content/missing', `${head}:missing`]) {
+    const r = await g.api('GET', `/api/v1/repos/olly/site/git/trees/${name}`, { auth: olly.auth });
+    assert.is(r.status, 404, name);
     assert.equal(r.body, apiError(g, `sha not found [${name}]`));
   }
 });

@@ -28,7 +28,11 @@ export const getTree = defineGiteaOperation({
   response: reply.one(GitTreeResponse),
   scopes,
   guards,
-  errors: [{ code: 400, reason: 'sha not found: nothing of that name, or it is a blob' }, scope403, { code: 404, reason: 'no such repository' }],
+  errors: [
+    { code: 400, reason: 'sha not found: nothing of that name, or it is a blob' },
+    scope403,
+    { code: 404, reason: 'no such repository, or a `<rev>:<path>` whose revision exists and whose path does not (a folder not made yet)' },
+  ],
 });
 
 export const repoDownloadCommitDiffOrPatch = defineGiteaOperation({

@@ -39,13 +39,21 @@ export function createGitData(git: GitStore, site: Site, commits: CommitJsonBuil
    * Gitea's GetTreeBySHA: the name is resolved as git's object names are (so
    * `main:docs` names a tree), a commit or annotated tag stands for its tree
    * but the answer keeps the id named; anything else is 400 "sha not found".
+   * One difference, for Decap CMS (decisions: a real client first): a
+   * `<rev>:<path>` whose revision exists but whose path does not is 404, as
+   * Decap takes a 404 for a folder that is not there yet (an empty collection)
+   * and stops on Gitea's 400.
    */
   async function tree(repo: RepoContext, sha: string, q: { recursive?: boolean; page?: number; per_page?: number }): Promise<ModelOf<typeof GitTreeResponse>> {
     if (!sha) throw badRequest('sha not provided');
     const missing = () => badRequest(`sha not found [${sha}]`);
     if (sha.startsWith('-') || /[\n\r\0]/.test(sha)) throw missing();
     const named = await git.info(repo.gitDir, sha);
-    if (!named) throw missing();
+    if (!named) {
+      const colon = sha.indexOf(':');
+      if (colon > 0 && (await git.info(repo.gitDir, `${sha.slice(0, colon)}^{tree}`))) throw notFound(`sha not found [${sha}]`);
+      throw missing();
+    }
     let treeSha = named.sha;
     if (named.type === 'commit' || named.type === 'tag') {
       const t = await git.info(repo.gitDir, `${named.sha}^{tree}`);
