@@ -21,7 +21,7 @@ export interface ContentsExt {
 }
 
 /** The batch and extended reads of the contents API (Gitea 1.24 on). */
-export function createContentsBatch(git: GitStore, reader: Pick<ContentsReader, 'entryResponse'>) {
+export function createContentsBatch(git: GitStore, reader: Pick<ContentsReader, 'entryResponse' | 'entryAt'>) {
   return {
     /**
      * `file-contents`: each path's entry with a file's content, in the order asked; null for a path
@@ -33,16 +33,8 @@ export function createContentsBatch(git: GitStore, reader: Pick<ContentsReader, 
       const out: (Contents | null)[] = [];
       let bytes = 0;
       for (const raw of paths) {
-        let item: Contents | null = null;
         const path = typeof raw === 'string' ? cleanTreePath(raw) : null;
-        if (path) {
-          const parts = path.split('/');
-          const found = await git.lookup(repo.gitDir, ref.commit, parts);
-          if (found.found) {
-            const last = await git.lastCommit(repo.gitDir, ref.commit, path);
-            item = await reader.entryResponse(repo, ref, path, { ...found.entry, name: parts[parts.length - 1]! }, last, true);
-          }
-        }
+        const item = path ? await reader.entryAt(repo, ref, path) : null;
         bytes += item?.content?.length ?? 0;
         if (bytes > limits.maxBytes) break;
         out.push(item);

@@ -109,8 +109,18 @@ export function createContentsReader(git: GitStore, site: Site, opts: { maxBlobS
    */
   const listings = new Lru<string, Contents[]>(32, { maxWeight: 20_000, weigh: (l) => l.length + 1 });
 
+  /** The entry at `path` (cleaned, not the root) with a file's content and its last commit, or null when nothing is there. */
+  async function entryAt(repo: RepoContext, ref: RefCommit, path: string): Promise<Contents | null> {
+    const parts = path.split('/');
+    const found = await git.lookup(repo.gitDir, ref.commit, parts);
+    if (!found.found) return null;
+    const last = await git.lastCommit(repo.gitDir, ref.commit, path);
+    return entryResponse(repo, ref, path, { ...found.entry, name: parts[parts.length - 1]! }, last, true);
+  }
+
   return {
     entryResponse,
+    entryAt,
 
     /** GET /contents[/{path}]: a file (with content), or a directory's entries (metadata only), at a ref. */
     async get(repo: RepoContext, refParam: string | undefined, rawPath: string): Promise<Contents | Contents[]> {

@@ -327,15 +327,7 @@ export function createFiles(deps: FilesDeps) {
       const html = deps.site.repoHtml(repo.owner, repo.row);
       const ref: RefCommit = { type: 'branch', name: done.newBranch, commit: done.commitSha, input: done.newBranch };
       // Gitea answers with each request path as the new commit has it: null when it is gone (a delete).
-      const files = await Promise.all(
-        done.paths.map(async ({ tree: path }) => {
-          const parts = path.split('/');
-          const found = await git.lookup(repo.gitDir, done.commitSha, parts);
-          if (!found.found) return null;
-          const last = await git.lastCommit(repo.gitDir, done.commitSha, path);
-          return deps.contents.entryResponse(repo, ref, path, { ...found.entry, name: parts[parts.length - 1]! }, last, true);
-        }),
-      );
+      const files = await Promise.all(done.paths.map(({ tree: path }) => deps.contents.entryAt(repo, ref, path)));
       const meta = (kind: 'commits' | 'trees', sha: string) => ({ url: `${api}/git/${kind}/${sha}`, sha, created: GO_ZERO_TIME });
       const c = done.commit;
       return {
