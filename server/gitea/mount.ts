@@ -18,6 +18,7 @@ import { mountGitData } from './routes/git-data.js';
 import { mountSettings } from './routes/settings.js';
 import { mountDiscovery } from './routes/discovery.js';
 import { mountTags } from './routes/tags.js';
+import { mountReleases } from './routes/releases.js';
 import { mountOrgs } from './routes/orgs.js';
 import { mountDownload } from './web/download.js';
 import { mountGitHttp } from './web/git-http.js';
@@ -84,6 +85,7 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountSettings(b, { config });
   mountDiscovery(b, { site, repos, pullMirrors: g.pullMirrors, search: g.repoSearch });
   mountTags(b, { site, tags: g.tags });
+  mountReleases(b, { site, releases: g.releases });
   mountOrgs(b, { site, orgs: g.orgs, repos, files, pullMirrors: g.pullMirrors, search: g.repoSearch });
 
   app.get('/api/swagger.v1.json', (c) => c.json(giteaSwagger([...b.mounted], GITEA_MODELS, `${g.site.basePath}/api/v1`)));
