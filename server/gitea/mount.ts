@@ -96,5 +96,5 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountGitHttp(app, { config, accounts, repos, git, protections, commits: g.commits }, opts);
   mountDownload(app, { config, accounts, repos, refs, blobs });
   // Last: the pages match the loosest paths of all (`/{owner}`, `/{owner}/{repo}`).
-  mountRepoPages(app, { config, accounts, site, repos, browser: g.browser, search: g.repoSearch });
+  mountRepoPages(app, { config, accounts, site, repos, browser: g.browser, search: g.repoSearch, releases: g.releases });
 }

@@ -222,9 +222,9 @@ export function createReleases(deps: ReleaseDeps) {
     },
 
     /** The newest releases `viewer` may see, for the web pages (drafts for writers only). */
-    recent(repo: RepoContext, viewer: UserRow | null, limit: number): { releases: ReleaseJson[]; sha1: Map<number, string>; total: number } {
+    recent(repo: RepoContext, viewer: UserRow | null, limit: number): { releases: ReleaseJson[]; total: number } {
       const res = rows.list(repo.row.id, { drafts: repo.perm.write }, 0, limit);
-      return { releases: res.rows.map((r) => json(repo, r, viewer)), sha1: new Map(res.rows.map((r) => [r.id, r.sha1])), total: res.total };
+      return { releases: res.rows.map((r) => json(repo, r, viewer)), total: res.total };
     },
 
     /** One release and its tag's commit, for the web pages. */
