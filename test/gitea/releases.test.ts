@@ -36,8 +36,8 @@ async function commitAt(path: string, date: string): Promise<string> {
   return r.body.commit.sha;
 }
 
-/** The admin as the API shows it to itself. */
-const me = async () => (await ctx.g.api('GET', '/api/v1/user')).body;
+/** The admin as anonymous callers see it: how Gitea shows a release's author to everyone. */
+const me = async () => (await ctx.g.api('GET', '/api/v1/users/root', { auth: null })).body;
 
 test.before(async () => {
   const g = ctx.g;
@@ -86,6 +86,7 @@ test('publishing makes a lightweight tag at the default branch\'s head; Gitea\'s
     author: await me(),
     assets: [],
   });
+  assert.is(r.body.author.email, `root@noreply.${new URL(ctx.g.url).hostname}`, 'the author as anonymous callers see it');
   assert.is(git(['--git-dir', dir, 'cat-file', '-t', 'refs/tags/v1.0.0']).stdout.trim(), 'commit');
   assert.is(revParse('refs/tags/v1.0.0'), head);
   // The same release by id, by tag (any case), as the newest, and in the list.
@@ -277,6 +278,11 @@ test('guards: an archived repository refuses release writes (423); a pull mirror
   await expectJsonError(g, g.api('POST', '/api/v1/repos/root/mirrored/releases', { json: { tag_name: 'v1' } }), 403, 'Git Repository is a mirror.');
   // A draft needs no tag, so a mirror takes it.
   assert.is((await g.api('POST', '/api/v1/repos/root/mirrored/releases', { json: { tag_name: 'v1', draft: true } })).status, 201);
+  // A repository's releases go with it.
+  const rowsOf = (id: number) => (g.t.server.db.prepare('SELECT count(*) AS n FROM releases WHERE repo_id = ?').get(id) as { n: number }).n;
+  assert.is(rowsOf(m.id), 1);
+  assert.is((await g.api('DELETE', '/api/v1/repos/root/mirrored')).status, 204);
+  assert.is(rowsOf(m.id), 0);
 });
 
 test('gitea-js: create, list, get by tag and the latest release through the real client', async () => {

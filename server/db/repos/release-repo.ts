@@ -50,8 +50,9 @@ export function createReleaseRepo(db: Db) {
   );
   const removeStmt = db.prepare('DELETE FROM releases WHERE id = ?');
   // A tag that went away leaves its release a draft with no commit (Gitea's PushUpdateDeleteTags).
-  const tagGone = db.prepare("UPDATE releases SET is_draft = 1, sha1 = '' WHERE repo_id = ? AND lower_tag_name = lower(?)");
-  const tagAt = db.prepare('UPDATE releases SET sha1 = ? WHERE repo_id = ? AND lower_tag_name = lower(?)');
+  // Matched by exact name: git's refs/tags/V1 is not refs/tags/v1, whatever the release lookups allow.
+  const tagGone = db.prepare("UPDATE releases SET is_draft = 1, sha1 = '' WHERE repo_id = ? AND tag_name = ?");
+  const tagAt = db.prepare('UPDATE releases SET sha1 = ? WHERE repo_id = ? AND tag_name = ?');
 
   function where(repoId: number, f: ReleaseFilter): { sql: string; args: unknown[] } {
     const parts = ['repo_id = ?'];

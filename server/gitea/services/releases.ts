@@ -84,7 +84,8 @@ export function createReleases(deps: ReleaseDeps) {
       prerelease: !!r.is_prerelease,
       created_at: goTime(r.created_at),
       published_at: r.is_draft ? null : goTime(r.published_at || r.created_at),
-      author: deps.userJson(publisher, viewer),
+      // Gitea converts the publisher without a viewer: the anonymous view (no e-mail address) for everyone.
+      author: deps.userJson(publisher, null),
       assets: [],
     };
   }
