@@ -285,6 +285,14 @@ test('guards: an archived repository refuses release writes (423); a pull mirror
   assert.is(rowsOf(m.id), 0);
 });
 
+test('racing creations of one tag\'s release: one 201, the rest 409, one row and one tag', async () => {
+  const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => post({ tag_name: 'race', name: `racer ${i}` }, i % 2 ? writer.auth : undefined)));
+  assert.equal(answers.map((a) => a.status).sort(), [201, 409, 409, 409, 409, 409]);
+  for (const a of answers.filter((x) => x.status === 409)) assert.ok(['Release is has no Tag', 'release tag already exist [tag_name: race]'].includes(a.body.message), a.text);
+  assert.is((ctx.g.t.server.db.prepare("SELECT count(*) AS n FROM releases WHERE tag_name = 'race'").get() as { n: number }).n, 1);
+  assert.is(revParse('refs/tags/race'), head);
+});
+
 test('gitea-js: create, list, get by tag and the latest release through the real client', async () => {
   const client = giteaApi(`${ctx.g.url}/`, { token: ctx.g.admin.token });
   const made = await client.repos.repoCreateRelease('root', 'rel', { tag_name: 'js-1', name: 'From gitea-js', body: 'hello', target_commitish: 'main' });

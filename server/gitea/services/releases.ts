@@ -157,10 +157,11 @@ export function createReleases(deps: ReleaseDeps) {
       const existing = (await git.refs(repo.gitDir)).tags.get(tag);
       // Gitea keeps the target as given when the tag was there first, else it defaults to the default branch.
       const target = existing ? (body.target_commitish ?? '') : body.target_commitish || repo.row.default_branch;
+      // A draft is dated now and makes no tag; a published release is dated by its tag (now when it makes it).
       let sha1 = existing ?? '';
       let created = at;
-      if (!draft || existing) {
-        const t = await deps.tags.ensure(repo, doer, tag, targetCommit(repo, target), draft ? '' : (body.tag_message ?? ''));
+      if (!draft) {
+        const t = await deps.tags.ensure(repo, doer, tag, targetCommit(repo, target), body.tag_message ?? '');
         sha1 = t.commit;
         created = t.when;
       }
