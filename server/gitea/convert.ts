@@ -101,14 +101,14 @@ export function toRepository(r: RepositoryRow, owner: UserRow, perm: Perm, facts
     branch_count: facts.branchCount,
     open_issues_count: 0,
     open_pr_counter: 0,
-    release_counter: 0,
+    release_counter: facts.releaseCount,
     default_branch: r.default_branch,
     archived: !!r.is_archived,
     created_at: goTime(r.created_at),
     updated_at: goTime(r.updated_at),
     archived_at: goTime(r.archived_at),
     permissions: { admin: perm.admin, push: perm.write, pull: perm.read },
-    // A unit is on only where this server serves it (code): a client that checks has_issues or
+    // A unit is on only where this server serves it (code, releases): a client that checks has_issues or
     // has_pull_requests before calling those APIs skips them here instead of meeting a 404. The
     // merge settings and the tracker's options are Gitea's defaults for a new repository
     // (time tracking off, as /settings/repository says).
@@ -119,7 +119,7 @@ export function toRepository(r: RepositoryRow, owner: UserRow, perm: Perm, facts
     has_pull_requests: false,
     has_projects: false,
     projects_mode: 'all',
-    has_releases: false,
+    has_releases: true,
     has_packages: false,
     has_actions: false,
     ignore_whitespace_conflicts: false,

@@ -4,6 +4,7 @@ import { createLfsRepo } from '../db/repos/lfs-repo.js';
 import { createMirrorRepo, createPullMirrorRepo } from '../db/repos/mirror-repo.js';
 import { createOrgRepo } from '../db/repos/org-repo.js';
 import { createProtectionRepo } from '../db/repos/protection-repo.js';
+import { createReleaseRepo } from '../db/repos/release-repo.js';
 import { createRepositoryRepo } from '../db/repos/repository-repo.js';
 import { createTokenRepo } from '../db/repos/token-repo.js';
 import { createUserRepo } from '../db/repos/user-repo.js';
@@ -20,6 +21,7 @@ import { createBlobSource } from './services/blob-source.js';
 import { createBranches } from './services/branches.js';
 import { createBranchWriter } from './services/branch-writes.js';
 import { createTags } from './services/tags.js';
+import { createReleases } from './services/releases.js';
 import { createCommitJson } from './services/commit-json.js';
 import { createCommitStatuses } from './services/commit-statuses.js';
 import { createCommits } from './services/commits.js';
@@ -75,7 +77,8 @@ export async function createGitea(deps: GiteaDeps) {
   const orgs = createOrgService({ rows: orgRows, accounts, checkName: accounts.checkName });
   // An organisation's team members reach its repositories through the one permission model.
   const teamAccess = (orgId: number, userId: number) => orgRows.access(orgId, userId).access;
-  const repos = createRepoService({ repos: repoRows, accounts, git, dataDir: config.dataDir, teamAccess });
+  const releaseRows = createReleaseRepo(db);
+  const repos = createRepoService({ repos: repoRows, accounts, git, dataDir: config.dataDir, teamAccess, releaseCount: (id) => releaseRows.countPublished(id) });
   const protections = createProtections(createProtectionRepo(db), accounts);
   const contents = createContentsReader(git, site, { maxBlobSize: config.apiMaxBlobSize });
   const lfsStore = createLfsStore(config.dataDir);
@@ -87,7 +90,12 @@ export async function createGitea(deps: GiteaDeps) {
   const cleared = await repos.repair(Date.now() - Math.round(process.uptime() * 1000));
   if (cleared.length) log.warn({ locks: cleared }, 'removed ref locks left by git processes of the previous run');
   const events = new RepoEvents(config.checkResponses ? deps.violations : undefined);
+  const tags = createTags({ git, site, touch: (r) => repos.touch(r), commits, hasRelease: (id, tag) => !!releaseRows.byTag(id, tag) });
+  const releases = createReleases({ rows: releaseRows, git, tags, site, userById: (id) => accounts.byId(id), userJson: (u, viewer) => toUser(u, site, viewer) });
   commits.on((repo, branch, sha) => events.commit(repo, branch, sha));
+  // A release follows its tag before the tag's event is announced.
+  commits.onTag((repo, tag, sha) => releases.tagMoved(repo, tag, sha));
+  commits.onTag((repo, tag, sha) => events.tag(repo, tag, sha));
 
   // Mirrors: credentials sealed with SECRET_KEY, or a key generated once and kept in DATA_DIR.
   const { box, source } = openSecretBox({ secretKey: config.secretKey, dataDir: config.dataDir });
@@ -144,6 +152,8 @@ export async function createGitea(deps: GiteaDeps) {
   });
   const mirrors = createMirrorScheduler({ rows: mirrorRows, pushMirrors, pullMirrors, repos, remoteGit, log, config });
   commits.on((repo) => mirrors.commitLanded(repo));
+  // A tag made or removed reaches push mirrors that sync on commit, as a commit does (Gitea notifies both as pushes).
+  commits.onTag((repo) => mirrors.commitLanded(repo));
 
   return {
     config,
@@ -156,8 +166,10 @@ export async function createGitea(deps: GiteaDeps) {
     branches: createBranches(git),
     /** Branch creation and deletion through the API (announced on the commit bus). */
     branchWriter: createBranchWriter({ git, protections, commits, touch: (r) => repos.touch(r) }),
-    /** Tags through the API; a changed tag queues the push mirrors that sync on commit. */
-    tags: createTags({ git, site, touch: (r) => repos.touch(r), landed: (r) => mirrors.commitLanded(r) }),
+    /** Tags through the API (announced on the commit bus). */
+    tags,
+    /** Releases, following their tags. */
+    releases,
     blobs: createBlobSource({ git, lfsStore, lfsRepo, lfsEnabled: config.lfsEnabled }),
     editorConfig: createEditorConfigReader(git),
     /** Commits: one, history pages, comparisons, diffs. */
@@ -182,7 +194,7 @@ export async function createGitea(deps: GiteaDeps) {
     pushMirrors,
     pullMirrors,
     events,
-    /** Commits made through the API, pushes and pull mirrors (subscribe with `commits.on`). */
+    /** Commits and tag changes made through the API, pushes and pull mirrors (subscribe with `commits.on` and `commits.onTag`). */
     commits,
     mirrors,
     /** The durable mirror sync queue (tests wait on it). */

@@ -18,6 +18,7 @@ import { mountGitData } from './routes/git-data.js';
 import { mountSettings } from './routes/settings.js';
 import { mountDiscovery } from './routes/discovery.js';
 import { mountTags } from './routes/tags.js';
+import { mountReleases } from './routes/releases.js';
 import { mountOrgs } from './routes/orgs.js';
 import { mountDownload } from './web/download.js';
 import { mountGitHttp } from './web/git-http.js';
@@ -84,6 +85,7 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountSettings(b, { config });
   mountDiscovery(b, { site, repos, pullMirrors: g.pullMirrors, search: g.repoSearch });
   mountTags(b, { site, tags: g.tags });
+  mountReleases(b, { site, releases: g.releases });
   mountOrgs(b, { site, orgs: g.orgs, repos, files, pullMirrors: g.pullMirrors, search: g.repoSearch });
 
   app.get('/api/swagger.v1.json', (c) => c.json(giteaSwagger([...b.mounted], GITEA_MODELS, `${g.site.basePath}/api/v1`)));
@@ -94,5 +96,5 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountGitHttp(app, { config, accounts, repos, git, protections, commits: g.commits }, opts);
   mountDownload(app, { config, accounts, repos, refs, blobs });
   // Last: the pages match the loosest paths of all (`/{owner}`, `/{owner}/{repo}`).
-  mountRepoPages(app, { config, accounts, site, repos, browser: g.browser, search: g.repoSearch });
+  mountRepoPages(app, { config, accounts, site, repos, browser: g.browser, search: g.repoSearch, releases: g.releases });
 }

@@ -8,7 +8,7 @@ export type MirrorRef = { kind: 'push' | 'pull'; remote_name: string; remote_add
 type Listener = (event: RepoEvent) => void;
 
 /**
- * The repository event bus: commits and mirror syncs, for the `/api/v1/events`
+ * The repository event bus: commits, tags and mirror syncs, for the `/api/v1/events`
  * stream. In test mode every event is checked against protocol/gitea/events.ts.
  */
 export class RepoEvents {
@@ -39,6 +39,11 @@ export class RepoEvents {
 
   commit(repo: RepoContext, branch: string, sha: string): void {
     if (this.listeners.size) this.emit({ type: 'commit', ...this.base(repo), branch, sha });
+  }
+
+  /** A tag made, moved or removed (`sha` all zeros). */
+  tag(repo: RepoContext, tag: string, sha: string): void {
+    if (this.listeners.size) this.emit({ type: 'tag', ...this.base(repo), tag, sha });
   }
 
   mirrorSync(phase: 'started' | 'finished' | 'failed', repo: RepoContext, mirror: MirrorRef, error = ''): void {

@@ -135,7 +135,7 @@ async function alive(w: World): Promise<string[]> {
 // ---------------------------------------------------------------------------
 // What nothing may change: row counts and every repository's refs.
 
-const TABLES = ['users', 'access_tokens', 'repositories', 'collaborators', 'branch_protections', 'push_mirrors', 'mirror_jobs', 'teams', 'team_users'];
+const TABLES = ['users', 'access_tokens', 'repositories', 'collaborators', 'branch_protections', 'push_mirrors', 'mirror_jobs', 'teams', 'team_users', 'releases'];
 
 function snapshot(w: World): Record<string, string> {
   const db = w.g.t.server.db;
@@ -186,7 +186,7 @@ async function runAll(w: World, cases: Case[]): Promise<string[]> {
 
 // ---------------------------------------------------------------------------
 // The world: an owner with a public repository, a collaborator, a branch
-// protection, a tag, a push mirror and a token, so path parameters name real things.
+// protection, a tag with a release, a push mirror and a token, so path parameters name real things.
 
 async function makeWorld(g: GiteaWorld): Promise<World> {
   const owen = await g.user('owen');
@@ -202,6 +202,8 @@ async function makeWorld(g: GiteaWorld): Promise<World> {
   assert.is(rule.status, 201, rule.text);
   const tag = await g.api('POST', '/api/v1/repos/owen/site/tags', { json: { tag_name: 'v1' }, auth: owen.auth });
   assert.is(tag.status, 201, tag.text);
+  const release = await g.api('POST', '/api/v1/repos/owen/site/releases', { json: { tag_name: 'v1', name: 'one' }, auth: owen.auth });
+  assert.is(release.status, 201, release.text);
   const mirror = await g.api('POST', '/api/v1/repos/owen/site/push_mirrors', { json: { remote_address: `${g.url}/owen/target.git`, interval: '0', sync_on_commit: false }, auth: owen.auth });
   assert.is(mirror.status, 200, mirror.text);
   await g.token({ name: 'owen', password: owen.password }, ['read:repository'], 'keep');
@@ -236,6 +238,7 @@ async function makeWorld(g: GiteaWorld): Promise<World> {
       tag: 'v1',
       org: 'acme',
       'teams/id': String(teams.body[0].id),
+      'releases/id': String(release.body.id),
     },
   };
 }

@@ -26,7 +26,7 @@ test('syncs of one mirror never overlap: API syncs and queued sync_on_commit job
   assert.is(add.status, 200, add.text);
   const log: RepoEvent[] = [];
   const off = g.t.server.gitea.events.subscribe((e) => {
-    if (e.type !== 'commit' && e.mirror.remote_name === add.body.remote_name) log.push(e);
+    if ('mirror' in e && e.mirror.remote_name === add.body.remote_name) log.push(e);
   });
   try {
     const work: Promise<unknown>[] = [];

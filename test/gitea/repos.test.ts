@@ -94,7 +94,7 @@ test('POST /user/repos: 201 with every field of the Repository model, in Gitea\'
     has_pull_requests: false,
     has_projects: false,
     projects_mode: 'all',
-    has_releases: false,
+    has_releases: true,
     has_packages: false,
     has_actions: false,
     ignore_whitespace_conflicts: false,

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { type Account, useGitea } from '../_helpers/gitea.js';
 
 // The pages behind the html_url links (/{owner}, /{owner}/{repo}, …/src/…, …/commit/{sha},
-// …/archive/…): every URL a repository, contents, files, commit, branch or tag answer holds
+// …/releases/tag/{tag}, …/archive/…): every URL a repository, contents, files, commit, branch, tag or release answer holds
 // answers 200 when followed with the same credentials; the pages show what is in the repository,
 // escaped, under a CSP that allows no script; private repositories stay hidden.
 const test = suite('gitea: web pages');
@@ -13,6 +13,7 @@ let other: Account;
 let initial = '';
 let first = '';
 let second = '';
+let release = 0;
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 
 /** A GET with the admin's token (or the given headers), redirects followed. */
@@ -41,6 +42,9 @@ test.before(async () => {
   second = (await g.commit('root', 'site', { 'docs/guide.md': 'line one\nline two\n' }, { message: 'Edit the guide\n\nWith a body.' })).commit.sha;
   const t = await g.api('POST', '/api/v1/repos/root/site/tags', { json: { tag_name: 'v1', target: second } });
   assert.is(t.status, 201, t.text);
+  const rel = await g.api('POST', '/api/v1/repos/root/site/releases', { json: { tag_name: 'v1', name: 'One <i>point</i> oh', body: 'Fixed <script>alert(1)</script> & more' } });
+  assert.is(rel.status, 201, rel.text);
+  release = rel.body.id;
   await g.repo('secret', { private: true });
   const log = await g.api('GET', '/api/v1/repos/root/site/commits?limit=10&stat=false&files=false');
   initial = log.body.at(-1).sha;
@@ -59,6 +63,8 @@ test('every URL in repository, contents, files, commit, branch and tag answers i
     g.api('GET', '/api/v1/repos/root/site/branches/main'),
     g.api('GET', '/api/v1/repos/root/site/tags/v1'),
     g.api('GET', '/api/v1/repos/root/site/git/trees/main?recursive=1'),
+    g.api('GET', `/api/v1/repos/root/site/releases/${release}`),
+    g.api('GET', '/api/v1/repos/root/site/releases'),
     g.api('POST', '/api/v1/repos/root/site/contents/notes.txt', { json: { content: Buffer.from('notes\n').toString('base64') } }),
   ]);
   const urls = new Set<string>();
@@ -67,7 +73,7 @@ test('every URL in repository, contents, files, commit, branch and tag answers i
     urlsIn(a.body, urls);
   }
   // The kinds of link the walk must have met (so a shrinking answer cannot make it pass).
-  for (const part of ['/root/site', '/src/branch/main/docs/guide.md', '/raw/branch/main/docs/guide.md', `/commit/${second}`, '/archive/v1.zip', '/archive/v1.tar.gz', '/root/site.git', '/src/tag/v1/logo.png', '/api/v1/repos/root/site/git/blobs/']) {
+  for (const part of ['/root/site', '/src/branch/main/docs/guide.md', '/raw/branch/main/docs/guide.md', `/commit/${second}`, '/archive/v1.zip', '/archive/v1.tar.gz', '/root/site.git', '/src/tag/v1/logo.png', '/api/v1/repos/root/site/git/blobs/', '/root/site/releases/tag/v1', `/releases/${release}/assets`]) {
     assert.ok([...urls].some((u) => u.includes(part)), `no URL with ${part} among ${[...urls].join(' ')}`);
   }
   const failed: string[] = [];
@@ -146,6 +152,29 @@ test('the clone URL leads to the repository page; archives at the web URL are th
   const api = await get('/api/v1/repos/root/site/archive/v1.zip');
   assert.equal(zip.bytes, api.bytes);
   assert.is((await get('/root/site/archive/nope.zip')).status, 404);
+});
+
+test('release pages: the list and one release, notes escaped, a draft only for writers', async () => {
+  const list = await text('/root/site/releases', {});
+  assert.is(list.status, 200);
+  assert.match(list.text, '<a href="/root/site/releases/tag/v1">One &#60;i&#62;point&#60;/i&#62; oh</a>');
+  const one = await text('/root/site/releases/tag/v1', {});
+  assert.is(one.status, 200);
+  assert.match(one.csp, "default-src 'none'");
+  assert.match(one.text, '<h1>One &#60;i&#62;point&#60;/i&#62; oh</h1>');
+  assert.match(one.text, '<div class="message">Fixed &#60;script&#62;alert(1)&#60;/script&#62; &#38; more</div>');
+  assert.match(one.text, `<a href="/root/site/src/tag/v1">v1</a> at <a href="/root/site/commit/${second}">${second.slice(0, 10)}</a>`);
+  assert.not.match(one.text, '<script>');
+  const draft = await ctx.g.api('POST', '/api/v1/repos/root/site/releases', { json: { tag_name: 'next/draft', draft: true } });
+  assert.is(draft.status, 201, draft.text);
+  const mine = await text('/root/site/releases/tag/next/draft');
+  assert.is(mine.status, 200);
+  assert.match(mine.text, 'next/draft <span class="muted">(no such tag yet)</span>');
+  assert.match(mine.text, '<span class="muted">not yet (draft)</span>');
+  assert.match((await text('/root/site/releases')).text, '<a href="/root/site/releases/tag/next/draft">next/draft</a> <span class="muted">(draft)</span>');
+  assert.is((await text('/root/site/releases/tag/next/draft', {})).status, 404);
+  assert.not.match((await text('/root/site/releases', {})).text, 'next/draft');
+  assert.is((await text('/root/site/releases/tag/nope', {})).status, 404);
 });
 
 test('private repositories: 404 to anonymous callers and to users who may not read them, 200 to the owner; wrong credentials 401', async () => {

@@ -50,7 +50,7 @@ export const repoCreateTag = defineGiteaOperation({
   errors: [
     { code: 403, reason: 'not a writer, or a pull mirror' },
     { code: 404, reason: 'target not found, or no such repository' },
-    { code: 409, reason: 'tag already exists' },
+    { code: 409, reason: 'tag already exists, or a release (a draft too) has that name' },
     { code: 422, reason: 'invalid options (tag_name missing or not a valid reference name)' },
     { code: 423, reason: 'repo is archived' },
   ],
@@ -68,5 +68,10 @@ export const repoDeleteTag = defineGiteaOperation({
   response: null,
   scopes: ['repository'],
   guards: writeGuards,
-  errors: [{ code: 403, reason: 'not a writer, or a pull mirror' }, { code: 404, reason: 'no such tag or repository' }, { code: 423, reason: 'repo is archived' }],
+  errors: [
+    { code: 403, reason: 'not a writer, or a pull mirror' },
+    { code: 404, reason: 'no such tag or repository' },
+    { code: 409, reason: 'a release is attached to the tag (remove the release first)' },
+    { code: 423, reason: 'repo is archived' },
+  ],
 });

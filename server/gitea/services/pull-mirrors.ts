@@ -7,6 +7,7 @@ import type { SecretBox } from '../../util/secret-box.js';
 import type { Accounts } from './accounts.js';
 import type { GitStore } from '../git/store.js';
 import { runGit } from '../git/run.js';
+import { ZERO_SHA } from '../git/refs.js';
 import { OutboundError } from '../mirrors/outbound-http.js';
 import { warnAddressRefused } from '../mirrors/policy-warning.js';
 import { checkMirrorAddress, type AddressCheck, type MirrorUrlPolicy } from '../mirrors/url-policy.js';
@@ -203,7 +204,7 @@ export function createPullMirrors(deps: PullMirrorDeps) {
       return deps.repos.byId(repo.row.id, doer)!;
     },
 
-    /** One pull-mirror sync: fetch with prune, record the outcome, tell listeners which branches moved. A shutdown's interruption records nothing. */
+    /** One pull-mirror sync: fetch with prune, record the outcome, tell listeners which branches and tags moved. A shutdown's interruption records nothing. */
     async sync(repoId: number, signal?: AbortSignal): Promise<boolean> {
       const row = rows.get(repoId);
       const repo = deps.repos.byId(repoId, null);
@@ -211,7 +212,9 @@ export function createPullMirrors(deps: PullMirrorDeps) {
       if (signal?.aborted) return false;
       const ref = { kind: 'pull' as const, remote_name: 'origin', remote_address: row.remote_address };
       deps.events?.mirrorSync('started', repo, ref);
-      const before = new Map((await git.refs(repo.gitDir)).branches);
+      const beforeRefs = await git.refs(repo.gitDir);
+      const before = new Map(beforeRefs.branches);
+      const tagsBefore = new Map(beforeRefs.tags);
       const creds = row.credentials ? (JSON.parse(box.open(row.credentials, aad(repoId))) as SealedCredentials) : { username: '', password: '' };
       const failure = await fetch(repo, row.remote_address, creds.username, creds.password, signal);
       if (failure?.interrupted) {
@@ -226,8 +229,12 @@ export function createPullMirrors(deps: PullMirrorDeps) {
         deps.events?.mirrorSync('failed', repo, ref, error);
         return false;
       }
-      const after = (await git.refs(repo.gitDir)).branches;
+      const afterRefs = await git.refs(repo.gitDir);
+      const after = afterRefs.branches;
       for (const [branch, sha] of after) if (before.get(branch) !== sha) deps.commits?.publish(repo, branch, sha);
+      // Tags fetched, moved, or pruned because the remote dropped them.
+      for (const [tag, sha] of afterRefs.tags) if (tagsBefore.get(tag) !== sha) deps.commits?.publishTag(repo, tag, sha);
+      for (const tag of tagsBefore.keys()) if (!afterRefs.tags.has(tag)) deps.commits?.publishTag(repo, tag, ZERO_SHA);
       deps.events?.mirrorSync('finished', repo, ref);
       return true;
     },

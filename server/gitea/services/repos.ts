@@ -25,6 +25,8 @@ export interface RepoFacts {
   empty: boolean;
   branchCount: number;
   sizeKiB: number;
+  /** Published releases (Gitea's release_counter). */
+  releaseCount: number;
 }
 
 const RESERVED_REPO_NAMES = new Set(['.', '..', '-']);
@@ -42,6 +44,8 @@ export interface RepoServiceDeps {
   now?: () => number;
   /** What `userId` gets from its teams in organisation `orgId` (null: not a member). */
   teamAccess?: (orgId: number, userId: number) => 'read' | 'write' | 'admin' | 'owner' | null;
+  /** How many published releases a repository has (none without it). */
+  releaseCount?: (repoId: number) => number;
 }
 
 const RANK = { read: 1, write: 2, admin: 3, owner: 4 } as const;
@@ -115,7 +119,7 @@ export function createRepoService(deps: RepoServiceDeps) {
 
     async facts(ctx: RepoContext): Promise<RepoFacts> {
       const refs = await git.refs(ctx.gitDir);
-      return { empty: await git.isEmpty(ctx.gitDir), branchCount: refs.branches.size, sizeKiB: await repoSize(ctx.gitDir) };
+      return { empty: await git.isEmpty(ctx.gitDir), branchCount: refs.branches.size, sizeKiB: await repoSize(ctx.gitDir), releaseCount: deps.releaseCount?.(ctx.row.id) ?? 0 };
     },
 
     /** Creates a repository owned by `owner` (Gitea's checks in its order), with an empty bare git repository. */

@@ -11,6 +11,7 @@ import { parseTag } from '../git/tag.js';
 import { cleanTagMessage, formatTag, listTagRefs, type TagRef } from '../git/tag-list.js';
 import type { Site } from '../site.js';
 import { resolveCommitish } from './commitish.js';
+import type { CommitPublisher } from './commit-bus.js';
 import type { RepoContext } from './repos.js';
 
 /** What a tag shows: its message and the tagged object, with the tagger's time (the committer's for a lightweight tag). */
@@ -24,10 +25,19 @@ interface TagFacts {
 
 /**
  * The tags API. Tags are written with plumbing (a tag object when annotated) and a
- * compare-and-swap of the ref; `landed` tells push mirrors that sync on commit.
- * There is no tag protection here.
+ * compare-and-swap of the ref; each change is published on the commit bus (live
+ * events, push mirrors that sync on commit). A tag a release is attached to is
+ * not removed here (Gitea's rule). There is no tag protection here.
  */
-export function createTags(deps: { git: GitStore; site: Site; touch: (repo: RepoContext) => void; landed: (repo: RepoContext) => void; now?: () => number }) {
+export function createTags(deps: {
+  git: GitStore;
+  site: Site;
+  touch: (repo: RepoContext) => void;
+  commits: Pick<CommitPublisher, 'publishTag'>;
+  /** Whether a release (a draft too) is attached to the tag name, whatever its case. */
+  hasRelease: (repoId: number, tag: string) => boolean;
+  now?: () => number;
+}) {
   const { git, site } = deps;
   const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
 
@@ -67,6 +77,28 @@ export function createTags(deps: { git: GitStore; site: Site; touch: (repo: Repo
     if (repo.row.is_mirror) throw forbidden('Git Repository is a mirror.');
   }
 
+  /**
+   * Makes tag `name` at `commit` unless it exists (false then), then records the activity
+   * and publishes the new tag. The ref moves by compare-and-swap from nothing.
+   */
+  async function write(repo: RepoContext, doer: UserRow, name: string, commit: string, message: string): Promise<boolean> {
+    const made = await git.writes.run(`${repo.gitDir}\0refs/tags/${name}`, async () => {
+      if ((await git.refs(repo.gitDir)).tags.has(name)) return false;
+      let id = commit;
+      if (message) {
+        const tagger = { name: doer.full_name.trim() || doer.name, email: doer.email, when: now(), tzMinutes: 0 };
+        id = await writeObject(repo.gitDir, 'tag', formatTag({ object: commit, type: 'commit', tag: name, tagger, message: await cleanTagMessage(message) }));
+      }
+      const done = await casRef(repo.gitDir, `refs/tags/${name}`, id, null);
+      git.invalidate(repo.gitDir);
+      return done;
+    });
+    if (!made) return false;
+    deps.touch(repo);
+    deps.commits.publishTag(repo, name, commit);
+    return true;
+  }
+
   return {
     /** Every tag, newest tagger time first (Gitea sorts git's newest-commit-first list by tagger time). */
     async list(repo: RepoContext): Promise<ModelOf<typeof Tag>[]> {
@@ -91,24 +123,38 @@ export function createTags(deps: { git: GitStore; site: Site; touch: (repo: Repo
       } catch (err) {
         throw notFound(`target not found: ${(err as Error).message}`);
       }
-      await git.writes.run(`${repo.gitDir}\0refs/tags/${name}`, async () => {
-        if ((await git.refs(repo.gitDir)).tags.has(name)) throw conflict(`tag already exists [name: ${name}]`);
-        let id = commit;
-        if (opt.message) {
-          const tagger = { name: doer.full_name.trim() || doer.name, email: doer.email, when: now(), tzMinutes: 0 };
-          id = await writeObject(repo.gitDir, 'tag', formatTag({ object: commit, type: 'commit', tag: name, tagger, message: await cleanTagMessage(opt.message) }));
-        }
-        const made = await casRef(repo.gitDir, `refs/tags/${name}`, id, null);
-        git.invalidate(repo.gitDir);
-        if (!made) throw conflict(`tag already exists [name: ${name}]`);
-      });
-      deps.touch(repo);
-      deps.landed(repo);
+      // A release's name is taken even while it has no tag yet (a draft), as Gitea's CreateNewTag checks.
+      if (deps.hasRelease(repo.row.id, name)) throw conflict(`tag already exists [name: ${name}]`);
+      const made = await write(repo, doer, name, commit, opt.message ?? '');
+      if (!made) throw conflict(`tag already exists [name: ${name}]`);
       return this.get(repo, name);
+    },
+
+    /**
+     * The commit tag `name` names and the tag's time (the tagger's, or the commit's for a
+     * lightweight tag), making the tag at `commit()` first when it does not exist (annotated
+     * by `doer` when `message` is not empty; its time is then now): what publishing a release does.
+     */
+    async ensure(repo: RepoContext, doer: UserRow, name: string, commit: () => Promise<string>, message: string): Promise<{ created: boolean; commit: string; when: number }> {
+      const existing = async () => {
+        const ref = await find(repo, name);
+        const sha = ref && (await git.refs(repo.gitDir)).tags.get(name);
+        return ref && sha ? { created: false, commit: sha, when: (await facts(repo, ref)).when } : undefined;
+      };
+      const found = await existing();
+      if (found) return found;
+      refuseMirror(repo);
+      const at = await commit();
+      if (await write(repo, doer, name, at, message)) return { created: true, commit: at, when: now() };
+      // Made meanwhile by someone else: the release takes that tag.
+      const raced = await existing();
+      if (!raced) throw conflict(`tag already exists [name: ${name}]`);
+      return raced;
     },
 
     async remove(repo: RepoContext, name: string): Promise<void> {
       refuseMirror(repo);
+      if (deps.hasRelease(repo.row.id, name)) throw conflict('a tag attached to a release cannot be deleted directly');
       await git.writes.run(`${repo.gitDir}\0refs/tags/${name}`, async () => {
         const ref = await find(repo, name);
         if (!ref) throw notFound('not found');
@@ -117,7 +163,7 @@ export function createTags(deps: { git: GitStore; site: Site; touch: (repo: Repo
         if (!gone) throw notFound('not found');
       });
       deps.touch(repo);
-      deps.landed(repo);
+      deps.commits.publishTag(repo, name, ZERO_SHA);
     },
   };
 }

@@ -5,6 +5,7 @@ import type { UserRow } from '../../db/repos/user-repo.js';
 import { readBody } from '../../http/body.js';
 import type { Logger } from '../../log.js';
 import type { GitStore } from '../git/store.js';
+import { ZERO_SHA } from '../git/refs.js';
 import type { CommitPublisher } from '../services/commit-bus.js';
 import type { Protections } from '../services/protections.js';
 import type { RepoService } from '../services/repos.js';
@@ -103,7 +104,7 @@ export function createPushSessions(g: PushSessionsDeps, log: Logger, maxBodyByte
     /**
      * After receive-pack exits: drop cached refs, record the activity, make the
      * first pushed branch the default of a repository that was empty (as Gitea
-     * does) and announce every branch that now points where the push put it.
+     * does) and announce every branch that now points where the push put it, and every tag pushed.
      */
     async afterPush(session: PushSession, wasEmpty: boolean): Promise<void> {
       const repo = g.repos.byId(session.repoId, session.doer);
@@ -119,6 +120,15 @@ export function createPushSessions(g: PushSessionsDeps, log: Logger, maxBodyByte
           .filter((u) => refs.branches.get(u.branch) === u.sha);
         if (wasEmpty && landed[0] && !refs.branches.has(repo.row.default_branch)) await g.repos.setDefaultBranch(repo, landed[0].branch);
         for (const u of landed) g.commits.publish(repo, u.branch, u.sha);
+        // Tags as they now stand: made or moved (the tagged commit), or gone.
+        for (const u of session.accepted) {
+          if (!u.ref.startsWith('refs/tags/')) continue;
+          const tag = u.ref.slice('refs/tags/'.length);
+          const now = refs.tags.get(tag);
+          if (isZero(u.new)) {
+            if (!now) g.commits.publishTag(repo, tag, ZERO_SHA);
+          } else if (now) g.commits.publishTag(repo, tag, now);
+        }
       } catch (err) {
         log.error({ err, repo: repo.row.id }, 'post-push bookkeeping failed');
       }

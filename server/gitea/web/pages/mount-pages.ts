@@ -6,6 +6,7 @@ import { tooMany } from '../git-access.js';
 import { RESERVED } from '../download.js';
 import type { Accounts, Authenticated } from '../../services/accounts.js';
 import type { Browser } from '../../services/browse.js';
+import type { Releases } from '../../services/releases.js';
 import type { RepoSearch } from '../../services/repo-search.js';
 import type { RepoContext, RepoService } from '../../services/repos.js';
 import { tokenMayAccessRepo } from '../../services/repo-access.js';
@@ -13,10 +14,14 @@ import { accountVisibleTo, publicOnlyRefusesUser } from '../../services/visibili
 import type { Site } from '../../site.js';
 import { goPathEscape } from '../../../util/go-format.js';
 import { pageAssets } from './html.js';
+import { releasePage, releasesPage } from './release-views.js';
 import { commitPage, errorPage, homePage, srcPage, userPage, type RepoLinks } from './repo-views.js';
 
 /** What the repository pages read. */
-export type PagesDeps = CallerDeps & { site: Site; accounts: Pick<Accounts, 'byName'>; repos: RepoService; browser: Browser; search: RepoSearch };
+export type PagesDeps = CallerDeps & { site: Site; accounts: Pick<Accounts, 'byName'>; repos: RepoService; browser: Browser; search: RepoSearch; releases: Releases };
+
+/** The newest releases one page lists (the API pages through all of them). */
+const RELEASES_SHOWN = 50;
 
 /** First path segments the pages leave to other routes: the reserved names, and the icon browsers ask for on their own. */
 const notAnOwner = (segment: string) => RESERVED.has(segment.toLowerCase()) || segment.toLowerCase() === 'favicon.ico';
@@ -36,7 +41,8 @@ function segments(c: Context): string[] | null {
  * home (`/{owner}/{repo}`, and `/{owner}/{repo}.git`, the clone URL, which leads
  * there), directories and files at a branch, tag or commit
  * (`/{owner}/{repo}/src/{branch|tag|commit}/{ref}/{path}`), a commit with its diff
- * (`/{owner}/{repo}/commit/{sha}`), and archives (`/{owner}/{repo}/archive/{ref}.{zip|tar.gz}`,
+ * (`/{owner}/{repo}/commit/{sha}`), releases (`/{owner}/{repo}/releases`, and
+ * `/{owner}/{repo}/releases/tag/{tag}`, a release's `html_url`), and archives (`/{owner}/{repo}/archive/{ref}.{zip|tar.gz}`,
  * answered by the API's archive route). The caller is who the API would take
  * (Basic, token); private repositories are 404 to anyone who may not read them.
  */
@@ -96,6 +102,18 @@ export function mountRepoPages(app: Hono<any>, g: PagesDeps): void {
     const view = await g.browser.commit(repo, parts[3] ?? '');
     const diffUrl = `${base()}/api/v1/repos/${goPathEscape(repo.owner.name)}/${goPathEscape(repo.row.name)}/git/commits/${view.commit.sha}.diff`;
     return commitPage(links(repo), view, diffUrl);
+  }));
+
+  app.get('/:owner/:repo/releases', page(async (parts, who) => {
+    const repo = repoOf(parts, who);
+    const shown = g.releases.recent(repo, who?.user ?? null, RELEASES_SHOWN);
+    return releasesPage(links(repo), shown.releases, shown.total);
+  }));
+
+  app.get('/:owner/:repo/releases/tag/*', page(async (parts, who) => {
+    const repo = repoOf(parts, who);
+    const found = g.releases.page(repo, parts.slice(4).join('/'), who?.user ?? null);
+    return releasePage(links(repo), found.release, found.sha1);
   }));
 
   // The web archive URL (tags' zipball_url and tarball_url) is the API's archive, answered by the same route.

@@ -1,0 +1,58 @@
+import type { Release } from '../../../../protocol/gitea/index.js';
+import type { ModelOf } from '../../../../protocol/model.js';
+import { goPathEscape, pathEscapeSegments } from '../../../util/go-format.js';
+import { esc, pageResponse, type Crumb, type Html } from './html.js';
+import type { RepoLinks } from './repo-views.js';
+
+type ReleaseJson = ModelOf<typeof Release>;
+
+const repoPath = (r: RepoLinks) => `${r.basePath}/${goPathEscape(r.owner.name)}/${goPathEscape(r.row.name)}`;
+const releaseUrl = (r: RepoLinks, tag: string) => `${repoPath(r)}/releases/tag/${pathEscapeSegments(tag)}`;
+
+function crumbs(r: RepoLinks, last?: string): Crumb[] {
+  const out: Crumb[] = [
+    { text: r.owner.name, href: `${r.basePath}/${goPathEscape(r.owner.name)}` },
+    { text: r.row.name, href: repoPath(r) },
+    last ? { text: 'releases', href: `${repoPath(r)}/releases` } : { text: 'releases' },
+  ];
+  if (last) out.push({ text: last });
+  return out;
+}
+
+/** Draft and pre-release marks. */
+function marks(rel: ReleaseJson): Html {
+  const m = [rel.draft && 'draft', rel.prerelease && 'pre-release'].filter(Boolean) as string[];
+  return m.length ? ` <span class="muted">(${m.join(', ')})</span>` : '';
+}
+
+/** The day a release came out (or was last edited, for a draft). */
+const day = (rel: ReleaseJson) => (rel.published_at ?? rel.created_at).slice(0, 10);
+
+/** A repository's releases, newest first (`total` counts those not shown). */
+export function releasesPage(r: RepoLinks, releases: readonly ReleaseJson[], total: number): Response {
+  const items = releases.map(
+    (rel) => `<li><a href="${esc(releaseUrl(r, rel.tag_name))}">${esc(rel.name || rel.tag_name)}</a>${marks(rel)} <span class="muted">· tag <code>${esc(rel.tag_name)}</code> · ${day(rel)}</span></li>`,
+  );
+  const more = total > releases.length ? `<p class="muted">${total - releases.length} older releases are not listed here; the API lists them all.</p>` : '';
+  const body = `<h1>Releases of ${esc(`${r.owner.name}/${r.row.name}`)}</h1>
+${items.length ? `<ul class="repos">${items.join('')}</ul>${more}` : '<p class="muted">No releases yet.</p>'}`;
+  return pageResponse(r.basePath, `Releases · ${r.owner.name}/${r.row.name}`, crumbs(r), body);
+}
+
+/** One release: its tag and commit, who published it and when, its notes (as text), its archives. */
+export function releasePage(r: RepoLinks, rel: ReleaseJson, sha1: string): Response {
+  const tagged = sha1
+    ? `<a href="${esc(`${repoPath(r)}/src/tag/${pathEscapeSegments(rel.tag_name)}`)}">${esc(rel.tag_name)}</a> at <a href="${esc(`${repoPath(r)}/commit/${sha1}`)}">${sha1.slice(0, 10)}</a>`
+    : `${esc(rel.tag_name)} <span class="muted">(no such tag yet)</span>`;
+  const downloads = sha1 ? `<dt>downloads</dt><dd><a href="${esc(rel.zipball_url)}">.zip</a> · <a href="${esc(rel.tarball_url)}">.tar.gz</a></dd>` : '';
+  const body = `<h1>${esc(rel.name || rel.tag_name)}${marks(rel)}</h1>
+<dl class="facts">
+<dt>tag</dt><dd>${tagged}</dd>
+<dt>author</dt><dd>${esc(rel.author.login)}</dd>
+<dt>created</dt><dd>${esc(rel.created_at)}</dd>
+<dt>published</dt><dd>${rel.published_at ? esc(rel.published_at) : '<span class="muted">not yet (draft)</span>'}</dd>
+${downloads}
+</dl>
+${rel.body ? `<div class="message">${esc(rel.body)}</div>` : '<p class="muted">No release notes.</p>'}`;
+  return pageResponse(r.basePath, `${rel.name || rel.tag_name} · ${r.owner.name}/${r.row.name}`, crumbs(r, rel.tag_name), body);
+}
