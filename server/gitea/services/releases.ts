@@ -160,14 +160,17 @@ export function createReleases(deps: ReleaseDeps) {
       // A draft is dated now and makes no tag; a published release is dated by its tag (now when it makes it).
       let sha1 = existing ?? '';
       let created = at;
+      let published = at;
       if (!draft) {
         const t = await deps.tags.ensure(repo, doer, tag, targetCommit(repo, target), body.tag_message ?? '');
         sha1 = t.commit;
         created = t.when;
+        // A tag made here is the publication itself: one time for both, even across a second's edge.
+        if (t.created) published = t.when;
       }
       const row = rows.insert({
         repo_id: repo.row.id, publisher_id: doer.id, tag_name: tag, target, title: cutTitle(body.name ?? ''), note: body.body ?? '',
-        sha1, is_draft: draft ? 1 : 0, is_prerelease: body.prerelease ? 1 : 0, created_at: created, published_at: draft ? 0 : at,
+        sha1, is_draft: draft ? 1 : 0, is_prerelease: body.prerelease ? 1 : 0, created_at: created, published_at: draft ? 0 : published,
       });
       if (!row) throw conflict(`release tag already exist [tag_name: ${tag}]`);
       return json(repo, row, doer);
