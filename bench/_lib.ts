@@ -17,6 +17,8 @@ export interface Proc {
   inspectorUrl?: string;
   /** Resident set size of the process, MiB. */
   rssMiB(): number;
+  /** CPU time (user + system) the process has used so far, ms. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -46,12 +48,22 @@ function rss(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 }
 
+/** Clock ticks per second of /proc's CPU times (Linux's USER_HZ). */
+const CLK_TCK = 100;
+
+/** CPU time (user + system) process `pid` has used so far, ms (10 ms steps). */
+export function cpuMsOf(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
+}
+
 function wrap(proc: ChildProcess, url: string, port: number, cleanup = () => {}): Proc {
   return {
     proc,
     url,
     port,
     rssMiB: () => rss(proc.pid!),
+    cpuMs: () => cpuMsOf(proc.pid!),
     stop: () =>
       new Promise((resolve) => {
         proc.once('exit', () => {
@@ -97,20 +109,38 @@ export async function reqPerSec(url: string, opts: { connections?: number; secon
 
 /**
  * A warm answer served by our server, then (with the server stopped) the same body from bare
- * `node:http`, each for `seconds` over 8 connections: req/s of both. A run with any failed
- * answer from ours is not a figure: it says so and exits 1.
+ * `node:http`, each for `seconds` over 8 connections: req/s of both, and each server's CPU time
+ * per answer (a figure the client's share of a busy machine does not move as much). A run with
+ * any failed answer from ours is not a figure: it says so and exits 1.
  */
-export async function warmAgainstBaseline(server: Proc, url: string, headers: Record<string, string>, body: string, seconds: number): Promise<{ ours: Awaited<ReturnType<typeof reqPerSec>>; bare: Awaited<ReturnType<typeof reqPerSec>> }> {
-  const ours = await reqPerSec(url, { seconds, connections: 8, headers });
+export async function warmAgainstBaseline(server: Proc, url: string, headers: Record<string, string>, body: string, seconds: number): Promise<{ ours: Warm; bare: Warm }> {
+  const measure = async (p: Proc, target: string, h: Record<string, string>): Promise<Warm> => {
+    const cpu0 = p.cpuMs();
+    const r = await reqPerSec(target, { seconds, connections: 8, headers: h });
+    return { ...r, cpuUsPerReq: ((p.cpuMs() - cpu0) * 1000) / Math.max(1, r.rps * seconds) };
+  };
+  const ours = await measure(server, url, headers);
   await server.stop();
   const baseline = await startBaseline(body);
-  const bare = await reqPerSec(baseline.url, { seconds, connections: 8 });
+  const bare = await measure(baseline, baseline.url, {});
   await baseline.stop();
   if (ours.non2xx || ours.errors) {
     console.log(`INVALID RUN: ${ours.non2xx} non-2xx answers, ${ours.errors} errors`);
     process.exit(1);
   }
   return { ours, bare };
+}
+
+/** What warmAgainstBaseline measures of one server. */
+export type Warm = Awaited<ReturnType<typeof reqPerSec>> & { cpuUsPerReq: number };
+
+/** The lines warmAgainstBaseline's figures print as, beside a benchmark's own. */
+export function warmLines(ours: Warm, bare: Warm): string[] {
+  return [
+    `  node:http      ${fmt(bare.rps, 0)} req/s (same body from memory, same run)`,
+    `  ratio          ${fmt((ours.rps / bare.rps) * 100, 1)}%`,
+    `  server CPU     ${fmt(ours.cpuUsPerReq, 0)} µs per answer; node:http ${fmt(bare.cpuUsPerReq, 0)} µs (${fmt((bare.cpuUsPerReq / ours.cpuUsPerReq) * 100, 1)}%)`,
+  ];
 }
 
 export const AUTH = `Basic ${Buffer.from('asterisk:asterisk').toString('base64')}`;

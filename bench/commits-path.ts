@@ -3,7 +3,7 @@
 // counts and filters by path itself, so a page costs one walk), and the warm rate
 // of the first page, against a bare node:http server returning the same JSON
 // body from memory in the same run.
-import { fmt, startTrunkline, warmAgainstBaseline } from './_lib.js';
+import { fmt, startTrunkline, warmAgainstBaseline, warmLines } from './_lib.js';
 import { BENCH_ADMIN, call, setupRepo } from './_gitea.js';
 import { afterIdle, importAndPush, type ImportCommit } from './_git-import.js';
 
@@ -31,5 +31,4 @@ const { ours, bare } = await warmAgainstBaseline(server, base, auth, warm.text, 
 console.log(`GET commits?path= on ${COMMITS} commits, ${expected} touching the path (pages of 50, stats and files on; 8 connections, ${SECONDS} s)`);
 console.log(`  first page     ${fmt(first.ms, 0)} ms cold; deep page ${fmt(deep.ms, 0)} ms`);
 console.log(`  warm           ${fmt(warm.ms, 1)} ms single request; ${fmt(ours.rps, 0)} req/s, p99 ${ours.p99} ms`);
-console.log(`  node:http      ${fmt(bare.rps, 0)} req/s (same body from memory, same run)`);
-console.log(`  ratio          ${fmt((ours.rps / bare.rps) * 100, 1)}%`);
+for (const line of warmLines(ours, bare)) console.log(line);

@@ -2,7 +2,7 @@
 // (cold) answer, which walks history once for the last commit of every entry, and
 // the warm request rate, against a bare node:http server returning the same JSON
 // body from memory in the same run.
-import { fmt, startTrunkline, warmAgainstBaseline } from './_lib.js';
+import { fmt, startTrunkline, warmAgainstBaseline, warmLines } from './_lib.js';
 import { BENCH_ADMIN, call, setupRepo } from './_gitea.js';
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 1000);
@@ -25,5 +25,4 @@ const { ours, bare: base } = await warmAgainstBaseline(server, `${api}/contents/
 console.log(`GET contents of a ${ENTRIES}-entry directory (${fmt(warm.text.length / 1024, 0)} KiB of JSON, 8 connections, ${SECONDS} s)`);
 console.log(`  first answer   ${fmt(cold.ms, 0)} ms (history walked once for every entry's last commit)`);
 console.log(`  warm           ${fmt(warm.ms, 1)} ms single request; ${fmt(ours.rps, 0)} req/s, p99 ${ours.p99} ms`);
-console.log(`  node:http      ${fmt(base.rps, 0)} req/s (same body from memory, same run)`);
-console.log(`  ratio          ${fmt((ours.rps / base.rps) * 100, 1)}%`);
+for (const line of warmLines(ours, base)) console.log(line);

@@ -2,7 +2,7 @@
 // files (1,000 directories of 20): the first answer (one `git ls-tree -r -t -l`),
 // then the warm request rate, against a bare node:http server returning the same
 // JSON body from memory in the same run.
-import { fmt, startTrunkline, warmAgainstBaseline } from './_lib.js';
+import { fmt, startTrunkline, warmAgainstBaseline, warmLines } from './_lib.js';
 import { BENCH_ADMIN, call, setupRepo } from './_gitea.js';
 import { afterIdle, importAndPush } from './_git-import.js';
 
@@ -27,5 +27,4 @@ const { ours, bare: base } = await warmAgainstBaseline(server, `${server.url}${p
 console.log(`GET git/trees/main?recursive=1, ${FILES} files (${cold.body.total_count} entries, first page of 1,000: ${fmt(warm.text.length / 1024, 0)} KiB, 8 connections, ${SECONDS} s)`);
 console.log(`  first answer   ${fmt(cold.ms, 0)} ms (one ls-tree of the whole tree)`);
 console.log(`  warm           ${fmt(warm.ms, 1)} ms single request; ${fmt(ours.rps, 0)} req/s, p99 ${ours.p99} ms`);
-console.log(`  node:http      ${fmt(base.rps, 0)} req/s (same body from memory, same run)`);
-console.log(`  ratio          ${fmt((ours.rps / base.rps) * 100, 1)}%`);
+for (const line of warmLines(ours, base)) console.log(line);

@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fmt, startTrunkline, type Proc } from './_lib.js';
+import { cpuMsOf, fmt, startTrunkline, type Proc } from './_lib.js';
 
 const CALLS = Number(process.env.BENCH_CHANNELS ?? 1000);
 const RATE = 100;
@@ -22,13 +22,8 @@ const root = join(import.meta.dirname, '..');
 const TEST_APP = join(root, 'test', 'load', 'fixtures', 'load-app.mjs');
 const EXAMPLE_DIR = process.env.BENCH_LOAD_APP_DIR ?? join(root, 'examples', 'ivr');
 const example = existsSync(join(EXAMPLE_DIR, 'app.mjs')) && existsSync(join(EXAMPLE_DIR, 'load-script.json'));
-const CLK_TCK = 100;
-
 /** CPU seconds (user + system) the process has used so far. */
-function cpuSeconds(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) / CLK_TCK;
-}
+const cpuSeconds = (pid: number): number => cpuMsOf(pid) / 1000;
 
 interface Figures {
   report: any;

@@ -18,11 +18,7 @@ const MEDIA = ['welcome', 'press-1', 'hello-world', 'goodbye'];
 const mediaMs = MEDIA.reduce((a, id) => a + (wavToSlin(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'ari', 'sounds', 'en', `${id}.wav`)), RATE).length * 1000) / RATE, 0);
 
 const server = await startTrunkline();
-const clkTck = 100;
-const cpu = () => {
-  const f = readFileSync(`/proc/${server.proc.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) / clkTck;
-};
+const cpu = () => server.cpuMs() / 1000;
 const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ari/events?app=bench&api_key=asterisk:asterisk`, { perMessageDeflate: false });
 await new Promise((r) => ws.once('open', r));
 

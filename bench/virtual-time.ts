@@ -10,17 +10,12 @@
 //    (the clock's own cost), and the server's CPU time for the busy minute.
 // (Many calls at once: scripted-calls.ts.)
 // Target (2 cores): ≥ 1,000× faster than real time for the busy call.
-import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 import { AUTH, fmt, startTrunkline } from './_lib.js';
 
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 5);
 const server = await startTrunkline({ SIM_CLOCK: 'virtual' });
-const clkTck = 100;
-const cpuMs = () => {
-  const f = readFileSync(`/proc/${server.proc.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / clkTck;
-};
+const cpuMs = () => server.cpuMs();
 
 const waits = new Map<string, () => void>();
 const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ari/events?app=bench&api_key=asterisk:asterisk`, { perMessageDeflate: false });
