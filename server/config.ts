@@ -7,6 +7,7 @@ import { parseMediaClients, type MediaClientConfig } from './ari/media/media-cli
 import type { OutboundConnectionConfig } from './ari/outbound/outbound-config.js';
 import { localNetworksSetting, readOutboundConnections, type OutboundSource } from './ari/outbound/outbound-setting.js';
 import { clockSetting, parseClockStart, type ClockSetting } from './ari/time/clock-setting.js';
+import { corsEnv, corsSettings, type CorsSettings } from './config/cors-settings.js';
 import { repositoryEnv, repositorySettings, type RepositorySettings } from './config/repository-settings.js';
 import { bool, int } from './config/setting-schemas.js';
 
@@ -161,6 +162,7 @@ const Env = v.object({
   CRASH_AFTER: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z]+(#\d{1,6})?$/, 'CRASH_AFTER must be an operation nickname, optionally #N'))),
   CHECK_RESPONSES: v.optional(bool('CHECK_RESPONSES')),
   ...repositoryEnv,
+  ...corsEnv,
   NODE_ENV: v.optional(v.string(), 'production'),
 });
 
@@ -207,6 +209,8 @@ export type Config = RepositorySettings & {
   crashAfter: { nickname: string; nth: number } | undefined;
   /** Test mode: check every response and event against protocol/. */
   checkResponses: boolean;
+  /** Cross-origin access to /api/v1 (Gitea's [cors]). */
+  cors: CorsSettings;
   /** Production answers hide internal error texts and let raw files be cached longer. */
   production: boolean;
 };
@@ -284,6 +288,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     crashAfter: e.CRASH_AFTER && e.NODE_ENV === 'test' ? { nickname: e.CRASH_AFTER.split('#')[0]!, nth: Number(e.CRASH_AFTER.split('#')[1] ?? 1) } : undefined,
     checkResponses: e.CHECK_RESPONSES ?? e.NODE_ENV === 'test',
     ...repositorySettings(e),
+    cors: corsSettings(e),
     production: e.NODE_ENV === 'production',
   };
 }
