@@ -20,6 +20,7 @@ import type { Telephony } from './ari/telephony.js';
 import type { Config } from './config.js';
 import type { ChannelRepo } from './db/repos/channel-repo.js';
 import { apiKeyOf, PRESET_ARI_USER, type AriAuth, type PresetUserEnv } from './ari/http/auth.js';
+import { createCors } from './http/cors.js';
 import { createCrashPoint } from './http/crash-point.js';
 import { requestLog } from './http/request-log.js';
 import type { OriginPolicy } from './http/origin-policy.js';
@@ -78,10 +79,16 @@ export function createApp(deps: AppDeps) {
     outgoing?.once('finish', () => outgoing.socket?.destroy());
   });
 
+  // CORS_ENABLED (Gitea's [cors]): preflights on /api/v1 are answered before authentication, answers
+  // name the allowed origin. Off, nothing is mounted and /api/v1 answers as it always has.
+  const cors = config.cors.enabled ? createCors(config.cors) : undefined;
+  if (cors) app.use('*', cors.handle);
+
   // A page on another site may make the browser send our credentials (cached Basic auth): state changes
   // from a foreign Origin are refused before anything else runs (reads are kept from it by the browser itself).
+  // With CORS on, an origin it allows may write to /api/v1 unless the browser could have added those credentials.
   app.use('*', async (c, next) => {
-    if (!READ_METHODS.has(c.req.method) && !deps.origins.allows(c.req.header('origin'), c.req.header('host'))) {
+    if (!READ_METHODS.has(c.req.method) && !deps.origins.allows(c.req.header('origin'), c.req.header('host')) && !cors?.allowsWrite(c.req.path, c.req.method, c.req.raw.headers)) {
       return c.json(edgeErrorBody(c.req.path, CROSS_ORIGIN_REFUSED, deps.gitea.site.swaggerUrl), 403);
     }
     await next();

@@ -39,3 +39,39 @@ export function createOriginPolicy(opts: { rootUrl: () => string | undefined; tr
     },
   };
 }
+
+/** What a state change carries that tells whether a browser may have added credentials of its own. */
+export interface WriteRequest {
+  method: string;
+  authorization: string | undefined;
+  contentType: string | undefined;
+}
+
+// The content types a page may send without a preflight (the Fetch standard's CORS-safelisted ones).
+const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
+
+/**
+ * Whether a browser could have sent this state change with Basic credentials
+ * it keeps for us (the only credential a browser adds by itself here: we set
+ * no cookies), so that a page on another site could act as the person using
+ * the browser. CORS (server/http/cors.ts) lets origins CORS_ALLOW_DOMAIN names
+ * write to the repository API; this is what stays refused to them:
+ * - a request the browser must preflight (PUT, PATCH, DELETE, a JSON body,
+ *   any `Authorization` header the page sets) is sent only after our
+ *   preflight answer allowed it, and without CORS_ALLOW_CREDENTIALS that
+ *   answer lets the browser send it without kept credentials: whatever
+ *   credentials it carries, the page put there itself (a token it holds).
+ *   With CORS_ALLOW_CREDENTIALS the administrator lets the named origins use
+ *   them (never with `*`: browsers refuse credentials answered with `*`);
+ * - a request with no preflight (a form post, a `no-cors` or simple fetch:
+ *   POST with no body type or a form's) may carry kept Basic credentials
+ *   whatever CORS answers, as only reading the answer is kept from the page.
+ *   That one is refused when it carries Basic credentials (a token in
+ *   `Authorization: token …` is never added by a browser).
+ */
+export function mayCarryKeptCredentials(req: WriteRequest): boolean {
+  if (!/^\s*basic(\s|$)/i.test(req.authorization ?? '')) return false;
+  if (req.method.toUpperCase() !== 'POST') return false;
+  if (req.contentType === undefined) return true;
+  return FORM_TYPES.has(req.contentType.split(';')[0]!.trim().toLowerCase());
+}

@@ -14,29 +14,65 @@ import { commitDates, lsTree, revParse } from './_contents.js';
 const test = suite('gitea: CMS replays (Decap, Sveltia)');
 // A small blob limit, so that Sveltia meets a file the batch read leaves out (it reads those raw).
 const MAX_BLOB = 4096;
-const ctx = useGitea(test, { API_MAX_BLOB_SIZE: String(MAX_BLOB) });
+// The CMS pages are served from their own origin: CORS (Gitea's [cors]) is on for it.
+const CMS_ORIGIN = 'https://cms.example.test';
+const ctx = useGitea(test, { API_MAX_BLOB_SIZE: String(MAX_BLOB), CORS_ENABLED: 'true', CORS_ALLOW_DOMAIN: CMS_ORIGIN });
 
 /** How a CMS reads an answer: parsed as JSON, or taken as text or bytes. */
 type Want = 'json' | 'text' | 'blob';
 
 /**
  * A CMS session: sends each request with the headers and body the CMS builds and keeps
- * `METHOD path status` in order. (A browser would add the page's `Origin`, and read the answers
- * only with CORS, which this server does not answer: the README says so.)
+ * `METHOD path status` in order. With `origin` it does what a browser does for a page there
+ * (Fetch standard, CORS): a preflight first when the request is not a simple one (logged as
+ * `OPTIONS …`), which must allow it, then the request with `Origin`, whose answer must pass the
+ * CORS check for the page to read it. Without, the requests go as from a client with no Origin.
  */
 class Session {
   readonly log: string[] = [];
-  constructor(readonly headers: (method: string, json: boolean, want: Want) => Record<string, string>) {}
+  constructor(readonly headers: (method: string, json: boolean, want: Want) => Record<string, string>, readonly origin?: string) {}
   async send(method: string, path: string, json?: unknown, want: Want = 'json'): Promise<Reply> {
     const body = json === undefined ? undefined : JSON.stringify(json);
-    const r = await request(ctx.g.url, method, `/api/v1${path}`, { headers: this.headers(method, json !== undefined, want), ...(body === undefined ? {} : { body }) });
+    const headers = this.headers(method, json !== undefined, want);
+    if (this.origin) {
+      const unsafe = unsafeHeaders(headers);
+      if (!['GET', 'HEAD', 'POST'].includes(method) || unsafe.length) {
+        const pre = await request(ctx.g.url, 'OPTIONS', `/api/v1${path}`, {
+          headers: { origin: this.origin, 'access-control-request-method': method, ...(unsafe.length ? { 'access-control-request-headers': unsafe.join(',') } : {}) },
+        });
+        this.log.push(`OPTIONS ${path} ${pre.status}`);
+        assert.ok(preflightAllows(pre, this.origin, method, unsafe), `preflight of ${method} ${path}: ${JSON.stringify([...pre.headers])}`);
+      }
+    }
+    const r = await request(ctx.g.url, method, `/api/v1${path}`, { headers: { ...headers, ...(this.origin ? { origin: this.origin } : {}) }, ...(body === undefined ? {} : { body }) });
     this.log.push(`${method} ${path} ${r.status}`);
+    if (this.origin) assert.ok(corsAllows(r, this.origin), `${method} ${path}: the page could not read the answer`);
     return r;
   }
   /** The log since the last call (one CMS action's requests). */
   take(): string[] {
     return this.log.splice(0);
   }
+}
+
+// What a browser checks (Fetch standard), for a page that sends no cookies or kept credentials.
+const SIMPLE_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+/** The request headers that make a request need a preflight, lowercase and sorted as a browser lists them. */
+function unsafeHeaders(headers: Record<string, string>): string[] {
+  const safe = (k: string, val: string) =>
+    (['accept', 'accept-language', 'content-language'].includes(k) && !/["():<>?@[\\\]{}]/.test(val)) || (k === 'content-type' && SIMPLE_TYPES.includes(val.split(';')[0]!.trim().toLowerCase()));
+  return Object.entries(headers).filter(([k, val]) => !safe(k.toLowerCase(), val)).map(([k]) => k.toLowerCase()).sort();
+}
+/** The CORS check: the answer names the page's origin, or any origin. */
+const corsAllows = (r: Reply, origin: string) => [origin, '*'].includes(r.headers.get('access-control-allow-origin') ?? '');
+/** A preflight answer lets the request go: ok status, the CORS check, the method (simple ones need no mention) and each header. */
+function preflightAllows(r: Reply, origin: string, method: string, unsafe: string[]): boolean {
+  const list = (name: string) => (r.headers.get(name) ?? '').split(',').map((x) => x.trim().toLowerCase()).filter(Boolean);
+  const methods = list('access-control-allow-methods');
+  const allowed = list('access-control-allow-headers');
+  return r.status >= 200 && r.status < 300 && corsAllows(r, origin)
+    && (['GET', 'HEAD', 'POST'].includes(method) || methods.includes(method.toLowerCase()) || methods.includes('*'))
+    && unsafe.every((h) => allowed.includes(h) || (allowed.includes('*') && h !== 'authorization'));
 }
 
 const b64 = (s: string | Buffer) => (Buffer.isBuffer(s) ? s : Buffer.from(s)).toString('base64');
@@ -295,6 +331,35 @@ test('Decap CMS: sign in, load the site, create, edit, rename and delete entries
   ]);
   // The images are stored byte for byte.
   for (const path of ['static/img/photo.png', 'static/img/shot.png']) assert.is(lsTree(dir, 'main', path)!.sha, blobId(PNG), path);
+});
+
+test('Decap CMS from its own origin: every request preflighted and allowed, every answer readable, the save lands', async () => {
+  const repo = `${owner.name}/decap-cors`;
+  const first = post('First post', 'Hello.');
+  const { dir, head: start } = await site('decap-cors', { 'content/posts/first-post.md': first });
+  const s = new Session(DECAP.headers(token), CMS_ORIGIN);
+  const cms = decap(s, repo, 'main');
+  // Sign in and load the folder collection: Authorization makes every request a preflighted one.
+  const user = await s.send('GET', DECAP.user);
+  assert.is(user.body.login, 'ed');
+  assert.is((await s.send('GET', DECAP.repo(repo))).body.permissions.push, true);
+  const posts = await cms.listFiles('content/posts');
+  assert.is((await cms.readFile(posts[0]!.path, posts[0]!.id)).toString(), first);
+  assert.equal(await cms.readFileMetadata(posts[0]!.path), { author: 'Ann Owner', updatedOn: commitDates(dir, start).author });
+  // One save: the listing, then the POST.
+  const second = post('Second post', 'From another origin.');
+  const message = decapMessage('create', { collection: 'Post', slug: 'second-post' });
+  const saved = await cms.persist([{ path: 'content/posts/second-post.md', raw: second }], message);
+  assert.is(saved.status, 201, saved.text);
+  assert.is(saved.body.commit.sha, revParse(dir, 'main'));
+  assert.equal(commitOf(dir, saved.body.commit.sha), { message: `${message}\n`, author: 'Ed Itor <ed@example.com>', committer: 'Ed Itor <ed@example.com>', parents: start, changes: ['A content/posts/second-post.md'] });
+  const both = (line: string) => [`OPTIONS ${line.split(' ')[1]} 200`, line];
+  const listing = `GET /repos/${repo}/git/trees/main:content%2Fposts 200`;
+  assert.equal(s.take(), [
+    `GET /user 200`, `GET /repos/${repo} 200`,
+    listing, `GET /repos/${repo}/git/blobs/${posts[0]!.id} 200`, `GET /repos/${repo}/commits?path=content%2Fposts%2Ffirst-post.md&sha=main&stat=false 200`,
+    listing, `POST /repos/${repo}/contents 201`,
+  ].flatMap(both));
 });
 
 // ---------------------------------------------------------------------------------------------
