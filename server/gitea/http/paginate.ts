@@ -12,10 +12,16 @@ export function pageOf(page: number | undefined, limit: number | undefined): { p
   return { page: !page || page <= 0 ? 1 : page, limit: !limit || limit <= 0 ? DEFAULT_PAGE_SIZE : Math.min(limit, MAX_PAGE_SIZE) };
 }
 
-/** Go's url.Values.Encode: keys sorted, each value query-escaped. */
-function goEncode(params: URLSearchParams): string {
-  const keys = [...new Set(params.keys())].sort();
-  return keys.flatMap((k) => params.getAll(k).map((val) => `${goQueryEscape(k)}=${goQueryEscape(val)}`)).join('&');
+/**
+ * Go's url.Values.Encode of the request's query with `page` set, keys sorted and each value
+ * query-escaped: encoded once, and the page number put in its place for each link.
+ */
+function goEncoderWithPage(search: string): (page: number) => string {
+  const params = new URLSearchParams(search);
+  params.delete('page');
+  const keys = [...new Set(params.keys()), 'page'].sort();
+  const parts = keys.map((k) => (k === 'page' ? null : params.getAll(k).map((val) => `${goQueryEscape(k)}=${goQueryEscape(val)}`).join('&')));
+  return (page) => parts.map((p) => p ?? `page=${page}`).join('&');
 }
 
 /**
@@ -31,11 +37,8 @@ export function linkHeader(url: URL, site: Site, total: number, limit: number, r
   const isLast = total === 0 || (total > (current - 1) * limit && !hasNext);
   // The router collapsed `//` and stripped a trailing `/` before routing; links use that path.
   const path = url.pathname.replace(/\/{2,}/g, '/').replace(/(.)\/+$/, '$1');
-  const link = (n: number, rel: string) => {
-    const q = new URLSearchParams(url.search);
-    q.set('page', String(n));
-    return `<${site.rootUrl}${path.slice(1)}?${goEncode(q)}>; rel="${rel}"`;
-  };
+  const query = goEncoderWithPage(url.search);
+  const link = (n: number, rel: string) => `<${site.rootUrl}${path.slice(1)}?${query(n)}>; rel="${rel}"`;
   const links: string[] = [];
   if (hasNext) links.push(link(current + 1, 'next'));
   if (!isLast) links.push(link(pages, 'last'));
