@@ -86,7 +86,12 @@ export class TestBrowser {
     return new TestBrowser(browser);
   }
 
-  /** A new page in a fresh context (`httpCredentials` answers Basic challenges, as a person signing in would). */
+  /**
+   * A new page in a fresh context (`httpCredentials` answers Basic challenges, as a person signing in would).
+   * Every request goes through a route (to refuse the outside world), and with a route in place Playwright
+   * answers CORS preflights itself: a test of the server's CORS answers drives chromium without one
+   * (`test/browser/cors-page.test.ts`).
+   */
   async newPage(opts: Pick<BrowserContextOptions, 'httpCredentials' | 'viewport'> = {}): Promise<WatchedPage> {
     const context = await this.browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts });
     const page = await context.newPage();
