@@ -20,6 +20,16 @@ export interface Snapshot {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const hasId = (v: unknown): v is { id: string } => isObject(v) && typeof v.id === 'string';
 
+/** Whether two channels hold the same values (key by key; nested values by their JSON). */
+function sameChannel(a: LiveChannel, b: LiveChannel): boolean {
+  const x = a as unknown as Record<string, unknown>;
+  const y = b as unknown as Record<string, unknown>;
+  for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
+    if (x[k] !== y[k] && JSON.stringify(x[k]) !== JSON.stringify(y[k])) return false;
+  }
+  return true;
+}
+
 /** The application a channel runs in, from its dialplan location (`Stasis(app,args)`), if any. */
 export function stasisAppOf(c: Channel): string | undefined {
   if (c.dialplan?.app_name !== 'Stasis' || !c.dialplan.app_data) return undefined;
@@ -54,7 +64,9 @@ export class LiveStore extends Observable {
       const old = before.get(c.id);
       // What only events tell (hold, talking, variables set since) outlives the snapshot.
       const channelvars = old?.channelvars || c.channelvars ? { ...old?.channelvars, ...c.channelvars } : undefined;
-      return [c.id, { ...c, app: stasisAppOf(c) ?? old?.app, held: old?.held, talking: old?.talking, channelvars }];
+      const now: LiveChannel = { ...c, app: stasisAppOf(c) ?? old?.app, held: old?.held, talking: old?.talking, channelvars };
+      // An unchanged channel keeps its object, so its row is not drawn again for every snapshot.
+      return [c.id, old && sameChannel(old, now) ? old : now];
     }));
     this.bridges = new Map(s.bridges.map((b) => [b.id, b]));
     this.endpoints = new Map(s.endpoints.map((e) => [`${e.technology}/${e.resource}`, e]));
@@ -114,7 +126,8 @@ export class LiveStore extends Observable {
         break;
       case 'ChannelVarset': {
         const c = channel && this.channels.get(channel.id);
-        if (c && typeof e.variable === 'string') c.channelvars = { ...c.channelvars, [e.variable]: String(e.value ?? '') };
+        // A new object, never an edit: rows are drawn again only for channels whose object changed.
+        if (c && typeof e.variable === 'string') this.channels.set(c.id, { ...c, channelvars: { ...c.channelvars, [e.variable]: String(e.value ?? '') } });
         break;
       }
     }
