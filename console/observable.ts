@@ -46,6 +46,11 @@ export class Observable {
     else setTimeout(() => requestAnimationFrame(drawFrame), wait);
   }
 
+  /** Whether any view watches this. */
+  get watched(): boolean {
+    return this.listeners.size > 0;
+  }
+
   /** Runs the listeners now (the frame scheduler calls it). */
   notify(): void {
     for (const fn of [...this.listeners]) fn();

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { memo } from '../memo.js';
 import { useObservable } from '../observable.js';
 import { PlaceCall } from '../far-end/place-call.js';
 import type { Session } from '../session.js';
@@ -9,8 +10,12 @@ import type { LiveStore } from './live-store.js';
 import type { LiveChannel } from './models.js';
 import { MediaAndDevices } from './media-and-devices.js';
 
-/** Channels by application: one table per application, and one for channels in none. */
-function ChannelsByApp({ session, store }: { session: Session; store: LiveStore }) {
+/**
+ * Channels by application: one table per application, and one for channels in none. Drawn again
+ * when the list changes (a channel comes, goes or moves), not for each change of a channel.
+ */
+const ChannelsByApp = memo(({ session, store }: { session: Session; store: LiveStore }) => {
+  useObservable(store.list);
   const [open, setOpen] = useState<string | undefined>();
   // One function for every row, so a row whose channel did not change is not drawn again.
   const toggle = useCallback((id: string) => setOpen((was) => (was === id ? undefined : id)), []);
@@ -45,7 +50,7 @@ function ChannelsByApp({ session, store }: { session: Session; store: LiveStore 
                 </thead>
                 <tbody role="rowgroup">
                   {channels.map((c) => (
-                    <ChannelRow key={c.id} session={session} store={store} channel={c} open={open === c.id} onToggle={toggle} />
+                    <ChannelRow key={c.id} session={session} store={store} id={c.id} open={open === c.id} onToggle={toggle} />
                   ))}
                 </tbody>
               </table>
@@ -55,7 +60,7 @@ function ChannelsByApp({ session, store }: { session: Session; store: LiveStore 
       })}
     </section>
   );
-}
+});
 
 /** Bridges and who is in them. */
 function Bridges({ store }: { store: LiveStore }) {

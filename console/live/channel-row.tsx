@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { call, seg } from '../api.js';
 import { FarEndControls } from '../far-end/far-end-controls.js';
 import { memo } from '../memo.js';
+import { useObservable } from '../observable.js';
 import type { Session } from '../session.js';
 import { Duration } from './duration.js';
 import type { LiveStore } from './live-store.js';
@@ -41,11 +42,14 @@ function Variables({ session, channel }: { session: Session; channel: LiveChanne
 }
 
 /**
- * One channel: its row in the table, and (opened) its variables and far-end controls. Drawn
- * again only when its channel changed (the store replaces a channel's object on each change).
+ * One channel: its row in the table, and (opened) its variables and far-end controls. It watches
+ * its own channel, so a change draws this row alone; the table draws it again only when opened
+ * or closed.
  */
-export const ChannelRow = memo((p: { session: Session; store: LiveStore; channel: LiveChannel; open: boolean; onToggle: (id: string) => void }) => {
-  const c = p.channel;
+export const ChannelRow = memo((p: { session: Session; store: LiveStore; id: string; open: boolean; onToggle: (id: string) => void }) => {
+  useObservable(p.store.rowOf(p.id));
+  const c = p.store.channels.get(p.id);
+  if (!c) return null;
   const dp = c.dialplan;
   const flags = [c.held && 'on hold', c.talking && 'talking'].filter(Boolean).join(', ');
   return (
