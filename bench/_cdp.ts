@@ -81,11 +81,22 @@ export async function launchCdp(executablePath: string, opts: { width: number; h
     proc,
     page,
     async close() {
-      ws.close();
       const gone = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
+      await send('Browser.close').catch(() => proc.kill('SIGTERM'));
+      const stuck = setTimeout(() => proc.kill('SIGKILL'), 10_000);
       await gone;
-      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      clearTimeout(stuck);
+      ws.close();
+      // Its helper processes may go on writing to the profile for a moment after it exits.
+      for (let tries = 1; ; tries++) {
+        try {
+          rmSync(profile, { recursive: true, force: true });
+          break;
+        } catch (e) {
+          if (tries >= 50) throw e;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
     },
   };
 }

@@ -283,7 +283,7 @@ const tailDrawn = () =>
 await page.evaluate(`document.querySelector('#tab-events').click()`);
 const log: Measured[] = [];
 for (let i = 0; i < 3; i++) log.push(await withConsole('var', tailDrawn));
-await chrome.close();
+await chrome.close().catch((e: Error) => console.error(`chromium's profile not removed: ${e.message}`));
 ws.close();
 await server.stop();
 
