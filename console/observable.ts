@@ -1,15 +1,34 @@
 import { useEffect, useState } from 'preact/hooks';
 
-/** How long a burst of changes is gathered before the views draw it. */
-const DRAW_AFTER_MS = 30;
+/** Observables changed since the last draw, drawn together at the next one. */
+const dirty = new Set<Observable>();
+let frameAsked = false;
+let lastDraw = -Infinity;
 
 /**
- * Something the views watch: `changed()` tells them once per burst (events arriving
- * together are all applied first, and the page draws once after them, not once per event).
+ * The least time between two draws. A change after a quiet spell is drawn at the next frame;
+ * under a flood of events the page is drawn about ten times a second rather than at every
+ * frame, since each draw (layout, paint) costs the same whether one event or a hundred came.
+ */
+const DRAW_EVERY_MS = 100;
+
+/** Tells every changed observable's views, once, just before the browser paints. */
+function drawFrame(): void {
+  frameAsked = false;
+  lastDraw = performance.now();
+  const now = [...dirty];
+  dirty.clear();
+  for (const o of now) o.notify();
+}
+
+/**
+ * Something the views watch. State is applied at once (each event as it arrives), but `changed()`
+ * only marks it: the views hear of it at an animation frame (at most one draw per frame, and at
+ * most one per DRAW_EVERY_MS), however many events arrived since. A hidden page draws nothing
+ * until it is shown.
  */
 export class Observable {
   private readonly listeners = new Set<() => void>();
-  private scheduled = false;
   version = 0;
 
   subscribe(fn: () => void): () => void {
@@ -19,16 +38,26 @@ export class Observable {
 
   changed(): void {
     this.version++;
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setTimeout(() => {
-      this.scheduled = false;
-      for (const fn of [...this.listeners]) fn();
-    }, DRAW_AFTER_MS);
+    dirty.add(this);
+    if (frameAsked) return;
+    frameAsked = true;
+    const wait = lastDraw + DRAW_EVERY_MS - performance.now();
+    if (wait <= 0) requestAnimationFrame(drawFrame);
+    else setTimeout(() => requestAnimationFrame(drawFrame), wait);
+  }
+
+  /** Whether any view watches this. */
+  get watched(): boolean {
+    return this.listeners.size > 0;
+  }
+
+  /** Runs the listeners now (the frame scheduler calls it). */
+  notify(): void {
+    for (const fn of [...this.listeners]) fn();
   }
 }
 
-/** Re-renders the calling component whenever `o` changes. */
+/** Re-renders the calling component whenever `o` changes (at most once per frame). */
 export function useObservable(o: Observable): number {
   const [, setVersion] = useState(o.version);
   useEffect(() => o.subscribe(() => setVersion(o.version)), [o]);

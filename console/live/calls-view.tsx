@@ -1,20 +1,30 @@
-import { useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { memo } from '../memo.js';
 import { useObservable } from '../observable.js';
 import { PlaceCall } from '../far-end/place-call.js';
 import type { Session } from '../session.js';
 import { ChannelRow } from './channel-row.js';
+import { redrawDurations } from './duration.js';
 import type { LiveFeed } from './live-feed.js';
 import type { LiveStore } from './live-store.js';
 import type { LiveChannel } from './models.js';
 import { MediaAndDevices } from './media-and-devices.js';
 
-/** Channels by application: one table per application, and one for channels in none. */
-function ChannelsByApp({ session, store }: { session: Session; store: LiveStore }) {
+/**
+ * Channels by application: one table per application, and one for channels in none. Drawn again
+ * when the list changes (a channel comes, goes or moves), not for each change of a channel.
+ */
+const ChannelsByApp = memo(({ session, store }: { session: Session; store: LiveStore }) => {
+  useObservable(store.list);
   const [open, setOpen] = useState<string | undefined>();
+  // One function for every row, so a row whose channel did not change is not drawn again.
+  const toggle = useCallback((id: string) => setOpen((was) => (was === id ? undefined : id)), []);
   const groups = new Map<string, LiveChannel[]>();
   for (const c of store.channels.values()) {
     const key = c.app ?? '';
-    groups.set(key, [...(groups.get(key) ?? []), c]);
+    const group = groups.get(key);
+    if (group) group.push(c);
+    else groups.set(key, [c]);
   }
   const apps = store.appNames();
   const sections = [...apps.map((a) => ({ key: a.name, title: a.name, listed: a.listed })), { key: '', title: 'Not in an application', listed: true }];
@@ -23,7 +33,8 @@ function ChannelsByApp({ session, store }: { session: Session; store: LiveStore 
       <h2>Applications and channels</h2>
       {apps.length === 0 && <p class="hint">No application is registered. Connect one to /ari/events to follow its calls live.</p>}
       {sections.map((s) => {
-        const channels = (groups.get(s.key) ?? []).sort((a, b) => a.creationtime.localeCompare(b.creationtime));
+        // ISO timestamps of one format sort as strings; a plain comparison is far cheaper than localeCompare.
+        const channels = (groups.get(s.key) ?? []).sort((a, b) => (a.creationtime < b.creationtime ? -1 : a.creationtime > b.creationtime ? 1 : 0));
         if (s.key === '' && channels.length === 0) return null;
         return (
           <div class="app" key={s.key} data-app={s.key}>
@@ -32,13 +43,14 @@ function ChannelsByApp({ session, store }: { session: Session; store: LiveStore 
               <span class="count">{channels.length} channel{channels.length === 1 ? '' : 's'}</span>
             </h3>
             {channels.length > 0 && (
-              <table class="channels">
-                <thead>
-                  <tr><th>Channel</th><th>State</th><th>Caller</th><th>Connected</th><th>Dialplan</th><th>Duration</th><th /></tr>
+              // The rows are laid out as grids (console.css), so the table's roles are said outright.
+              <table class="channels" role="table">
+                <thead role="rowgroup">
+                  <tr role="row">{['Channel', 'State', 'Caller', 'Connected', 'Dialplan', 'Duration', ''].map((h) => <th key={h} role="columnheader">{h}</th>)}</tr>
                 </thead>
-                <tbody>
+                <tbody role="rowgroup">
                   {channels.map((c) => (
-                    <ChannelRow key={c.id} session={session} store={store} channel={c} open={open === c.id} onToggle={() => setOpen(open === c.id ? undefined : c.id)} />
+                    <ChannelRow key={c.id} session={session} store={store} id={c.id} open={open === c.id} onToggle={toggle} />
                   ))}
                 </tbody>
               </table>
@@ -48,7 +60,7 @@ function ChannelsByApp({ session, store }: { session: Session; store: LiveStore 
       })}
     </section>
   );
-}
+});
 
 /** Bridges and who is in them. */
 function Bridges({ store }: { store: LiveStore }) {
@@ -72,6 +84,8 @@ function Bridges({ store }: { store: LiveStore }) {
 /** The live call view: place a call, the channels by application, bridges, media in progress, endpoints and devices. */
 export function CallsView({ session, store, feed }: { session: Session; store: LiveStore; feed: LiveFeed }) {
   useObservable(store);
+  // The server's clock may have moved (a virtual advance): the durations in view follow at once.
+  useEffect(redrawDurations);
   return (
     <div class="calls">
       <PlaceCall session={session} store={store} onPlaced={() => void feed.refresh().catch(() => undefined)} />

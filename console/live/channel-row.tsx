@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { call, seg } from '../api.js';
 import { FarEndControls } from '../far-end/far-end-controls.js';
+import { memo } from '../memo.js';
+import { useObservable } from '../observable.js';
 import type { Session } from '../session.js';
 import { Duration } from './duration.js';
 import type { LiveStore } from './live-store.js';
@@ -39,35 +41,41 @@ function Variables({ session, channel }: { session: Session; channel: LiveChanne
   );
 }
 
-/** One channel: its row in the table, and (opened) its variables and far-end controls. */
-export function ChannelRow(p: { session: Session; store: LiveStore; channel: LiveChannel; open: boolean; onToggle: () => void }) {
-  const c = p.channel;
+/**
+ * One channel: its row in the table, and (opened) its variables and far-end controls. It watches
+ * its own channel, so a change draws this row alone; the table draws it again only when opened
+ * or closed.
+ */
+export const ChannelRow = memo((p: { session: Session; store: LiveStore; id: string; open: boolean; onToggle: (id: string) => void }) => {
+  useObservable(p.store.rowOf(p.id));
+  const c = p.store.channels.get(p.id);
+  if (!c) return null;
   const dp = c.dialplan;
   const flags = [c.held && 'on hold', c.talking && 'talking'].filter(Boolean).join(', ');
   return (
     <>
-      <tr class="channel" data-channel={c.id} data-state={c.state}>
-        <td>
+      <tr class="channel" role="row" data-channel={c.id} data-state={c.state}>
+        <td role="cell">
           <span class="name">{c.name}</span>
           <br />
           <code class="muted">{c.id}</code>
         </td>
-        <td class="state">
+        <td role="cell" class="state">
           <span class={`state-${c.state.toLowerCase().replace(/\s+/g, '-')}`}>{c.state}</span>
           {flags && <span class="muted"> ({flags})</span>}
         </td>
-        <td class="caller">{party(c.caller)}</td>
-        <td class="connected">{party(c.connected)}</td>
-        <td class="dialplan">
+        <td role="cell" class="caller">{party(c.caller)}</td>
+        <td role="cell" class="connected">{party(c.connected)}</td>
+        <td role="cell" class="dialplan">
           {dp ? `${dp.context},${dp.exten},${dp.priority}` : ''}
           {dp?.app_name && <span class="muted"> {dp.app_name}({dp.app_data})</span>}
         </td>
-        <td><Duration store={p.store} since={c.creationtime} /></td>
-        <td><button type="button" class="details" onClick={p.onToggle}>{p.open ? 'Close' : 'Far end…'}</button></td>
+        <td role="cell"><Duration store={p.store} since={c.creationtime} /></td>
+        <td role="cell"><button type="button" class="details" onClick={() => p.onToggle(c.id)}>{p.open ? 'Close' : 'Far end…'}</button></td>
       </tr>
       {p.open && (
-        <tr class="channel-detail" data-detail={c.id}>
-          <td colSpan={7}>
+        <tr class="channel-detail" role="row" data-detail={c.id}>
+          <td role="cell" colSpan={7}>
             <div class="detail-grid">
               <FarEndControls session={p.session} channel={c} />
               <Variables session={p.session} channel={c} />
@@ -77,4 +85,4 @@ export function ChannelRow(p: { session: Session; store: LiveStore; channel: Liv
       )}
     </>
   );
-}
+});

@@ -20,6 +20,16 @@ export interface Snapshot {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const hasId = (v: unknown): v is { id: string } => isObject(v) && typeof v.id === 'string';
 
+/** Whether two channels hold the same values (key by key; nested values by their JSON). */
+function sameChannel(a: LiveChannel, b: LiveChannel): boolean {
+  const x = a as unknown as Record<string, unknown>;
+  const y = b as unknown as Record<string, unknown>;
+  for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
+    if (x[k] !== y[k] && JSON.stringify(x[k]) !== JSON.stringify(y[k])) return false;
+  }
+  return true;
+}
+
 /** The application a channel runs in, from its dialplan location (`Stasis(app,args)`), if any. */
 export function stasisAppOf(c: Channel): string | undefined {
   if (c.dialplan?.app_name !== 'Stasis' || !c.dialplan.app_data) return undefined;
@@ -45,6 +55,30 @@ export class LiveStore extends Observable {
   reading: ClockReading | undefined;
   /** Tap state, shown in the header. */
   tap: { state: 'idle' | 'open' | 'closed' | 'refused'; apps: string[]; message?: string } = { state: 'idle', apps: [] };
+  /**
+   * Told when the channel list as a whole changes (a channel comes, goes or moves to another
+   * application), so the table is laid out again only then; a changed channel tells its own row.
+   */
+  readonly list = new Observable();
+  private readonly rows = new Map<string, Observable>();
+
+  /** What the row of channel `id` watches: told each time that channel changes. */
+  rowOf(id: string): Observable {
+    let o = this.rows.get(id);
+    if (!o) this.rows.set(id, (o = new Observable()));
+    return o;
+  }
+
+  private putChannel(c: LiveChannel): void {
+    const old = this.channels.get(c.id);
+    this.channels.set(c.id, c);
+    if (!old || old.app !== c.app || old.creationtime !== c.creationtime) this.list.changed();
+    this.rows.get(c.id)?.changed();
+  }
+
+  private dropChannel(id: string): void {
+    if (this.channels.delete(id)) this.list.changed();
+  }
 
   /** Replaces what REST answered for; playbacks and recordings (which ARI cannot list) are kept. */
   load(s: Snapshot): void {
@@ -54,8 +88,14 @@ export class LiveStore extends Observable {
       const old = before.get(c.id);
       // What only events tell (hold, talking, variables set since) outlives the snapshot.
       const channelvars = old?.channelvars || c.channelvars ? { ...old?.channelvars, ...c.channelvars } : undefined;
-      return [c.id, { ...c, app: stasisAppOf(c) ?? old?.app, held: old?.held, talking: old?.talking, channelvars }];
+      const now: LiveChannel = { ...c, app: stasisAppOf(c) ?? old?.app, held: old?.held, talking: old?.talking, channelvars };
+      // An unchanged channel keeps its object, so its row is not drawn again for every snapshot.
+      return [c.id, old && sameChannel(old, now) ? old : now];
     }));
+    for (const [id, c] of this.channels) if (before.get(id) !== c) this.rows.get(id)?.changed();
+    // Rows of channels gone and no longer drawn need no watching.
+    for (const [id, o] of this.rows) if (!this.channels.has(id) && !o.watched) this.rows.delete(id);
+    this.list.changed();
     this.bridges = new Map(s.bridges.map((b) => [b.id, b]));
     this.endpoints = new Map(s.endpoints.map((e) => [`${e.technology}/${e.resource}`, e]));
     this.deviceStates = new Map(s.deviceStates.map((d) => [d.name, d]));
@@ -79,12 +119,12 @@ export class LiveStore extends Observable {
 
   private upsertChannel(c: Channel, app: string | undefined): void {
     const old = this.channels.get(c.id);
-    this.channels.set(c.id, { ...old, ...c, app: app ?? old?.app ?? stasisAppOf(c) });
+    this.putChannel({ ...old, ...c, app: app ?? old?.app ?? stasisAppOf(c) });
   }
 
   private flag(id: unknown, key: 'held' | 'talking', on: boolean): void {
     const c = typeof id === 'string' ? this.channels.get(id) : undefined;
-    if (c) this.channels.set(c.id, { ...c, [key]: on });
+    if (c) this.putChannel({ ...c, [key]: on });
   }
 
   /** Events applied so far (a snapshot answered while events arrived is older than they are). */
@@ -98,7 +138,7 @@ export class LiveStore extends Observable {
     if (channel) {
       // After StasisEnd the application hears no more of the channel: it leaves the view, and the
       // next REST snapshot brings it back (outside any application) if it lives on in the dialplan.
-      if (e.type === 'ChannelDestroyed' || e.type === 'StasisEnd') this.channels.delete(channel.id);
+      if (e.type === 'ChannelDestroyed' || e.type === 'StasisEnd') this.dropChannel(channel.id);
       else this.upsertChannel(channel, app);
     }
     // Dial names both sides; the callee is followed too (it may not be in any application).
@@ -114,7 +154,8 @@ export class LiveStore extends Observable {
         break;
       case 'ChannelVarset': {
         const c = channel && this.channels.get(channel.id);
-        if (c && typeof e.variable === 'string') c.channelvars = { ...c.channelvars, [e.variable]: String(e.value ?? '') };
+        // A new object, never an edit: rows are drawn again only for channels whose object changed.
+        if (c && typeof e.variable === 'string') this.putChannel({ ...c, channelvars: { ...c.channelvars, [e.variable]: String(e.value ?? '') } });
         break;
       }
     }

@@ -28,6 +28,7 @@ function channelsOf(e: AriEvent): { id: string; name: string }[] {
   return out;
 }
 
+/** Whether an entry passes the filter (an empty field lets everything through). */
 export function matches(entry: LogEntry, f: LogFilter): boolean {
   if (f.app && entry.app !== f.app) return false;
   if (f.type && entry.event.type !== f.type) return false;
@@ -41,21 +42,30 @@ export function matches(entry: LogEntry, f: LogFilter): boolean {
 /**
  * The event log: the newest LOG_LIMIT events, oldest first. While paused the view keeps
  * showing what it showed; events still arrive and are kept, and are counted until resumed.
+ * Events are appended as they arrive; dropping the oldest and filtering happen when the
+ * view reads (once per frame), so a burst costs one append per event.
  */
 export class EventLogStore extends Observable {
   private entries: LogEntry[] = [];
   private seq = 0;
   /** While paused: the last sequence number shown. */
   private pausedAt: number | undefined;
+  /** The last answer of `shown`, kept while neither the log nor the filter changed. */
+  private cache: { version: number; filter: LogFilter; shown: LogEntry[] } | undefined;
   readonly types = new Set<string>();
   readonly apps = new Set<string>();
 
   push(frame: TapFrame): void {
     this.entries.push({ seq: ++this.seq, app: frame.app, event: frame.event });
-    if (this.entries.length > LOG_LIMIT) this.entries.splice(0, this.entries.length - LOG_LIMIT);
     this.types.add(frame.event.type);
     this.apps.add(frame.app);
     this.changed();
+  }
+
+  /** The kept entries, the oldest beyond LOG_LIMIT dropped now (in one go however many arrived). */
+  private kept(): LogEntry[] {
+    if (this.entries.length > LOG_LIMIT) this.entries = this.entries.slice(-LOG_LIMIT);
+    return this.entries;
   }
 
   get paused(): boolean {
@@ -74,18 +84,28 @@ export class EventLogStore extends Observable {
 
   /** Events that arrived since the pause (kept, not yet shown). */
   get waiting(): number {
-    return this.pausedAt === undefined ? 0 : this.entries.filter((e) => e.seq > this.pausedAt!).length;
+    if (this.pausedAt === undefined) return 0;
+    const kept = this.kept();
+    // Entries are in sequence order: count back from the newest.
+    let n = 0;
+    for (let i = kept.length - 1; i >= 0 && kept[i]!.seq > this.pausedAt; i--) n++;
+    return n;
   }
 
   /** Every event kept, including those waiting behind a pause. */
   get size(): number {
-    return this.entries.length;
+    return this.kept().length;
   }
 
-  /** The events the log shows under `f`, oldest first. */
+  /** The events the log shows under `f`, oldest first (the same array until the log or `f` changes). */
   shown(f: LogFilter): LogEntry[] {
+    const c = this.cache;
+    if (c && c.version === this.version && c.filter.app === f.app && c.filter.channel === f.channel && c.filter.type === f.type) return c.shown;
     const upTo = this.pausedAt ?? Infinity;
-    return this.entries.filter((e) => e.seq <= upTo && matches(e, f));
+    const plain = !f.app && !f.type && !f.channel.trim();
+    const shown = this.kept().filter((e) => e.seq <= upTo && (plain || matches(e, f)));
+    this.cache = { version: this.version, filter: { ...f }, shown };
+    return shown;
   }
 
   clear(): void {

@@ -1,5 +1,7 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useRef, useState } from 'preact/hooks';
+import { memo } from '../memo.js';
 import { useObservable } from '../observable.js';
+import { useRowWindow } from '../row-window.js';
 import { toJsonLines, type EventLogStore, type LogEntry, type LogFilter } from './event-log-store.js';
 
 /** A short line about the event: the channel (or other object) it concerns and its most telling field. */
@@ -41,20 +43,33 @@ function Choice(p: { label: string; name: string; value: string; values: Set<str
   );
 }
 
-/** The event log: newest at the bottom, filters, pause and resume, export as JSON lines of exactly what is shown. */
+/** Each log line's height in pixels (console.css gives `.log-entry td` the same), so a line's place is known without drawing it. */
+export const LOG_ROW_PX = 24;
+
+/** One log line; drawn again only when it is opened or closed (a logged event never changes). */
+const LogLine = memo(({ entry: e, open, onToggle }: { entry: LogEntry; open: boolean; onToggle: (seq: number) => void }) => (
+  <tr class={`log-entry${open ? ' open' : ''}`} data-seq={e.seq} data-type={e.event.type} onClick={() => onToggle(e.seq)}>
+    <td class="muted">{e.event.timestamp ?? ''}</td>
+    <td>{e.app}</td>
+    <td class="type">{e.event.type}</td>
+    <td class="summary">{summary(e.event)}</td>
+  </tr>
+));
+
+/**
+ * The event log: newest at the bottom, filters, pause and resume, export as JSON lines of exactly
+ * what is shown. Only the lines in view are drawn (the log keeps thousands); the one clicked opens
+ * below the list as its JSON.
+ */
 export function EventLogView({ log }: { log: EventLogStore }) {
   useObservable(log);
   const [filter, setFilter] = useState<LogFilter>({ app: '', channel: '', type: '' });
   const [open, setOpen] = useState<number | undefined>();
   const list = useRef<HTMLDivElement>(null);
   const shown = log.shown(filter);
-  const last = shown[shown.length - 1]?.seq;
-
-  // Follows the newest event while the view is at the bottom already.
-  useEffect(() => {
-    const el = list.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  }, [last]);
+  const win = useRowWindow(list, shown.length, LOG_ROW_PX);
+  const toggle = useCallback((seq: number) => setOpen((was) => (was === seq ? undefined : seq)), []);
+  const opened = open === undefined ? undefined : shown.find((e) => e.seq === open);
 
   const set = (k: keyof LogFilter) => (e: { currentTarget: { value: string } }) => setFilter({ ...filter, [k]: e.currentTarget.value });
   return (
@@ -72,23 +87,21 @@ export function EventLogView({ log }: { log: EventLogStore }) {
         <button type="button" id="log-clear" onClick={() => log.clear()}>Clear</button>
         <span class="muted" id="log-counts">{shown.length} shown · {log.size} kept{log.paused ? ` · paused, ${log.waiting} waiting` : ''}</span>
       </form>
-      <div class="log-lines" ref={list}>
-        <table>
-          <tbody>
-            {shown.map((e) => [
-              <tr key={e.seq} class="log-entry" data-seq={e.seq} data-type={e.event.type} onClick={() => setOpen(open === e.seq ? undefined : e.seq)}>
-                <td class="muted">{e.event.timestamp ?? ''}</td>
-                <td>{e.app}</td>
-                <td class="type">{e.event.type}</td>
-                <td class="summary">{summary(e.event)}</td>
-              </tr>,
-              open === e.seq && (
-                <tr key={`${e.seq}-json`} class="log-json"><td colSpan={4}><pre>{JSON.stringify(e.event, null, 2)}</pre></td></tr>
-              ),
-            ])}
-          </tbody>
-        </table>
+      <div class="log-lines" ref={list} data-following={String(win.following)}>
+        <div class="log-sizer" style={{ height: `${win.total}px` }}>
+          <table class="log-table" style={{ transform: `translateY(${win.offset}px)` }}>
+            <colgroup><col class="at" /><col class="app" /><col class="type" /><col /></colgroup>
+            <tbody>
+              {shown.slice(win.first, win.last).map((e) => <LogLine key={e.seq} entry={e} open={e.seq === open} onToggle={toggle} />)}
+            </tbody>
+          </table>
+        </div>
       </div>
+      {opened && (
+        <div class="log-json" data-seq={opened.seq}>
+          <pre>{JSON.stringify(opened.event, null, 2)}</pre>
+        </div>
+      )}
     </section>
   );
 }

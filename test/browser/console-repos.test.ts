@@ -1,16 +1,18 @@
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { useGitea, type Account } from '../_helpers/gitea.js';
+import { cloneUrl, commitFiles, gitAsync, useGitea, type Account } from '../_helpers/gitea.js';
+import { tempDirs } from '../_helpers/temp-dir.js';
 import { WAIT_MS } from '../_helpers/wait.js';
 import { SCREENSHOTS, signIn, updateScreenshots, useBrowser } from './_console.js';
 
-// Repositories in the console: branches, recent commits linking to their pages, push mirrors
-// with their recorded last sync, and a live status from /api/v1/events that changes when a
-// commit made through the API is mirrored (sync_on_commit), or when "Sync now" is pressed.
+// Repositories in the console: branches, recent commits linking to their pages, push and pull
+// mirrors with their recorded last sync, and a live status from /api/v1/events that changes when
+// a commit made through the API is mirrored (sync_on_commit), or when "Sync now" is pressed.
 const test = suite('browser: console repositories');
 const ctx = useGitea(test, { MIRROR_ALLOW_LOCAL_NETWORKS: 'true' });
 const b = useBrowser(test);
+const workDir = tempDirs(test, 'console-repos');
 let alice: Account;
 let remoteName = '';
 
@@ -99,6 +101,55 @@ test('without repository credentials the public repositories are listed', async 
     const names = await w.page.locator('.repos > li > button.link').allTextContents();
     assert.not.ok(names.includes('alice/hidden'), 'a private repository is not listed');
     assert.ok(names.includes('alice/pub'));
+  });
+});
+
+// Last in the file: it adds repositories to alice's list, which a test above lists exactly.
+test('a pull mirror: Sync now after a push to its source shows the sync live and the new commit', async ({ __test__ }) => {
+  const g = ctx.g;
+  await g.repo('source', { owner: alice, private: true });
+  await g.commit('alice', 'source', { 'a.txt': 'first\n' }, { auth: alice.auth, message: 'first' });
+  // A mirror of another repository on this server (local addresses allowed, as in pull-mirrors.test.ts).
+  const migrated = await g.api('POST', '/api/v1/repos/migrate', {
+    json: { clone_addr: `${g.url}/alice/source.git`, auth_username: 'alice', auth_password: alice.token, repo_name: 'copy', mirror: true },
+    auth: alice.auth,
+  });
+  assert.is(migrated.status, 201, migrated.text);
+  assert.is(migrated.body.mirror, true);
+
+  await b.onPage(__test__, async (w) => {
+    await signIn(w, g.url, [], { token: alice.token });
+    await w.page.locator('#tab-repos').click();
+    await w.page.locator('#repo-events-state[data-state="open"]').waitFor({ timeout: WAIT_MS });
+    await w.page.locator('[data-repo="alice/copy"] > button.link').click();
+    const pull = w.page.locator('[data-repo="alice/copy"] [data-pull-mirror="alice/copy"]');
+    await pull.locator('[data-mirror-state="recorded"]').waitFor({ timeout: WAIT_MS });
+    assert.match((await pull.textContent()) ?? '', /^Pull mirrorevery 8h0m0s · last sync /);
+    // The mirror's history as migrated (the source's initial commit and "first"), newest first.
+    const commits = w.page.locator('[data-repo="alice/copy"] .commits li');
+    await commits.nth(1).waitFor({ timeout: WAIT_MS });
+    const before = (await g.api('GET', '/api/v1/repos/alice/copy/commits?limit=5', { auth: alice.auth })).body as { sha: string }[];
+    assert.is(before.length, 2);
+    assert.equal(await commits.locator('a').allTextContents(), before.map((c) => c.sha.slice(0, 10)));
+
+    // A push to the source, with git: the mirror does not have it until it syncs.
+    const dir = `${workDir()}/source`;
+    await gitAsync(['clone', '-q', cloneUrl(g, 'alice', 'source', { name: 'alice', token: alice.token }), dir]);
+    const pushed = commitFiles(dir, { 'b.txt': 'second\n' }, 'pushed to the source');
+    await gitAsync(['push', '-q', 'origin', 'main'], { cwd: dir });
+    assert.is.not((await g.api('GET', '/api/v1/repos/alice/copy/branches/main', { auth: alice.auth })).body.commit.id, pushed, 'not mirrored yet');
+
+    await pull.locator('button', { hasText: 'Sync now' }).click();
+    await w.page.locator('[data-repo="alice/copy"] .repo-detail p', { hasText: 'pull mirror sync queued' }).waitFor({ timeout: WAIT_MS });
+    // The live status comes from mirror_sync_finished; the new commit is listed, linking to the mirror's page of it.
+    const synced = pull.locator('[data-mirror-state="synced"]');
+    await synced.waitFor({ timeout: WAIT_MS });
+    assert.match((await synced.textContent()) ?? '', /^synced at \d{4}-\d\d-\d\dT/);
+    const link = w.page.locator(`[data-repo="alice/copy"] .commits a[href="${g.url}/alice/copy/commit/${pushed}"]`);
+    await link.waitFor({ timeout: WAIT_MS });
+    assert.is(await link.textContent(), pushed.slice(0, 10));
+    assert.match((await link.locator('xpath=..').textContent()) ?? '', /pushed to the source/);
+    assert.is((await g.api('GET', '/api/v1/repos/alice/copy/branches/main', { auth: alice.auth })).body.commit.id, pushed);
   });
 });
 

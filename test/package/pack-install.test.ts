@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { suite } from 'uvu';
@@ -46,7 +47,37 @@ console.log(items, state, now, TrunklineError.name);
 await pbx.close();
 `;
 
-test('npm pack, npm install in a fresh project: the example test passes, types check, npx trunkline --help', async () => {
+/** What console-check.mjs saw of the console: the page, and the script and style sheet it names. */
+interface ConsoleSeen {
+  page: { status: number; type: string; title: string };
+  script: { url: string; status: number; type: string; sha256: string };
+  style: { url: string; status: number; type: string; sha256: string };
+}
+
+// Run in the installed project: starts the installed server, asks for / as a browser does, then
+// for the script and style sheet the page names; prints what it saw as one line of JSON.
+const CONSOLE_CHECK = `import { createHash } from 'node:crypto';
+import { startTrunkline } from 'trunkline';
+const pbx = await startTrunkline();
+try {
+  const page = await fetch(pbx.url + '/', { headers: { accept: 'text/html' } });
+  const html = await page.text();
+  const fetchOne = async (path) => {
+    const url = new URL(path, pbx.url + '/').href;
+    const r = await fetch(url);
+    const body = Buffer.from(await r.arrayBuffer());
+    return { url, status: r.status, type: r.headers.get('content-type') ?? '', sha256: createHash('sha256').update(body).digest('hex') };
+  };
+  const script = /<script src="([^"]+)"/.exec(html)?.[1] ?? 'missing';
+  const style = /<link rel="stylesheet" href="([^"]+)"/.exec(html)?.[1] ?? 'missing';
+  const title = /<title>([^<]*)<\\/title>/.exec(html)?.[1] ?? '';
+  console.log(JSON.stringify({ page: { status: page.status, type: page.headers.get('content-type') ?? '', title }, script: await fetchOne(script), style: await fetchOne(style) }));
+} finally {
+  await pbx.close();
+}
+`;
+
+test('npm pack, npm install in a fresh project: the example test passes, types check, the console is served, npx trunkline --help', async () => {
   if (!requireTool(NAME, 'npm', 'npm') || !requireTool(NAME, 'git', 'git') || !requireTool(NAME, 'tar', 'tar')) return;
   work = tempDir('pack');
   const src = join(work, 'src');
@@ -59,7 +90,7 @@ test('npm pack, npm install in a fresh project: the example test passes, types c
   const tarball = join(work, `trunkline-${version}.tgz`);
   assert.ok(existsSync(tarball), packed.output.slice(-2000));
   const listing = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
-  for (const f of ['dist/cli/main.js', 'dist/client/index.js', 'dist/client/index.d.ts', 'dist/server/main.js', 'dist/server/db/migrations/001-channels.sql', 'dist/server/gitea/git/hooks/pre-receive.mjs', 'dist/fixtures/ari/dialplan.json', 'dist/fixtures/ari/sounds/en/hello-world.wav', 'package.json', 'README.md']) {
+  for (const f of ['dist/cli/main.js', 'dist/client/index.js', 'dist/client/index.d.ts', 'dist/server/main.js', 'dist/server/db/migrations/001-channels.sql', 'dist/server/gitea/git/hooks/pre-receive.mjs', 'dist/fixtures/ari/dialplan.json', 'dist/fixtures/ari/sounds/en/hello-world.wav', 'dist/server/http/console-dist/console.js', 'dist/server/http/console-dist/console.css', 'package.json', 'README.md']) {
     assert.ok(listing.includes(`package/${f}`), `${f} is in the tarball`);
   }
   assert.equal(listing.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts')), [], 'no TypeScript source');
@@ -109,6 +140,24 @@ test('npm pack, npm install in a fresh project: the example test passes, types c
   const flags = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--typeRoots', join(root, 'node_modules', '@types'), '--types', 'node', 'typed.mts'];
   const checked = await runCommand(process.execPath, [tsc, ...flags], project, env);
   assert.is(checked.code, 0, checked.output);
+
+  // The console: the installed server answers a browser's GET / with the page, and serves the
+  // script and style sheet it names, byte for byte the files the package installed.
+  writeFileSync(join(project, 'console-check.mjs'), CONSOLE_CHECK);
+  const consoleRan = await runCommand(process.execPath, ['console-check.mjs'], project, env);
+  assert.is(consoleRan.code, 0, consoleRan.output);
+  const seen = JSON.parse(consoleRan.output.trim().split('\n').at(-1)!) as ConsoleSeen;
+  assert.is(seen.page.status, 200);
+  assert.match(seen.page.type, /^text\/html/);
+  assert.match(seen.page.title, /Trunkline console/);
+  const shipped = join(project, 'node_modules', 'trunkline', 'dist', 'server', 'http', 'console-dist');
+  for (const [name, got] of [['console.js', seen.script], ['console.css', seen.style]] as const) {
+    assert.is(got.status, 200, `${name}: ${got.url}`);
+    assert.ok(got.url.endsWith(`/${name}`), got.url);
+    assert.is(got.sha256, createHash('sha256').update(readFileSync(join(shipped, name))).digest('hex'), `${name} is the installed file`);
+  }
+  assert.match(seen.script.type, /javascript/);
+  assert.match(seen.style.type, /^text\/css/);
 
   const help = await runCommand('npx', ['--no-install', 'trunkline', '--help'], project, env);
   assert.is(help.code, 0, help.output);
