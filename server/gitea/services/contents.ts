@@ -138,7 +138,11 @@ export function createContentsReader(git: GitStore, site: Site, opts: { maxBlobS
       const hit = listings.get(key);
       if (hit) return hit;
       const entries = (await git.tree(repo.gitDir, found.entry.sha)) ?? [];
-      const lasts = await git.lastCommits(repo.gitDir, ref.commit, path, entries.map((e) => e.name));
+      // Sizes are asked of cat-file while git log walks the history (both are cached once read).
+      const [lasts] = await Promise.all([
+        git.lastCommits(repo.gitDir, ref.commit, path, entries.map((e) => e.name)),
+        Promise.all(entries.map((e) => (entryType(e.mode) === 'file' || entryType(e.mode) === 'symlink' ? git.info(repo.gitDir, e.sha) : null))),
+      ]);
       const list = await Promise.all(entries.map((e) => entryResponse(repo, ref, path ? `${path}/${e.name}` : e.name, e, lasts.get(e.name), false)));
       Object.freeze(list); // shared by every request for this listing (and its JSON text is cached)
       listings.set(key, list);
