@@ -71,7 +71,8 @@ export class LiveFeed {
     this.store.tap = { state: 'idle', apps: key ? key.split(',') : [] };
     this.store.changed();
     if (!key || this.stopped) return;
-    const ws = new WebSocket(socketUrl('/sim/events', { app: key, api_key: `${this.session.ari.user}:${this.session.ari.password}` }));
+    // Batched: a burst of events arrives as a few array frames, not one message per event.
+    const ws = new WebSocket(socketUrl('/sim/events', { app: key, batch: 'true', api_key: `${this.session.ari.user}:${this.session.ari.password}` }));
     this.socket = ws;
     let opened = false;
     ws.onopen = () => {
@@ -80,9 +81,10 @@ export class LiveFeed {
       this.store.changed();
     };
     ws.onmessage = (m) => {
-      const frame = JSON.parse(String(m.data)) as TapFrame;
-      this.store.apply(frame.app, frame.event);
-      this.log.push(frame);
+      for (const frame of JSON.parse(String(m.data)) as TapFrame[]) {
+        this.store.apply(frame.app, frame.event);
+        this.log.push(frame);
+      }
     };
     ws.onclose = () => {
       if (this.socket !== ws) return;

@@ -18,6 +18,7 @@ export const simEventTap = defineOperation({
   notes: `The tap is invisible to the applications: it registers none, serves none, claims no channel and does not count as one of their sockets (an originate into an application that only a tap follows is refused as for any unregistered one; drop_socket leaves the tap open). Only what reaches an application's socket is copied: events filtered out by the application's event filter, and events while it has no socket at all, are not. Events held back by a delay_events fault reach the tap when they reach the application. Frames sent over the tap are ignored. A tap that stops reading is closed with ${TAP_SLOW_CLOSE_CODE} once WS_MAX_BUFFERED_BYTES are waiting for it.`,
   params: {
     app: query.string({ description: 'Applications to follow, comma-separated or repeated (at most 73 characters each).', required: true, allowMultiple: true }),
+    batch: query.boolean({ description: 'true: each frame is a JSON array of the SimTappedEvents produced in one turn of the server\'s event loop, in order (a new array starts past 1 MiB of text); for readers that draw what they receive. Default: one SimTappedEvent per frame.', default: false }),
   },
   responseClass: 'SimTappedEvent', response: null, success: 200,
   errors: [{ code: 400, reason: 'No app given, an application name longer than 73 characters, or a request that is not a WebSocket upgrade.' }],

@@ -8,6 +8,7 @@ import { apiKeyOf, type AriAuth } from '../ari/http/auth.js';
 import { ARI_ERRORS } from '../ari/http/errors.js';
 import { socketArgs } from '../ari/http/socket-args.js';
 import { createEventSocketHub, type EventSocket, type EventSocketLimits } from '../http/event-socket-hub.js';
+import { TapBatch, type FrameTarget } from './tap-batch.js';
 
 /** What the tap socket needs: where taps are kept, ARI credentials and the shared socket limits. */
 export interface EventTapWsOptions extends EventSocketLimits {
@@ -22,12 +23,17 @@ const MAX_APP_NAME = 73;
 class TapSink implements EventSink {
   private readonly prefix: string;
 
-  constructor(private readonly socket: EventSocket, app: string) {
+  constructor(
+    private readonly socket: EventSocket,
+    app: string,
+    /** The socket itself, or the batch its frames are gathered in. */
+    private readonly out: FrameTarget = socket,
+  ) {
     this.prefix = `{"app":${JSON.stringify(app)},"event":`;
   }
 
   deliver(json: string): void {
-    this.socket.deliver(`${this.prefix}${json}}`);
+    this.out.deliver(`${this.prefix}${json}}`);
   }
 
   cork(): void {
@@ -41,21 +47,24 @@ class TapSink implements EventSink {
 
 /**
  * `GET /sim/events?app=a,b`: a read-only copy of what the named applications'
- * event sockets are sent (protocol/sim/tap.ts). Refusals come before the
+ * event sockets are sent (protocol/sim/tap.ts), one frame each or, with
+ * `batch=true`, one array frame per turn of the event loop. Refusals come before the
  * upgrade as plain HTTP, in ARI's error shape; like the rest of /sim it is
  * for write users only.
  */
 export function createEventTapWs(opts: EventTapWsOptions) {
   const hub = createEventSocketHub({ ...opts, dialect: ARI_ERRORS, protocol: 'ari', label: 'event tap' });
 
-  function attach(ws: WebSocket, apps: string[], user: string, req: IncomingMessage): void {
+  function attach(ws: WebSocket, apps: string[], batch: boolean, user: string, req: IncomingMessage): void {
     const sinks: Array<[string, TapSink]> = [];
     const who = { apps, user, remote: req.socket.remoteAddress, tap: true };
     const socket = hub.attach(ws, who, 'event tap reader too slow; closing', () => {
       for (const [app, sink] of sinks) opts.taps.delete(app, sink);
     }, TAP_SLOW_CLOSE_CODE);
+    // One batch for the whole socket, so frames of several applications keep their order.
+    const out = batch ? new TapBatch(socket) : socket;
     for (const app of apps) {
-      const sink = new TapSink(socket, app);
+      const sink = new TapSink(socket, app, out);
       sinks.push([app, sink]);
       opts.taps.add(app, sink);
     }
@@ -84,7 +93,7 @@ export function createEventTapWs(opts: EventTapWsOptions) {
         hub.refuse(socket, 400, 'Bad Request', `Application name longer than ${MAX_APP_NAME} characters`);
         return true;
       }
-      hub.upgrade(req, socket, head, (ws) => attach(ws, bound.args.app, user.name, req));
+      hub.upgrade(req, socket, head, (ws) => attach(ws, bound.args.app, bound.args.batch === true, user.name, req));
       return true;
     },
 

@@ -75,6 +75,35 @@ test('a call into the app: the tap gets every frame the app\'s socket got, ident
   }
 });
 
+test('batch=true: the same frames as a plain tap, in the same order, gathered into one array per turn of the event loop', async () => {
+  const plain = await openTap(ctx.t.url, 'app1');
+  const batches: string[] = [];
+  const batched = new WebSocket(tapUrl(ctx.t.url, '?app=app1&batch=true&api_key=asterisk:asterisk'), 'ari');
+  batched.on('message', (d) => batches.push(d.toString()));
+  await new Promise((resolve, reject) => batched.once('open', resolve).once('error', reject));
+  try {
+    const rawPlain: string[] = [];
+    plain.ws.on('message', (d) => rawPlain.push(d.toString()));
+    await callInApp(ctx.t, ctx.ev, { id: 'tap-b', app: 'app1' });
+    // Variables set by requests in flight together, then a hangup: events from several turns.
+    await Promise.all(Array.from({ length: 10 }, (_, i) => ctx.t.http('POST', '/ari/channels/tap-b/variable', { query: { variable: `V${i}`, value: String(i) } })));
+    assert.is((await ctx.t.http('POST', '/sim/channels/tap-b/hangup', { query: { cause: '16' } })).status, 204);
+    await plain.waitFor((f) => f.event.type === 'StasisEnd' && f.event.channel?.id === 'tap-b');
+    await waitUntil(() => batches.some((b) => b.includes('"StasisEnd"')), 'the batched tap got StasisEnd');
+    // Every frame is an array; laid end to end they are the plain tap's frames, byte for byte.
+    const parsed = batches.map((b) => JSON.parse(b) as Tapped[]);
+    for (const b of parsed) assert.ok(Array.isArray(b) && b.length > 0, 'a non-empty array');
+    assert.is(batches.map((b) => b.slice(1, -1)).join(','), rawPlain.join(','));
+    assert.is(parsed.flat().filter((f) => f.event.type === 'ChannelVarset').length, 10);
+    // The hangup's two events come from one turn, so they share a frame.
+    const last = parsed.find((b) => b.some((f) => f.event.type === 'StasisEnd'))!;
+    assert.equal(last.map((f) => f.event.type), ['ChannelHangupRequest', 'StasisEnd']);
+  } finally {
+    batched.close();
+    await plain.close();
+  }
+});
+
 test('delay_events: the tap gets the held-back frames when the app does, not before', async () => {
   const tap = await openTap(ctx.t.url, 'app1,other');
   try {
