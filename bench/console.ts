@@ -178,16 +178,24 @@ await page.send('Page.addScriptToEvaluateOnNewDocument', {
   source: `
     window.__marker = '';
     window.__burst = [];
+    window.__burstEvents = 0;
     window.__long = [];
     window.__tapFrames = 0;
+    // A batched tap message holds several events: they are counted by their markers.
+    const count = (text, what) => { let n = 0; for (let i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + what.length)) n++; return n; };
     const Native = window.WebSocket;
     window.WebSocket = class extends Native {
       constructor(url, protocols) {
         super(url, protocols);
         const tap = String(url).includes('/sim/events');
         this.addEventListener('message', (e) => {
-          if (tap) window.__tapFrames++;
-          if (window.__marker && typeof e.data === 'string' && e.data.includes(window.__marker)) window.__burst.push(performance.now());
+          if (typeof e.data !== 'string') return;
+          if (tap) window.__tapFrames += count(e.data, '{"app":');
+          const n = window.__marker ? count(e.data, window.__marker) : 0;
+          if (n) {
+            window.__burst.push(performance.now());
+            window.__burstEvents += n;
+          }
         });
       }
     };
@@ -239,6 +247,8 @@ interface Measured {
   /** From the last burst frame received to every change drawn: how far the page lags behind the feed. */
   lagMs: number;
   frames: number;
+  /** WebSocket messages they came in (a batched tap sends several events in one). */
+  messages: number;
   longestTaskMs: number;
   /** CPU the server and the browser used from the burst's first request to every change drawn. */
   serverCpuMs: number;
@@ -251,7 +261,7 @@ interface Measured {
 
 /** A burst with the console open: the server's rate, and the page's time to draw all of it. */
 async function withConsole(kind: Kind, done: () => Promise<unknown>): Promise<Measured> {
-  await page.evaluate(`window.__marker = '"${BURSTS[kind].event}"'; window.__burst = []; window.__long = [];`);
+  await page.evaluate(`window.__marker = '"${BURSTS[kind].event}"'; window.__burst = []; window.__burstEvents = 0; window.__long = [];`);
   let serverRate = 0;
   const main0 = await mainThread();
   if (profileDir) await page.send('Profiler.start');
@@ -262,8 +272,8 @@ async function withConsole(kind: Kind, done: () => Promise<unknown>): Promise<Me
   if (profileDir) writeFileSync(join(profileDir, `${kind}-${round}.cpuprofile`), JSON.stringify((await page.send<{ profile: unknown }>('Profiler.stop')).profile));
   const main1 = await mainThread();
   const main = Object.fromEntries(MAIN_THREAD.map((k) => [k, main1[k] - main0[k]])) as Measured['main'];
-  const r = (await page.evaluate('({ drawn: window.__drawn, first: window.__burst[0] ?? 0, last: window.__burst.at(-1) ?? 0, frames: window.__burst.length, long: Math.max(0, ...window.__long) })')) as { drawn: number; first: number; last: number; frames: number; long: number };
-  return { serverRate, applyMs: r.drawn - r.first, lagMs: Math.max(0, r.drawn - r.last), frames: r.frames, longestTaskMs: r.long, serverCpuMs: cpu.serverMs, clientCpuMs: cpu.clientMs, browserCpuMs: cpu.browserMs, browserByKind: cpu.byKind, main };
+  const r = (await page.evaluate('({ drawn: window.__drawn, first: window.__burst[0] ?? 0, last: window.__burst.at(-1) ?? 0, frames: window.__burstEvents, messages: window.__burst.length, long: Math.max(0, ...window.__long) })')) as { drawn: number; first: number; last: number; frames: number; messages: number; long: number };
+  return { serverRate, applyMs: r.drawn - r.first, lagMs: Math.max(0, r.drawn - r.last), frames: r.frames, messages: r.messages, longestTaskMs: r.long, serverCpuMs: cpu.serverMs, clientCpuMs: cpu.clientMs, browserCpuMs: cpu.browserMs, browserByKind: cpu.byKind, main };
 }
 
 // The calls view: every row shows "on hold", then none does.
@@ -280,7 +290,7 @@ const tailDrawn = () =>
   drawn(`(() => {
     const lines = document.querySelectorAll('tr.log-entry');
     const last = lines[lines.length - 1];
-    return window.__burst.length >= ${COUNT} && !!last && Number(last.dataset.seq) === window.__tapFrames && last.dataset.type === 'ChannelVarset';
+    return window.__burstEvents >= ${COUNT} && !!last && Number(last.dataset.seq) === window.__tapFrames && last.dataset.type === 'ChannelVarset';
   })()`);
 await page.evaluate(`document.querySelector('#tab-events').click()`);
 const log: Measured[] = [];
@@ -299,7 +309,7 @@ console.log(`  calls view: longest task          ${list(calls.map((m) => m.longe
 console.log(`  event log: ${fmt(COUNT, 0)} rows applied ${list(log.map((m) => m.applyMs), ' ms')}`);
 console.log(`  event log: lag behind the feed    ${list(log.map((m) => m.lagMs), ' ms')}`);
 console.log(`  event log: longest task           ${list(log.map((m) => m.longestTaskMs), ' ms')}`);
-console.log(`  frames the page received          ${[...calls, ...log].map((m) => m.frames).join('/')} (of ${COUNT} per burst)`);
+console.log(`  events the page received          ${[...calls, ...log].map((m) => m.frames).join('/')} (of ${COUNT} per burst), in ${[...calls, ...log].map((m) => m.messages).join('/')} messages`);
 console.log(`  server CPU per burst              ${list([...calls, ...log].map((m) => m.serverCpuMs), ' ms')} console open; ${list(baseCpu, ' ms')} without (hold/unhold/var)`);
 console.log(`  bench client CPU per burst        ${list([...calls, ...log].map((m) => m.clientCpuMs), ' ms')} console open; ${list(baseClientCpu, ' ms')} without (this script: requests, the app's socket, driving the page)`);
 console.log(`  browser CPU per burst             ${list([...calls, ...log].map((m) => m.browserCpuMs), ' ms')} (every chromium process)`);
