@@ -1,20 +1,15 @@
 import type { Release } from '../../../../protocol/gitea/index.js';
 import type { ModelOf } from '../../../../protocol/model.js';
-import { goPathEscape, pathEscapeSegments } from '../../../util/go-format.js';
+import { pathEscapeSegments } from '../../../util/go-format.js';
 import { esc, pageResponse, type Crumb, type Html } from './html.js';
-import type { RepoLinks } from './repo-views.js';
+import { commitUrl, repoCrumbs, repoPath, type RepoLinks } from './repo-views.js';
 
 type ReleaseJson = ModelOf<typeof Release>;
 
-const repoPath = (r: RepoLinks) => `${r.basePath}/${goPathEscape(r.owner.name)}/${goPathEscape(r.row.name)}`;
 const releaseUrl = (r: RepoLinks, tag: string) => `${repoPath(r)}/releases/tag/${pathEscapeSegments(tag)}`;
 
 function crumbs(r: RepoLinks, last?: string): Crumb[] {
-  const out: Crumb[] = [
-    { text: r.owner.name, href: `${r.basePath}/${goPathEscape(r.owner.name)}` },
-    { text: r.row.name, href: repoPath(r) },
-    last ? { text: 'releases', href: `${repoPath(r)}/releases` } : { text: 'releases' },
-  ];
+  const out: Crumb[] = [...repoCrumbs(r), last ? { text: 'releases', href: `${repoPath(r)}/releases` } : { text: 'releases' }];
   if (last) out.push({ text: last });
   return out;
 }
@@ -42,7 +37,7 @@ ${items.length ? `<ul class="repos">${items.join('')}</ul>${more}` : '<p class="
 /** One release: its tag and commit, who published it and when, its notes (as text), its archives. */
 export function releasePage(r: RepoLinks, rel: ReleaseJson, sha1: string): Response {
   const tagged = sha1
-    ? `<a href="${esc(`${repoPath(r)}/src/tag/${pathEscapeSegments(rel.tag_name)}`)}">${esc(rel.tag_name)}</a> at <a href="${esc(`${repoPath(r)}/commit/${sha1}`)}">${sha1.slice(0, 10)}</a>`
+    ? `<a href="${esc(`${repoPath(r)}/src/tag/${pathEscapeSegments(rel.tag_name)}`)}">${esc(rel.tag_name)}</a> at <a href="${esc(commitUrl(r, sha1))}">${sha1.slice(0, 10)}</a>`
     : `${esc(rel.tag_name)} <span class="muted">(no such tag yet)</span>`;
   const downloads = sha1 ? `<dt>downloads</dt><dd><a href="${esc(rel.zipball_url)}">.zip</a> · <a href="${esc(rel.tarball_url)}">.tar.gz</a></dd>` : '';
   const body = `<h1>${esc(rel.name || rel.tag_name)}${marks(rel)}</h1>

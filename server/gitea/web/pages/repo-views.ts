@@ -13,12 +13,15 @@ export interface RepoLinks {
   row: Pick<RepositoryRow, 'name' | 'description' | 'default_branch' | 'is_private' | 'is_mirror' | 'is_archived'>;
 }
 
-const repoPath = (r: RepoLinks) => `${r.basePath}/${goPathEscape(r.owner.name)}/${goPathEscape(r.row.name)}`;
+/** A repository's home page. */
+export const repoPath = (r: RepoLinks) => `${r.basePath}/${goPathEscape(r.owner.name)}/${goPathEscape(r.row.name)}`;
 const srcUrl = (r: RepoLinks, ref: RefCommit, path: string) => `${repoPath(r)}/src/${refWebLinkPath(ref)}${path ? `/${pathEscapeSegments(path)}` : ''}`;
 const rawUrl = (r: RepoLinks, ref: RefCommit, path: string) => `${repoPath(r)}/raw/${refWebLinkPath(ref)}/${pathEscapeSegments(path)}`;
-const commitUrl = (r: RepoLinks, sha: string) => `${repoPath(r)}/commit/${sha}`;
+/** A commit's page. */
+export const commitUrl = (r: RepoLinks, sha: string) => `${repoPath(r)}/commit/${sha}`;
 
-function repoCrumbs(r: RepoLinks): Crumb[] {
+/** The trail to a repository: its owner, then itself. */
+export function repoCrumbs(r: RepoLinks): Crumb[] {
   return [{ text: r.owner.name, href: `${r.basePath}/${goPathEscape(r.owner.name)}` }, { text: r.row.name, href: repoPath(r) }];
 }
 
