@@ -105,12 +105,15 @@ export function createCors(settings: CorsSettings): Cors {
         add.push(['access-control-allow-origin', allowOrigin(origin)]);
         if (settings.allowCredentials) add.push(['access-control-allow-credentials', 'true']);
       }
+      const apply = (h: Headers) => {
+        for (const [k, val] of add) k === 'vary' ? h.append(k, val) : h.set(k, val);
+      };
       try {
-        for (const [k, val] of add) k === 'vary' ? c.res.headers.append(k, val) : c.res.headers.set(k, val);
+        apply(c.res.headers);
       } catch {
         // An answer whose headers are immutable (Response.redirect): the same answer, with headers we may change.
         const res = new Response(c.res.body, c.res);
-        for (const [k, val] of add) k === 'vary' ? res.headers.append(k, val) : res.headers.set(k, val);
+        apply(res.headers);
         c.res = res;
       }
     },
