@@ -91,7 +91,8 @@ export async function createGitea(deps: GiteaDeps) {
   if (cleared.length) log.warn({ locks: cleared }, 'removed ref locks left by git processes of the previous run');
   const events = new RepoEvents(config.checkResponses ? deps.violations : undefined);
   const tags = createTags({ git, site, touch: (r) => repos.touch(r), commits, hasRelease: (id, tag) => !!releaseRows.byTag(id, tag) });
-  const releases = createReleases({ rows: releaseRows, git, tags, site, userById: (id) => accounts.byId(id), userJson: (u, viewer) => toUser(u, site, viewer) });
+  const userJson = (u: Parameters<typeof toUser>[0], viewer: Parameters<typeof toUser>[2]) => toUser(u, site, viewer);
+  const releases = createReleases({ rows: releaseRows, git, tags, site, userById: (id) => accounts.byId(id), userJson });
   commits.on((repo, branch, sha) => events.commit(repo, branch, sha));
   // A release follows its tag before the tag's event is announced.
   commits.onTag((repo, tag, sha) => releases.tagMoved(repo, tag, sha));
@@ -139,7 +140,6 @@ export async function createGitea(deps: GiteaDeps) {
     lfs: createLfsMirroring({ git, store: lfsStore, links: lfsRepo, policy, log, idleMs: config.mirrorLfsIdleMs }),
     commits,
   });
-  const userJson = (u: Parameters<typeof toUser>[0], viewer: Parameters<typeof toUser>[2]) => toUser(u, site, viewer);
   const commitJson = createCommitJson({ git, site, userByEmail: (e) => accounts.byEmail(e), usersGeneration: () => users.generation(), userJson });
   const commitReader = createCommits(git, commitJson);
   const commitStatuses = createCommitStatuses({
