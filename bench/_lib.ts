@@ -53,7 +53,8 @@ const CLK_TCK = 100;
 
 /** CPU time (user + system) process `pid` has used so far, ms (10 ms steps). */
 export function cpuMsOf(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // the command name may hold ") "
   return ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
 }
 

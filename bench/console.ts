@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { chromiumPath } from '../test/_helpers/browser.js';
 import { launchCdp } from './_cdp.js';
-import { AUTH, fmt, startTrunkline } from './_lib.js';
+import { AUTH, cpuMsOf, fmt, startTrunkline } from './_lib.js';
 
 const COUNT = Number(process.env.BENCH_CHANNELS ?? 1000);
 const IN_FLIGHT = 32;
@@ -56,9 +56,7 @@ ws.on('message', (d) => {
 /** CPU time (user + system, ms) a process has used, from /proc (0 once it has gone). */
 function cpuMs(pid: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10; // 100 clock ticks a second
+    return cpuMsOf(pid);
   } catch {
     return 0;
   }
