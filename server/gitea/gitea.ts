@@ -178,6 +178,8 @@ export async function createGitea(deps: GiteaDeps) {
     commitStatuses,
     archives: createArchives(git),
     accounts,
+    /** Changes whenever the account tables may have changed (answers built from them are kept under it). */
+    accountsGeneration: () => users.generation(),
     repos,
     /** Organisations and their teams. */
     orgs,
