@@ -2,6 +2,8 @@ import { badRequest } from '../errors.js';
 
 /** A part's headers larger than this are refused (a browser sends a few hundred bytes). */
 const MAX_PART_HEADERS = 16 * 1024;
+/** After the file, this much of what follows (the closing boundary, stray parts) is read and dropped; the rest is let go. */
+const MAX_TRAILER = 64 * 1024;
 /** A boundary is at most 70 characters (RFC 2046). */
 const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{1,70}$/;
 
@@ -32,7 +34,8 @@ function param(disposition: string, key: string): string | undefined {
  * skipping the parts before it without keeping them, and hands over that
  * part's bytes as they arrive (never the whole body in memory). Framing
  * errors are 400s; a form without that file is a 400 too (Gitea answers
- * 500 there). Whatever follows the file is not read.
+ * 500 there). What follows the file is drained up to a bound, so that the
+ * answer does not race a client still sending the closing boundary.
  */
 export async function formFile(body: ReadableStream<Uint8Array> | null, boundary: string, field: string): Promise<FormFile> {
   const reader = body?.getReader();
@@ -87,6 +90,16 @@ export async function formFile(body: ReadableStream<Uint8Array> | null, boundary
     }
   }
 
+  async function* thenDrain(part: AsyncGenerator<Buffer>): AsyncGenerator<Buffer> {
+    yield* part;
+    let dropped = 0;
+    do {
+      dropped += buf.length;
+      buf = Buffer.alloc(0);
+    } while (dropped <= MAX_TRAILER && (await more()));
+    if (!ended) void reader?.cancel().catch(() => {});
+  }
+
   // Whatever precedes the first delimiter is a preamble, dropped like a skipped part.
   for await (const _ of untilDelimiter());
   for (;;) {
@@ -96,7 +109,7 @@ export async function formFile(body: ReadableStream<Uint8Array> | null, boundary
     const filename = param(disposition, 'filename');
     if (/^form-data\b/i.test(disposition) && param(disposition, 'name') === field && filename !== undefined) {
       // Go's Part.FileName: the base name only, whatever path the client put in front.
-      return { filename: filename.slice(filename.lastIndexOf('/') + 1), data: untilDelimiter() };
+      return { filename: filename.slice(filename.lastIndexOf('/') + 1), data: thenDrain(untilDelimiter()) };
     }
     for await (const _ of untilDelimiter());
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { giteaApi } from 'gitea-js';
@@ -7,7 +7,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { GO_TIME } from '../../protocol/gitea/schema.js';
 import { expectJsonError } from '../_helpers/api-error.js';
-import { type Account, addCollaborator, useGitea } from '../_helpers/gitea.js';
+import { type Account, addCollaborator, giteaWorld, useGitea } from '../_helpers/gitea.js';
+import { request } from '../_helpers/request.js';
+import { startTestServer } from '../_helpers/server.js';
+import { tempDirs } from '../_helpers/temp-dir.js';
 import { waitUntil } from '../_helpers/wait.js';
 
 // Release files (/repos/{o}/{r}/releases/{id}/assets): Gitea's Attachment JSON and order, uploads
@@ -19,6 +22,7 @@ import { waitUntil } from '../_helpers/wait.js';
 const test = suite('gitea: release assets');
 const MAX = 3 * 1024 * 1024;
 const ctx = useGitea(test, { ATTACHMENT_MAX_SIZE: '3', RELEASE_ALLOWED_TYPES: '.zip,.txt,image/*' });
+const freshDir = tempDirs(test, 'assets');
 
 const base = '/api/v1/repos/root/rel';
 const FORBIDDEN = 'This file cannot be uploaded or modified due to a forbidden file extension or type.';
@@ -80,6 +84,12 @@ test('a multipart upload: 201 with Gitea\'s Attachment JSON, the bytes on disk, 
   assert.equal(list.body.map((x: { name: string }) => x.name), ['a-first.txt', 'b-notes.txt', 'c-third.txt']);
   assert.equal((await ctx.g.api('GET', `${base}/releases/${v1}`)).body.assets, list.body);
   assert.equal((await ctx.g.api('GET', `${base}/releases/${v1}/assets/${id}`, { auth: null })).body, r.body);
+  // A form larger than any one read: the parts' framing is found across reads, the bytes kept exact.
+  const big = Buffer.concat([randomBytes(700 * 1024), Buffer.from('\r\n--xYzBoUnDa'), randomBytes(700 * 1024)]);
+  const b = await upload(v1, big, 'd-big.zip');
+  assert.is(b.status, 201, b.text);
+  assert.ok(readFileSync(fileOf(b.body.uuid)).equals(big), 'a large form file is stored byte for byte');
+  assert.is((await ctx.g.api('DELETE', `${base}/releases/${v1}/assets/${b.body.id}`)).status, 204);
 });
 
 test('a raw body needs `name` (400 otherwise); types outside RELEASE_ALLOWED_TYPES are 400 (sniffed image/* passes)', async () => {
@@ -250,6 +260,30 @@ test('a release removed while its file streams in: 404, and the file is not kept
   });
   assert.is(r.status, 404);
   assert.equal(storedFiles(), before);
+});
+
+test('at start, files a crash left without a row are removed; recorded files stay', async () => {
+  const dir = freshDir();
+  let t = await startTestServer({}, dir);
+  const g = await giteaWorld(t);
+  await g.repo('r');
+  const rel = (await g.api('POST', '/api/v1/repos/root/r/releases', { json: { tag_name: 't1' } })).body.id;
+  const kept = (await g.api('POST', `/api/v1/repos/root/r/releases/${rel}/assets?name=k.txt`, { body: Buffer.from('kept'), headers: { 'content-type': 'application/octet-stream' } })).body;
+  await t.close({ keepData: true });
+  const stray = 'abcdef01-2345-4678-9abc-def012345678';
+  mkdirSync(join(dir, 'attachments', 'a', 'b'), { recursive: true });
+  writeFileSync(join(dir, 'attachments', 'a', 'b', stray), 'no row');
+  mkdirSync(join(dir, 'attachments', 'tmp'), { recursive: true });
+  writeFileSync(join(dir, 'attachments', 'tmp', '0123456789abcdef'), 'half');
+  t = await startTestServer({}, dir);
+  try {
+    assert.not.ok(existsSync(join(dir, 'attachments', 'a', 'b', stray)), 'a file without a row is removed');
+    assert.not.ok(existsSync(join(dir, 'attachments', 'tmp', '0123456789abcdef')), 'an unfinished upload is removed');
+    assert.ok(t.logs.some((l) => l.includes('removed release files left without a row') && l.includes('"files":1')));
+    assert.is((await request(t.url, 'GET', `/attachments/${kept.uuid}`)).text, 'kept');
+  } finally {
+    await t.close();
+  }
 });
 
 test('gitea-js: upload (FormData), list, rename (201), remove', async () => {
