@@ -231,6 +231,11 @@ test('a private repository\'s files need read access; wrong credentials are a pl
   const bad = await ctx.g.api('GET', `/attachments/${f.uuid}`, { auth: { token: 'f'.repeat(40) } });
   assert.is(bad.status, 401);
   assert.is(bad.text, 'Failed to authenticate user\n');
+  // An archived repository takes no new files (its old ones still download).
+  assert.is((await ctx.g.api('PATCH', '/api/v1/repos/root/hidden', { json: { archived: true } })).status, 200);
+  await expectJsonError(ctx.g, ctx.g.api('POST', `/api/v1/repos/root/hidden/releases/${rel}/assets?name=n.txt`, { body: Buffer.from('n'), headers: { 'content-type': 'application/octet-stream' } }), 423, 'repo is archived');
+  await expectJsonError(ctx.g, ctx.g.api('DELETE', `/api/v1/repos/root/hidden/releases/${rel}/assets/${f.id}`), 423, 'repo is archived');
+  assert.is((await ctx.g.api('GET', `/attachments/${f.uuid}`)).text, 'hid');
 });
 
 test('removing a file, a release or a repository removes the files from disk (none orphaned)', async () => {
