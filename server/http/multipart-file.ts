@@ -55,7 +55,7 @@ export async function formFile(body: ReadableStream<Uint8Array> | null, boundary
     return true;
   }
 
-  /** Passes a part's bytes up to the next delimiter to `emit` (or drops them), leaving `buf` just after it. */
+  /** Yields a part's bytes up to the next delimiter (the caller keeps or drops them), leaving `buf` just after it. */
   async function* untilDelimiter(): AsyncGenerator<Buffer> {
     for (;;) {
       const at = buf.indexOf(delim);
