@@ -22,6 +22,7 @@ import * as miscOps from './operations/misc.js';
 import * as mirrorOps from './operations/mirrors.js';
 import * as orgOps from './operations/orgs.js';
 import * as releaseOps from './operations/releases.js';
+import * as releaseAssetOps from './operations/release-assets.js';
 import * as repoOps from './operations/repos.js';
 import * as rawOps from './operations/raw.js';
 import * as settingsOps from './operations/settings.js';
@@ -50,6 +51,7 @@ export * as misc from './operations/misc.js';
 export * as mirrors from './operations/mirrors.js';
 export * as orgs from './operations/orgs.js';
 export * as releases from './operations/releases.js';
+export * as releaseAssets from './operations/release-assets.js';
 export * as repos from './operations/repos.js';
 export * as raw from './operations/raw.js';
 export * as settings from './operations/settings.js';
@@ -57,7 +59,7 @@ export * as tags from './operations/tags.js';
 export * as users from './operations/users.js';
 
 /** Every declared Gitea operation, for the served document and the drift gate. */
-export const GITEA_OPERATIONS: readonly GOperation[] = [miscOps, settingsOps, userOps, repoOps, discoveryOps, branchOps, branchWriteOps, tagOps, releaseOps, contentOps, gitDataOps, commitOps, rawOps, mirrorOps, orgOps].flatMap((m) => Object.values(m) as GOperation[]);
+export const GITEA_OPERATIONS: readonly GOperation[] = [miscOps, settingsOps, userOps, repoOps, discoveryOps, branchOps, branchWriteOps, tagOps, releaseOps, releaseAssetOps, contentOps, gitDataOps, commitOps, rawOps, mirrorOps, orgOps].flatMap((m) => Object.values(m) as GOperation[]);
 
 /** Every declared model (response and request), by name. */
 export const GITEA_MODELS: readonly GModel[] = [userModels, repoModels, branchModels, contentModels, fileOptionModels, mirrorModels, gitDataModels, commitStatusModels, settingsModels, tagModels, releaseModels, orgModels].flatMap((m) =>

@@ -130,6 +130,11 @@ export interface GOperation<
   /** Request body model (JSON): validated into typed args with Gitea's 422 texts, and documented. */
   body: B;
   bodyRequired?: boolean;
+  /**
+   * A file the handler streams itself (no JSON body): documented as a `formData` file field,
+   * sent as `multipart/form-data` under that field or as the raw request body.
+   */
+  upload?: { field: string; description: string };
   /** Success status. */
   success: number;
   /** Other success statuses the operation can answer (e.g. update-as-create 201). */

@@ -25,6 +25,7 @@ function parameters(op: GOperation): JsonSchema[] {
     ...(p.required ? { required: true } : {}),
   }));
   if (op.body) out.push({ name: 'body', in: 'body', ...(op.bodyRequired ? { required: true } : {}), schema: op.body.ref });
+  if (op.upload) out.push({ type: 'file', description: op.upload.description, name: op.upload.field, in: 'formData' });
   return out;
 }
 
@@ -35,7 +36,7 @@ function operationObject(op: GOperation): JsonSchema {
   for (const code of op.alsoSuccess ?? []) responses[String(code)] = { description: 'success' };
   for (const e of [...op.errors, ...GLOBAL_ERRORS]) responses[String(e.code)] ??= { description: e.reason, schema: { $ref: '#/definitions/APIError' } };
   return {
-    ...(op.body ? { consumes: ['application/json'] } : {}),
+    ...(op.body ? { consumes: ['application/json'] } : op.upload ? { consumes: ['multipart/form-data', 'application/octet-stream'] } : {}),
     produces: op.produces ?? ['application/json'],
     tags: op.tags,
     summary: op.summary,

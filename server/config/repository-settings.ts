@@ -10,6 +10,9 @@ export const repositoryEnv = {
   LFS_ENABLED: v.optional(bool('LFS_ENABLED'), 'true'),
   LFS_MAX_BATCH_SIZE: v.optional(int('LFS_MAX_BATCH_SIZE', 0, 1_000_000), '0'),
   API_MAX_BLOB_SIZE: v.optional(int('API_MAX_BLOB_SIZE', 0, 2 ** 31), String(10 * 1024 * 1024)),
+  // Release files: Gitea's [attachment] MAX_SIZE (MiB) and [repository.release] ALLOWED_TYPES (empty: any).
+  ATTACHMENT_MAX_SIZE: v.optional(int('ATTACHMENT_MAX_SIZE', 1, 1024 * 1024), '2048'),
+  RELEASE_ALLOWED_TYPES: v.optional(v.string(), ''),
   DISABLE_QUERY_AUTH_TOKEN: v.optional(bool('DISABLE_QUERY_AUTH_TOKEN'), 'false'),
   // Failed password checks allowed per client address in a window (`10/15m`); `0` turns the limit off.
   LOGIN_THROTTLE: v.optional(
@@ -51,6 +54,10 @@ export interface RepositorySettings {
   lfsMaxBatchSize: number;
   /** Files above this size are listed by the contents API without their content (Gitea's DEFAULT_MAX_BLOB_SIZE). */
   apiMaxBlobSize: number;
+  /** The largest release file taken, in bytes (ATTACHMENT_MAX_SIZE is in MiB, as Gitea's MAX_SIZE). */
+  attachmentMaxBytes: number;
+  /** Which release files are taken: extensions, MIME types and wildcards (image/ followed by a star), comma-separated; empty: any. */
+  releaseAllowedTypes: string;
   disableQueryAuthToken: boolean;
   /** Failed password checks allowed per client address in a window (0: no limit); an account allows five times as many from unfamiliar addresses. */
   loginThrottle: { failures: number; windowMs: number };
@@ -85,6 +92,8 @@ export function repositorySettings(e: v.InferOutput<v.ObjectSchema<typeof reposi
     lfsEnabled: e.LFS_ENABLED,
     lfsMaxBatchSize: e.LFS_MAX_BATCH_SIZE,
     apiMaxBlobSize: e.API_MAX_BLOB_SIZE,
+    attachmentMaxBytes: e.ATTACHMENT_MAX_SIZE * 1024 * 1024,
+    releaseAllowedTypes: e.RELEASE_ALLOWED_TYPES,
     disableQueryAuthToken: e.DISABLE_QUERY_AUTH_TOKEN,
     loginThrottle: e.LOGIN_THROTTLE,
     mirrorEnabled: e.MIRROR_ENABLED,

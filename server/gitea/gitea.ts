@@ -4,6 +4,7 @@ import { createLfsRepo } from '../db/repos/lfs-repo.js';
 import { createMirrorRepo, createPullMirrorRepo } from '../db/repos/mirror-repo.js';
 import { createOrgRepo } from '../db/repos/org-repo.js';
 import { createProtectionRepo } from '../db/repos/protection-repo.js';
+import { createAttachmentRepo } from '../db/repos/attachment-repo.js';
 import { createReleaseRepo } from '../db/repos/release-repo.js';
 import { createRepositoryRepo } from '../db/repos/repository-repo.js';
 import { createTokenRepo } from '../db/repos/token-repo.js';
@@ -22,6 +23,8 @@ import { createBranches } from './services/branches.js';
 import { createBranchWriter } from './services/branch-writes.js';
 import { createTags } from './services/tags.js';
 import { createReleases } from './services/releases.js';
+import { attachmentJson, createReleaseAssets } from './services/release-assets.js';
+import { createAttachmentStore } from './services/attachment-store.js';
 import { createCommitJson } from './services/commit-json.js';
 import { createCommitStatuses } from './services/commit-statuses.js';
 import { createCommits } from './services/commits.js';
@@ -78,7 +81,18 @@ export async function createGitea(deps: GiteaDeps) {
   // An organisation's team members reach its repositories through the one permission model.
   const teamAccess = (orgId: number, userId: number) => orgRows.access(orgId, userId).access;
   const releaseRows = createReleaseRepo(db);
-  const repos = createRepoService({ repos: repoRows, accounts, git, dataDir: config.dataDir, teamAccess, releaseCount: (id) => releaseRows.countPublished(id) });
+  const attachmentRows = createAttachmentRepo(db);
+  const attachmentStore = createAttachmentStore(config.dataDir);
+  const discard = (uuids: readonly string[]) => attachmentStore.remove(uuids);
+  const repos = createRepoService({
+    repos: repoRows,
+    accounts,
+    git,
+    dataDir: config.dataDir,
+    teamAccess,
+    releaseCount: (id) => releaseRows.countPublished(id),
+    releaseFiles: { uuids: (id) => attachmentRows.uuidsOfRepo(id), discard },
+  });
   const protections = createProtections(createProtectionRepo(db), accounts);
   const contents = createContentsReader(git, site, { maxBlobSize: config.apiMaxBlobSize });
   const lfsStore = createLfsStore(config.dataDir);
@@ -92,7 +106,19 @@ export async function createGitea(deps: GiteaDeps) {
   const events = new RepoEvents(config.checkResponses ? deps.violations : undefined);
   const tags = createTags({ git, site, touch: (r) => repos.touch(r), commits, hasRelease: (id, tag) => !!releaseRows.byTag(id, tag) });
   const userJson = (u: Parameters<typeof toUser>[0], viewer: Parameters<typeof toUser>[2]) => toUser(u, site, viewer);
-  const releases = createReleases({ rows: releaseRows, git, tags, site, userById: (id) => accounts.byId(id), userJson });
+  const releaseFiles = { json: (id: number) => attachmentRows.ofRelease(id).map((a) => attachmentJson(site, a)), uuids: (id: number) => attachmentRows.uuidsOfRelease(id), discard };
+  const releases = createReleases({ rows: releaseRows, git, tags, site, userById: (id) => accounts.byId(id), userJson, files: releaseFiles });
+  const releaseAssets = createReleaseAssets({
+    rows: attachmentRows,
+    store: attachmentStore,
+    releases,
+    site,
+    maxBytes: config.attachmentMaxBytes,
+    allowedTypes: config.releaseAllowedTypes,
+  });
+  // Files a crash left without a row (written but never recorded, or unrecorded but not yet removed) go before anyone asks.
+  const swept = await attachmentStore.sweep(attachmentRows.allUuids());
+  if (swept) log.warn({ files: swept }, 'removed release files left without a row by the previous run');
   commits.on((repo, branch, sha) => events.commit(repo, branch, sha));
   // A release follows its tag before the tag's event is announced.
   commits.onTag((repo, tag, sha) => releases.tagMoved(repo, tag, sha));
@@ -170,6 +196,8 @@ export async function createGitea(deps: GiteaDeps) {
     tags,
     /** Releases, following their tags. */
     releases,
+    /** Release files: uploads, renames, removals, downloads. */
+    releaseAssets,
     blobs: createBlobSource({ git, lfsStore, lfsRepo, lfsEnabled: config.lfsEnabled }),
     editorConfig: createEditorConfigReader(git),
     /** Commits: one, history pages, comparisons, diffs. */

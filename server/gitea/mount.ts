@@ -21,7 +21,9 @@ import { mountSettings } from './routes/settings.js';
 import { mountDiscovery } from './routes/discovery.js';
 import { mountTags } from './routes/tags.js';
 import { mountReleases } from './routes/releases.js';
+import { mountReleaseAssets } from './routes/release-assets.js';
 import { mountOrgs } from './routes/orgs.js';
+import { mountAttachmentDownloads } from './web/attachments.js';
 import { mountDownload } from './web/download.js';
 import { mountGitHttp } from './web/git-http.js';
 import { mountLfs } from './web/lfs.js';
@@ -100,6 +102,7 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountDiscovery(b, { site, repos, pullMirrors: g.pullMirrors, search: g.repoSearch });
   mountTags(b, { site, tags: g.tags });
   mountReleases(b, { site, releases: g.releases });
+  mountReleaseAssets(b, { releaseAssets: g.releaseAssets });
   mountOrgs(b, { site, orgs: g.orgs, repos, files, pullMirrors: g.pullMirrors, search: g.repoSearch });
 
   app.get('/api/swagger.v1.json', (c) => c.json(giteaSwagger([...b.mounted], GITEA_MODELS, `${g.site.basePath}/api/v1`)));
@@ -109,6 +112,7 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountLfs(app, { config, accounts, site, repos, lfsStore, lfsRepo }, opts);
   mountGitHttp(app, { config, accounts, repos, git, protections, commits: g.commits }, opts);
   mountDownload(app, { config, accounts, repos, refs, blobs });
+  mountAttachmentDownloads(app, { config, accounts, repos, releases: g.releases, releaseAssets: g.releaseAssets });
   // Last: the pages match the loosest paths of all (`/{owner}`, `/{owner}/{repo}`).
   mountRepoPages(app, { config, accounts, site, repos, browser: g.browser, search: g.repoSearch, releases: g.releases });
 }

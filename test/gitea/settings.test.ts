@@ -37,7 +37,7 @@ test('ui and attachment settings', async () => {
   });
   const att = await g.api('GET', '/api/v1/settings/attachment', { auth: null });
   assert.is(att.status, 200);
-  assert.equal(att.body, { enabled: false, allowed_types: '', max_size: 0, max_files: 0 });
+  assert.equal(att.body, { enabled: true, allowed_types: '', max_size: 2048, max_files: 5 });
 });
 
 test('the advertised page limits are the ones lists apply: limit=1000 answers max_response_items entries', async () => {

@@ -98,10 +98,13 @@ test('every operation: a unique operationId, a summary, tags, path params matchi
     assert.equal(pathParams.map((p: any) => p.name).sort(), inPath, `${where}: path params`);
     for (const p of pathParams) assert.is(p.required, true, `${where}: ${p.name} required`);
     for (const p of op.parameters) {
-      assert.ok(['path', 'query', 'body'].includes(p.in), `${where}: ${p.name} in`);
+      assert.ok(['path', 'query', 'body', 'formData'].includes(p.in), `${where}: ${p.name} in`);
       if (p.in === 'body') assert.ok(p.schema?.$ref, `${where}: body schema`);
+      else if (p.in === 'formData') assert.is(p.type, 'file', `${where}: ${p.name} is a file`);
       else assert.ok(['string', 'integer', 'boolean'].includes(p.type), `${where}: ${p.name} type`);
     }
+    // A file upload takes a form or the raw bytes, and nothing else.
+    if (op.parameters.some((p: any) => p.in === 'formData')) assert.equal(op.consumes, ['multipart/form-data', 'application/octet-stream'], `${where}: consumes`);
     assert.ok(op.parameters.filter((p: any) => p.in === 'body').length <= 1, `${where}: one body at most`);
     if (op.parameters.some((p: any) => p.in === 'body')) assert.equal(op.consumes, ['application/json'], `${where}: consumes`);
 

@@ -5,15 +5,19 @@ import { User } from './user.js';
 /** The longest release body taken (Gitea sets no limit; a note is text a page shows whole). */
 export const MAX_RELEASE_NOTE = 1024 * 1024;
 
-/** A file attached to a release. This server stores none: lists of them are always empty. */
-export const Attachment = responseModel('Attachment', 'A file attached to a release (never present here: release files are not stored).', {
+/** A file attached to a release. */
+export const Attachment = responseModel('Attachment', 'A file attached to a release.', {
   id: t.int64(),
-  name: t.string(),
-  size: t.int64(),
-  download_count: t.int64(),
+  name: t.string('The file name downloads are offered under.'),
+  size: t.int64('In bytes.'),
+  download_count: t.int64('How many times the file was fetched.'),
   created_at: t.datetime(),
-  uuid: t.string(),
-  browser_download_url: t.string(),
+  uuid: t.string('The file\'s lasting identity (names can change and repeat).'),
+  browser_download_url: t.string('Where the bytes are fetched: /attachments/{uuid} under ROOT_URL.'),
+});
+
+export const EditAttachmentOptions = requestModel('EditAttachmentOptions', 'A new name for a release file.', {
+  name: rq.string('Name', {}, 'The new name (empty: unchanged); held to the allowed types.'),
 });
 
 export const Release = responseModel('Release', 'Notes published for a tag; a draft has no tag of its own until it is published.', {
@@ -32,7 +36,7 @@ export const Release = responseModel('Release', 'Notes published for a tag; a dr
   created_at: t.datetime(),
   published_at: nullable(t.datetime('When the release was last published; null for a draft.')),
   author: t.ref(User, 'Who published the release (Gitea\'s ghost user once the account is gone).'),
-  assets: t.array(Attachment, 'Always empty: release files are not stored here.'),
+  assets: t.array(Attachment, 'The release\'s files, by name.'),
 });
 
 export const CreateReleaseOption = requestModel('CreateReleaseOption', 'A new release.', {

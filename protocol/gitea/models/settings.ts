@@ -26,8 +26,8 @@ export const GeneralUISettings = responseModel('GeneralUISettings', 'Interface s
   custom_emojis: t.strings(),
 });
 
-/** Attachment uploads (this server takes none). */
-export const GeneralAttachmentSettings = responseModel('GeneralAttachmentSettings', 'Attachment uploads: switched off here (no issues or releases to attach to).', {
+/** Attachment uploads: here, release files. */
+export const GeneralAttachmentSettings = responseModel('GeneralAttachmentSettings', 'Attachment uploads (release files here): their allowed types and largest size.', {
   enabled: t.bool(),
   allowed_types: t.string(),
   max_size: t.int64('In MiB.'),

@@ -1,5 +1,5 @@
 import { defineGiteaOperation, gp, reply, repoParams } from '../operation.js';
-import { Attachment, CreateReleaseOption, EditReleaseOption, Release } from '../models/release.js';
+import { CreateReleaseOption, EditReleaseOption, Release } from '../models/release.js';
 
 const scopes = ['repository'] as const;
 const scope403 = { code: 403, reason: 'token scope' } as const;
@@ -147,19 +147,4 @@ export const repoDeleteRelease = defineGiteaOperation({
   scopes,
   guards: writeGuards,
   errors: [{ code: 401, reason: 'token is required' }, { code: 403, reason: 'token scope, or not a writer' }, missing, { code: 423, reason: 'repo is archived' }],
-});
-
-export const repoListReleaseAttachments = defineGiteaOperation({
-  operationId: 'repoListReleaseAttachments',
-  method: 'GET',
-  path: '/repos/{owner}/{repo}/releases/{id}/assets',
-  tags: ['repository'],
-  summary: 'A release\'s files: always none, as this server stores no release files',
-  params: byId,
-  body: null,
-  success: 200,
-  response: reply.list(Attachment),
-  scopes,
-  guards: ['repo', 'reader'],
-  errors: [scope403, missing],
 });

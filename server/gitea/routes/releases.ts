@@ -5,7 +5,7 @@ import { pageHeaders, pageOf } from '../http/paginate.js';
 import type { Releases } from '../services/releases.js';
 import type { Site } from '../site.js';
 
-/** Releases: list, latest, one by id or tag, create, edit, delete, and their (always empty) files. */
+/** Releases: list, latest, one by id or tag, create, edit, delete (their files: release-assets.ts). */
 export function mountReleases(b: GiteaBinder, g: { site: Site; releases: Releases }): void {
   b.mount(ops.repoListReleases, ({ draft, 'pre-release': prerelease, page, limit }, ctx) => {
     const p = pageOf(page, limit);
@@ -20,5 +20,4 @@ export function mountReleases(b: GiteaBinder, g: { site: Site; releases: Release
   b.mount(ops.repoGetRelease, ({ id }, ctx) => g.releases.get(ctx.repo!, id, ctx.doer));
   b.mount(ops.repoEditRelease, ({ id, body }, ctx) => g.releases.edit(ctx.repo!, ctx.doer!, id, body));
   b.mount(ops.repoDeleteRelease, ({ id }, ctx) => g.releases.remove(ctx.repo!, id, ctx.doer!));
-  b.mount(ops.repoListReleaseAttachments, ({ id }, ctx) => g.releases.assets(ctx.repo!, id, ctx.doer));
 }

@@ -11,7 +11,7 @@ const REACTIONS = ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket',
 const EMOJIS = ['git', 'gitea', 'codeberg', 'gitlab', 'github', 'gogs'];
 
 /** The instance settings clients read before they page or pick features: the limits and switches this server really applies. */
-export function mountSettings(b: GiteaBinder, g: { config: Pick<Config, 'apiMaxBlobSize' | 'mirrorEnabled' | 'lfsEnabled'> }): void {
+export function mountSettings(b: GiteaBinder, g: { config: Pick<Config, 'apiMaxBlobSize' | 'mirrorEnabled' | 'lfsEnabled' | 'attachmentMaxBytes' | 'releaseAllowedTypes'> }): void {
   b.mount(ops.getGeneralAPISettings, () => ({
     max_response_items: MAX_PAGE_SIZE,
     default_paging_num: DEFAULT_PAGE_SIZE,
@@ -29,5 +29,11 @@ export function mountSettings(b: GiteaBinder, g: { config: Pick<Config, 'apiMaxB
     lfs_disabled: !g.config.lfsEnabled,
   }));
   b.mount(ops.getGeneralUISettings, () => ({ default_theme: 'gitea-auto', allowed_reactions: REACTIONS, custom_emojis: EMOJIS }));
-  b.mount(ops.getGeneralAttachmentSettings, () => ({ enabled: false, allowed_types: '', max_size: 0, max_files: 0 }));
+  // Release files are the only attachments here: their limits (max_files is Gitea's default, a web form's count, which the API does not hold uploads to).
+  b.mount(ops.getGeneralAttachmentSettings, () => ({
+    enabled: true,
+    allowed_types: g.config.releaseAllowedTypes,
+    max_size: g.config.attachmentMaxBytes / (1024 * 1024),
+    max_files: 5,
+  }));
 }

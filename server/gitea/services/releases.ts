@@ -34,7 +34,18 @@ export interface ReleaseDeps {
   site: Site;
   userById(id: number): UserRow | undefined;
   userJson(u: UserRow, viewer: UserRow | null): ModelOf<typeof User>;
+  /** A release's files: their JSON, and their removal once the release's row (and theirs with it) is gone. */
+  files: ReleaseFiles;
   now?: () => number;
+}
+
+/** What releases know of their files (a port: the files service builds on releases, not the other way). */
+export interface ReleaseFiles {
+  json(releaseId: number): ModelOf<typeof Attachment>[];
+  /** The stored names of a release's files, collected before its row is removed. */
+  uuids(releaseId: number): string[];
+  /** Removes stored files whose rows are gone. */
+  discard(uuids: readonly string[]): Promise<void>;
 }
 
 /** The fields of a new release (Gitea's CreateReleaseOption). */
@@ -86,7 +97,7 @@ export function createReleases(deps: ReleaseDeps) {
       published_at: r.is_draft ? null : goTime(r.published_at || r.created_at),
       // Gitea converts the publisher without a viewer: the anonymous view (no e-mail address) for everyone.
       author: deps.userJson(publisher, null),
-      assets: [],
+      assets: deps.files.json(r.id),
     };
   }
 
@@ -114,6 +125,13 @@ export function createReleases(deps: ReleaseDeps) {
     }
   };
 
+  /** The row goes first (its files' rows with it), then the files. */
+  async function removeRow(r: ReleaseRow): Promise<void> {
+    const uuids = deps.files.uuids(r.id);
+    rows.remove(r.id);
+    await deps.files.discard(uuids);
+  }
+
   return {
     /**
      * A page of releases, newest first. Drafts are listed only to a writer whose
@@ -134,10 +152,14 @@ export function createReleases(deps: ReleaseDeps) {
 
     get: (repo: RepoContext, id: string, viewer: UserRow | null): ReleaseJson => json(repo, find(repo, id, viewer), viewer),
 
-    /** A release's files: always none (no release file is stored here). */
-    assets(repo: RepoContext, id: string, viewer: UserRow | null): ModelOf<typeof Attachment>[] {
-      find(repo, id, viewer);
-      return [];
+    /** The row of the release `id` names, as `viewer` may see it (Gitea's 404 otherwise). */
+    row: (repo: RepoContext, id: string, viewer: UserRow | null): ReleaseRow => find(repo, id, viewer),
+
+    /** The row of a tag's release (the name matched whatever its case), as `viewer` may see it. */
+    rowByTag(repo: RepoContext, tag: string, viewer: UserRow | null): ReleaseRow {
+      const r = rows.byTag(repo.row.id, tag);
+      if (!visible(repo, r, viewer)) throw notFound('not found');
+      return r;
     },
 
     byTag(repo: RepoContext, tag: string, viewer: UserRow | null): ReleaseJson {
@@ -203,16 +225,14 @@ export function createReleases(deps: ReleaseDeps) {
       return json(repo, rows.byId(repo.row.id, r.id)!, doer);
     },
 
-    /** Removes a release; its tag stays. */
-    remove(repo: RepoContext, id: string, doer: UserRow): void {
-      rows.remove(find(repo, id, doer).id);
-    },
+    /** Removes a release and its files; its tag stays. */
+    remove: (repo: RepoContext, id: string, doer: UserRow): Promise<void> => removeRow(find(repo, id, doer)),
 
-    /** Removes the release of a tag; the tag stays. */
-    removeByTag(repo: RepoContext, tag: string, doer: UserRow): void {
+    /** Removes the release of a tag and its files; the tag stays. */
+    removeByTag(repo: RepoContext, tag: string, doer: UserRow): Promise<void> {
       const r = rows.byTag(repo.row.id, tag);
       if (!visible(repo, r, doer)) throw notFound('not found');
-      rows.remove(r.id);
+      return removeRow(r);
     },
 
     /** Whether a release (a draft too) is attached to a tag name. */

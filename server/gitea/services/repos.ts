@@ -46,6 +46,8 @@ export interface RepoServiceDeps {
   teamAccess?: (orgId: number, userId: number) => 'read' | 'write' | 'admin' | 'owner' | null;
   /** How many published releases a repository has (none without it). */
   releaseCount?: (repoId: number) => number;
+  /** A repository's release files: collected before its row goes, removed after (none without it). */
+  releaseFiles?: { uuids(repoId: number): string[]; discard(uuids: readonly string[]): Promise<void> };
 }
 
 const RANK = { read: 1, write: 2, admin: 3, owner: 4 } as const;
@@ -192,10 +194,12 @@ export function createRepoService(deps: RepoServiceDeps) {
       return context(repos.byId(row.id)!, doer);
     },
 
-    /** Deletes the row (and with it collaborators, rules, LFS links), then the directory. */
+    /** Deletes the row (and with it collaborators, rules, LFS links, releases), then the directory and the release files. */
     async remove(ctx: RepoContext): Promise<void> {
       if (!ctx.perm.owner) throw forbidden('user should be the owner of the repo');
+      const files = deps.releaseFiles?.uuids(ctx.row.id) ?? [];
       repos.remove(ctx.row.id);
+      await deps.releaseFiles?.discard(files);
       const doomed = `${ctx.gitDir}.deleted-${Date.now()}`;
       git.forget(ctx.gitDir);
       await rename(ctx.gitDir, doomed).catch(() => {});

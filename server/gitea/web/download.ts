@@ -17,7 +17,7 @@ export const RESERVED = new Set(['api', 'ari', 'sim', 'assets', 'admin', 'user',
 const REF_KINDS = new Set(['branch', 'tag', 'commit']);
 
 /** Go's http.Error: what Gitea's web handlers answer with outside the API. */
-const plain = (status: number, text: string) =>
+export const plain = (status: number, text: string) =>
   new Response(`${text}\n`, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' } });
 
 /** `/{owner}/{repo}/raw/...` split into decoded segments, or null when the path is not this route's. */

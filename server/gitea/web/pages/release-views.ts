@@ -1,7 +1,7 @@
 import type { Release } from '../../../../protocol/gitea/index.js';
 import type { ModelOf } from '../../../../protocol/model.js';
 import { pathEscapeSegments } from '../../../util/go-format.js';
-import { esc, pageResponse, type Crumb, type Html } from './html.js';
+import { esc, humanSize, pageResponse, type Crumb, type Html } from './html.js';
 import { commitUrl, repoCrumbs, repoPath, type RepoLinks } from './repo-views.js';
 
 type ReleaseJson = ModelOf<typeof Release>;
@@ -23,10 +23,18 @@ function marks(rel: ReleaseJson): Html {
 /** The day a release came out (or was last edited, for a draft). */
 const day = (rel: ReleaseJson) => (rel.published_at ?? rel.created_at).slice(0, 10);
 
+/** A release's files as links to their downloads, with their sizes ('' when it has none). */
+function assetLinks(rel: ReleaseJson): Html {
+  if (!rel.assets.length) return '';
+  const links = rel.assets.map((a) => `<li><a href="${esc(a.browser_download_url)}">${esc(a.name)}</a> <span class="muted">${humanSize(a.size)}</span></li>`);
+  return `<ul class="assets">${links.join('')}</ul>`;
+}
+
 /** A repository's releases, newest first (`total` counts those not shown). */
 export function releasesPage(r: RepoLinks, releases: readonly ReleaseJson[], total: number): Response {
   const items = releases.map(
-    (rel) => `<li><a href="${esc(releaseUrl(r, rel.tag_name))}">${esc(rel.name || rel.tag_name)}</a>${marks(rel)} <span class="muted">· tag <code>${esc(rel.tag_name)}</code> · ${day(rel)}</span></li>`,
+    (rel) =>
+      `<li><a href="${esc(releaseUrl(r, rel.tag_name))}">${esc(rel.name || rel.tag_name)}</a>${marks(rel)} <span class="muted">· tag <code>${esc(rel.tag_name)}</code> · ${day(rel)}</span>${assetLinks(rel)}</li>`,
   );
   const more = total > releases.length ? `<p class="muted">${total - releases.length} older releases are not listed here; the API lists them all.</p>` : '';
   const body = `<h1>Releases of ${esc(`${r.owner.name}/${r.row.name}`)}</h1>
@@ -34,7 +42,7 @@ ${items.length ? `<ul class="repos">${items.join('')}</ul>${more}` : '<p class="
   return pageResponse(r.basePath, `Releases · ${r.owner.name}/${r.row.name}`, crumbs(r), body);
 }
 
-/** One release: its tag and commit, who published it and when, its notes (as text), its archives. */
+/** One release: its tag and commit, who published it and when, its notes (as text), its files and archives. */
 export function releasePage(r: RepoLinks, rel: ReleaseJson, sha1: string): Response {
   const tagged = sha1
     ? `<a href="${esc(`${repoPath(r)}/src/tag/${pathEscapeSegments(rel.tag_name)}`)}">${esc(rel.tag_name)}</a> at <a href="${esc(commitUrl(r, sha1))}">${sha1.slice(0, 10)}</a>`
@@ -48,6 +56,8 @@ export function releasePage(r: RepoLinks, rel: ReleaseJson, sha1: string): Respo
 <dt>published</dt><dd>${rel.published_at ? esc(rel.published_at) : '<span class="muted">not yet (draft)</span>'}</dd>
 ${downloads}
 </dl>
+<h2>Files</h2>
+${assetLinks(rel) || '<p class="muted">No files.</p>'}
 ${rel.body ? `<div class="message">${esc(rel.body)}</div>` : '<p class="muted">No release notes.</p>'}`;
   return pageResponse(r.basePath, `${rel.name || rel.tag_name} · ${r.owner.name}/${r.row.name}`, crumbs(r, rel.tag_name), body);
 }
