@@ -4,11 +4,15 @@ import { KeyedMutex } from '../../util/keyed-mutex.js';
 import { CatFilePool, type ObjectInfo } from './cat-file.js';
 import { parseCommit, type Commit } from './commit.js';
 import { lastCommitsIn } from './history.js';
+import { lastCommitsNearby, type HistoryReader } from './recent-history.js';
 import { readRefs, type Refs } from './refs.js';
 import { closeRefUpdaters } from './ref-updater.js';
 import { forgetObjectDirs } from './objects.js';
 import { runGit } from './run.js';
 import { parseTree, type TreeEntry } from './tree.js';
+
+/** Commits of straight history compared in-process before `git log` is started for what is left. */
+const NEARBY_COMMITS = 24;
 
 /** Where a path leads inside a commit's tree. */
 export type Lookup =
@@ -267,14 +271,31 @@ export class GitStore {
       if (hit) out.set(n, hit);
       else missing.push(n);
     }
-    if (missing.length) {
-      const found = await lastCommitsIn(gitDir, commit, dir, missing);
+    const record = (found: Map<string, string>) => {
       for (const [n, sha] of found) {
         this.lastCommitCache.set(key(n), sha);
         out.set(n, sha);
       }
-    }
+    };
+    // Recent history first, read through cat-file: most entries of a directory being edited were
+    // changed by its last few commits, and starting `git log` stalls this process while it forks.
+    if (missing.length) record(await lastCommitsNearby(this.historyReader(gitDir), commit, dir ? dir.split('/') : [], missing, NEARBY_COMMITS));
+    const rest = missing.filter((n) => !out.has(n));
+    if (rest.length) record(await lastCommitsIn(gitDir, commit, dir, rest));
     return out;
+  }
+
+  /** Commits and directories as lastCommitsNearby reads them. */
+  private historyReader(gitDir: string): HistoryReader {
+    return {
+      commit: (sha) => this.commit(gitDir, sha),
+      dirAt: async (c, parts) => {
+        const at = await this.lookup(gitDir, c.sha, parts);
+        if (!at.found || at.entry.mode !== '40000') return null;
+        const entries = await this.tree(gitDir, at.entry.sha);
+        return entries ? { sha: at.entry.sha, entries } : null;
+      },
+    };
   }
 
   /** The last commit that touched `path` (the commit itself for the root). */
