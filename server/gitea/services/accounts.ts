@@ -28,6 +28,13 @@ export interface Authenticated {
   token: TokenRow | null;
   /** The token's scopes, parsed once (null without a token: password sessions are not scoped). */
   scopes: Scopes | null;
+  /** Set when the token is an OAuth2 access token: the grant it was issued under. */
+  oauth?: { grantId: number; applicationId: number };
+}
+
+/** The port through which OAuth2 access tokens are checked (services/oauth2-tokens.ts). */
+export interface OAuthTokenCheck {
+  check(token: string): { userId: number; grantId: number; applicationId: number; scopes: string } | null;
 }
 
 /** A user to create. */
@@ -54,6 +61,7 @@ export function createAccounts(
   tokens: TokenRepo,
   now: () => number = () => Math.floor(Date.now() / 1000),
   throttle: LoginThrottle = new LoginThrottle({ failures: 0, windowMs: 0 }),
+  oauthTokens?: OAuthTokenCheck,
 ) {
   // Checking a password costs ~50 ms of scrypt; git over HTTP sends Basic credentials on every
   // request, so a verified pair is remembered briefly, keyed by a salted hash (never the password).
@@ -62,6 +70,20 @@ export function createAccounts(
   // admin command line, in another process) no longer matches it.
   const verified = new Lru<string, { userId: number; hash: string; until: number }>(1024);
   const pairKey = (name: string, password: string) => createHash('sha256').update(pepper).update(name.toLowerCase()).update('\0').update(password).digest('hex');
+
+  /**
+   * An OAuth2 access token's caller: its user (who must still be able to sign
+   * in) with the grant's scopes. It stands in a token row of its own, so the
+   * routes that take only the account password refuse it as they refuse tokens.
+   */
+  function oauthCaller(token: string): Authenticated | null {
+    const found = oauthTokens?.check(token);
+    if (!found) return null;
+    const user = users.byId(found.userId);
+    if (!user || !user.is_active || user.prohibit_login || user.type !== 0) return null;
+    const row: TokenRow = { id: 0, user_id: user.id, name: 'oauth2', token_hash: '', last_eight: '', scopes: found.scopes, created_at: 0, last_used_at: 0 };
+    return { user, token: row, scopes: new Scopes(found.scopes), oauth: { grantId: found.grantId, applicationId: found.applicationId } };
+  }
 
   /** Gitea's IsUsableUsername: the characters first, then reserved names, then reserved patterns. */
   function checkName(name: string): void {
@@ -124,6 +146,14 @@ export function createAccounts(
       // As Gitea: a token in the password slot authenticates its owner, whatever user name is given.
       const asToken = this.checkToken(password);
       if (asToken) return asToken;
+      return this.checkPassword(name, password, client);
+    },
+
+    /**
+     * The account password alone (the web sign-in form, Basic credentials),
+     * checked from `client` (its address) under the login throttle.
+     */
+    async checkPassword(name: string, password: string, client = ''): Promise<Authenticated | Throttled | null> {
       const wait = throttle.check(name, client);
       if (wait) return new Throttled(wait);
       const user = users.byName(name);
@@ -147,7 +177,7 @@ export function createAccounts(
 
     /** A token (header, query, or Basic): looked up by its hash. */
     checkToken(token: string): Authenticated | null {
-      if (!/^[0-9a-f]{40}$/.test(token)) return null;
+      if (!/^[0-9a-f]{40}$/.test(token)) return oauthCaller(token);
       const row = tokens.byHash(tokenHash(token));
       if (!row) return null;
       const user = users.byId(row.user_id);
