@@ -7,8 +7,9 @@ const missing = { code: 404, reason: 'no such application among the caller\'s ow
 const badBody = { code: 422, reason: 'invalid options (a name and at least one redirect URI are required)' } as const;
 const badUri = { code: 400, reason: 'a redirect URI that is not an absolute http(s) URL without a fragment' } as const;
 
-export const userGetOAuth2Applications = defineGiteaOperation({
-  operationId: 'userGetOAuth2Applications',
+/** Gitea's own operation id for the list (its spelling, singular, kept for clients generated from its document). */
+export const userGetOauth2Application = defineGiteaOperation({
+  operationId: 'userGetOauth2Application',
   method: 'GET',
   path: '/user/applications/oauth2',
   tags: ['user'],

@@ -36,7 +36,7 @@ export function mountOAuth2Apps(b: GiteaBinder, g: { site: Site; apps: OAuth2App
   // Gitea's id parameter is ParamsInt64: anything else is 0, which names no application.
   const idOf = (raw: string) => (/^\d{1,15}$/.test(raw) ? Number(raw) : 0);
 
-  b.mount(ops.userGetOAuth2Applications, ({ page, limit }, ctx) => {
+  b.mount(ops.userGetOauth2Application, ({ page, limit }, ctx) => {
     const p = pageOf(page, limit);
     const { rows, total } = g.apps.page(ctx.doer!, p.limit, (p.page - 1) * p.limit);
     return new Reply(200, rows.map((a) => toOAuth2Application(a)), pageHeaders(ctx.url, g.site, total, p.limit, page));
