@@ -38,7 +38,8 @@ export function mountOAuth2Apps(b: GiteaBinder, g: { site: Site; apps: OAuth2App
 
   b.mount(ops.userGetOauth2Application, ({ page, limit }, ctx) => {
     const p = pageOf(page, limit);
-    const { rows, total } = g.apps.page(ctx.doer!, p.limit, (p.page - 1) * p.limit);
+    // A page far past the end is empty (its offset kept an integer SQLite can bind).
+    const { rows, total } = g.apps.page(ctx.doer!, p.limit, Math.min((p.page - 1) * p.limit, Number.MAX_SAFE_INTEGER));
     return new Reply(200, rows.map((a) => toOAuth2Application(a)), pageHeaders(ctx.url, g.site, total, p.limit, page));
   });
   b.mount(ops.userCreateOAuth2Application, ({ body }, ctx) => {
