@@ -109,8 +109,8 @@ test('sign in, grant, exchange the code from the CMS origin, call the API with t
   await page.click('button[value=true]');
   // Back on the CMS page, which finishes on its own.
   await page.waitForURL(`${cms.origin}/admin/`);
-  await page.waitForFunction(() => (window as unknown as { __result?: unknown }).__result !== undefined);
-  const result = await page.evaluate(() => (window as unknown as { __result: unknown }).__result);
+  await page.waitForFunction(() => (globalThis as unknown as { __result?: unknown }).__result !== undefined);
+  const result = await page.evaluate(() => (globalThis as unknown as { __result: unknown }).__result);
   assert.equal(result, { tokenStatus: 200, tokenType: 'bearer', userStatus: 200, login: 'editor' });
   assert.ok(requests.every((u) => new URL(u).hostname === '127.0.0.1'), requests.join('\n'));
   assert.equal(failed, []);
@@ -125,8 +125,8 @@ test('sign in, grant, exchange the code from the CMS origin, call the API with t
   await page.waitForURL(`${g.url}/login/oauth/authorize?**`);
   await page.click('button[value=false]');
   await page.waitForURL(`${cms.origin}/admin/`);
-  await page.waitForFunction(() => (window as unknown as { __result?: unknown }).__result !== undefined);
-  assert.equal(await page.evaluate(() => (window as unknown as { __result: unknown }).__result), { error: 'access_denied' });
+  await page.waitForFunction(() => (globalThis as unknown as { __result?: unknown }).__result !== undefined);
+  assert.equal(await page.evaluate(() => (globalThis as unknown as { __result: unknown }).__result), { error: 'access_denied' });
 });
 
 test.run();
