@@ -71,6 +71,7 @@ test('the whole flow: sign in with CSRF, consent, code, token from the CMS origi
   assert.is(consent.status, 200);
   assert.ok(consent.text.includes("fay&#39;s CMS"));
   assert.ok(consent.text.includes('cms.example.test'));
+  assert.ok(consent.text.includes('whatever you can, through the API'));
   assert.match(consent.headers.get('content-security-policy')!, `form-action 'self' ${CMS};`);
 
   const granted = await web.post('/login/oauth/grant', { ...hiddenFields(consent.text), granted: 'true' });
@@ -230,6 +231,9 @@ test('a public client on a loopback IP may use any port; scopes asked for bind t
   const app = await registerApp(g, user, { name: 'cli', redirect_uris: ['http://127.0.0.1/callback'] });
   const redirect = 'http://127.0.0.1:54321/callback';
   const { code, verifier, back } = await codeFor(web, user, app.client_id, { redirect_uri: redirect, scope: 'openid read:user' });
+  // A public client is asked again each time (RFC 6749 10.2); the page says what the token may do.
+  const asked = await web.get(authorizePath({ client_id: app.client_id, redirect_uri: redirect, response_type: 'code', scope: 'openid read:user', code_challenge: pkce().challenge, code_challenge_method: 'S256' }));
+  assert.ok(asked.text.includes('with these scopes only: <strong>read:user</strong>'), asked.text);
   assert.is(back.origin, 'http://127.0.0.1:54321');
   const tok = await tokenRequest(g.url, { grant_type: 'authorization_code', code, redirect_uri: redirect, client_id: app.client_id, code_verifier: verifier });
   assert.is(tok.status, 200);

@@ -4,7 +4,7 @@ import { readBody } from '../../http/body.js';
 import { readCredentials } from '../http/auth.js';
 import type { Accounts } from '../services/accounts.js';
 import type { AuthorizeRequest, OAuth2Authorize } from '../services/oauth2-authorize.js';
-import { TokenError, type OAuth2Tokens, type TokenForm } from '../services/oauth2-tokens.js';
+import { apiScopesOf, TokenError, type OAuth2Tokens, type TokenForm } from '../services/oauth2-tokens.js';
 import type { WebSessions } from '../services/web-sessions.js';
 import type { Site } from '../site.js';
 import { authorizeErrorPage, consentPage } from './pages/sign-in-views.js';
@@ -110,6 +110,7 @@ export function mountOAuth2Web(app: Hono<any>, g: OAuth2WebDeps): void {
         ownerName: owner?.name ?? '',
         userName: visit.user.name,
         redirectUri: checked.req.redirectUri,
+        access: apiScopesOf(checked.req.scope),
         fields,
         redirectSource: sourceOf(checked.req.redirectUri),
       }),

@@ -34,6 +34,8 @@ export interface ConsentView {
   ownerName: string;
   userName: string;
   redirectUri: string;
+  /** The API scopes the token would hold (`all`: whatever the user may do). */
+  access: string;
   /** The authorization request, carried through the form unchanged (and checked again when it comes back). */
   fields: Record<string, string>;
   /** The CSP source the grant's redirect goes to (the form's answer sends the browser there). */
@@ -49,7 +51,9 @@ export function consentPage(basePath: string, v: ConsentView): Response {
     // Shown as registered.
   }
   const body = `<h1>Authorize ${esc(v.appName)}?</h1>
-<p><strong>${esc(v.appName)}</strong>, registered by <strong>${esc(v.ownerName)}</strong>, asks to use your account <strong>${esc(v.userName)}</strong>: it will be able to read and change what you can, through the API.</p>
+<p><strong>${esc(v.appName)}</strong>, registered by <strong>${esc(v.ownerName)}</strong>, asks to use your account <strong>${esc(v.userName)}</strong>: ${
+    v.access === 'all' ? 'it will be able to read and change whatever you can, through the API.' : `through the API, with these scopes only: <strong>${esc(v.access.split(',').join(', '))}</strong>.`
+  }</p>
 <p>You will be sent back to <strong>${esc(host)}</strong> (<span class="muted">${esc(v.redirectUri)}</span>).</p>
 <form class="consent" method="post" action="${esc(`${basePath}/login/oauth/grant`)}">
 ${hidden('_csrf', v.csrf)}${Object.entries(v.fields).map(([k, val]) => hidden(k, val)).join('')}
