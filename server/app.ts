@@ -23,6 +23,7 @@ import { apiKeyOf, PRESET_ARI_USER, type AriAuth, type PresetUserEnv } from './a
 import { createCors, isOAuthCorsPath } from './http/cors.js';
 import { createCrashPoint } from './http/crash-point.js';
 import { requestLog } from './http/request-log.js';
+import type { AnswerMemo } from './http/answer-memo.js';
 import type { OriginPolicy } from './http/origin-policy.js';
 import { createAriBinder } from './ari/http/bind.js';
 import type { Logger } from './log.js';
@@ -43,6 +44,8 @@ export interface AppDeps {
   /** Contract violations found in test mode (responses and events that do not match protocol/). */
   violations: string[];
   origins: OriginPolicy;
+  /** Repository reads kept to be sent again (see AnswerMemo); the front door serves them. */
+  answers?: AnswerMemo;
 }
 
 /** What a cross-site request is told, in the dialect of its path. */
@@ -68,6 +71,8 @@ export function createApp(deps: AppDeps) {
   const { config, log, telephony, ariAuth } = deps;
   const app = new Hono<{ Variables: { ariUser: unknown; giteaAuth: unknown; giteaBasic: boolean } }>({ getPath: routingPath });
   app.use('*', requestLog(log));
+  // Outside every other middleware: what it keeps carries all their headers.
+  if (deps.answers) app.use('/api/v1/*', deps.answers.middleware());
 
   // A body refused as too large is not read to its end: the connection is closed once the answer has
   // left, rather than kept paused (its descriptor held) for as long as the client goes on sending.
@@ -164,6 +169,7 @@ export function createApp(deps: AppDeps) {
     maxBodyBytes: config.maxBodyBytes,
     maxJsonDepth: config.maxJsonDepth,
     production: config.production,
+    ...(deps.answers ? { answers: deps.answers } : {}),
   });
 
   app.all('/ari/*', (c) => c.json({ message: 'Resource not found' }, 404));

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createApp, CROSS_ORIGIN_REFUSED } from './app.js';
 import { edgeErrorBody, isAriUpgradePath } from './edge-errors.js';
 import { answerSocket } from './http/answer-socket.js';
+import { AnswerMemo } from './http/answer-memo.js';
 import { createOriginPolicy, type OriginPolicy } from './http/origin-policy.js';
 import { createEventsWs } from './ari/events-ws.js';
 import { createMediaWs, type MediaWs } from './ari/media-ws.js';
@@ -43,6 +44,8 @@ export interface RunningServer {
   httpServer: Server;
   db: Db;
   log: Logger;
+  /** Repository reads sent again from memory (their counts). */
+  answers: AnswerMemo;
   violations: string[];
   /** Graceful stop: refuse new connections, finish in-flight requests, close sockets (1001), flush, close the database. */
   close(): Promise<void>;
@@ -202,7 +205,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     await gitea.bootstrapAdmin();
     const site = gitea.site;
     origins = createOriginPolicy({ rootUrl: () => site.rootUrl, trusted: config.trustedOrigins });
-    const app = createApp({ config, log, telephony, channelRepo, ariAuth, gitea, violations, origins });
+    const answers = new AnswerMemo('/api/v1/', log);
+    const app = createApp({ config, log, telephony, channelRepo, ariAuth, gitea, violations, origins, answers });
     const wsLimits = { log, maxPayload: config.wsMaxPayload, maxBufferedBytes: config.wsMaxBufferedBytes, pingIntervalMs: config.wsPingIntervalMs };
     // REST requests sent over an event socket go through the same application, as the socket's user.
     const invoke = async (req: Request, user: AriUser) => app.fetch(req, { [PRESET_ARI_USER]: user });
@@ -215,9 +219,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     });
     telephony.modules.onReload('res_ari.so', () => outbound.reload());
     sockets = { events: createEventsWs({ engine: telephony.engine, auth: ariAuth, invoke, ...wsLimits }), tap: createEventTapWs({ taps: telephony.engine.taps, auth: ariAuth, ...wsLimits }), repoEvents: createRepoEventsWs(gitea, wsLimits), media: createMediaWs({ media: telephony.websocketMedia, log }), outbound };
-    early.ready(app);
+    early.ready(app, (req, res, next) => answers.serve(req, res, next));
     gitea.startMirrors();
-    return running({ url, port, config, log, server, app, db, telephony, gitea, sockets, violations, lock: opened.lock });
+    return running({ url, port, config, log, server, app, db, telephony, gitea, sockets, violations, answers, lock: opened.lock });
   } catch (err) {
     await early.abort();
     opened.telephony?.stop();
@@ -240,6 +244,7 @@ function running(s: {
   gitea: Gitea;
   sockets: Sockets;
   violations: string[];
+  answers: AnswerMemo;
   lock: DataDirLock;
 }): RunningServer {
   const { server, telephony, gitea, db, sockets } = s;
@@ -254,6 +259,7 @@ function running(s: {
     app: s.app,
     db,
     log: s.log,
+    answers: s.answers,
     get violations() {
       return [...s.violations, ...telephony.engine.violations];
     },

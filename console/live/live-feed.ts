@@ -23,6 +23,8 @@ export class LiveFeed {
   private timer: ReturnType<typeof setInterval> | undefined;
   private retry: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
+  /** The store's event count at the last poll: a poll finding it moved knows the tap is busy. */
+  private countAtPoll = -1;
 
   constructor(private readonly session: Session, private readonly store: LiveStore, private readonly log: EventLogStore) {}
 
@@ -40,11 +42,22 @@ export class LiveFeed {
 
   /**
    * Takes a fresh REST snapshot and makes sure the tap follows the listed applications. Unless
-   * `force`d, a snapshot answered while events arrived is dropped (it may be older than they are).
+   * `force`d, a snapshot answered while events arrived is dropped (it may be older than they are),
+   * and while the open tap is delivering events only the applications are read: the whole
+   * snapshot (a thousand channels is a megabyte of JSON for the server to write and the page
+   * to parse) waits for a quiet poll.
    */
   async refresh(force = false): Promise<void> {
     const seen = this.store.eventCount;
     const get = <T>(path: string) => call<T>(this.session, 'ari', 'GET', path);
+    const busy = !force && this.socket?.readyState === WebSocket.OPEN && seen !== this.countAtPoll;
+    this.countAtPoll = seen;
+    if (busy) {
+      const apps = await get<Snapshot['apps']>('/ari/applications');
+      this.store.loadApps(apps);
+      this.follow(apps.map((a) => a.name));
+      return;
+    }
     const [apps, channels, bridges, endpoints, deviceStates] = await Promise.all([
       get<Snapshot['apps']>('/ari/applications'), get<Snapshot['channels']>('/ari/channels'), get<Snapshot['bridges']>('/ari/bridges'),
       get<Snapshot['endpoints']>('/ari/endpoints'), get<Snapshot['deviceStates']>('/ari/deviceStates'),

@@ -80,6 +80,12 @@ export class LiveStore extends Observable {
     if (this.channels.delete(id)) this.list.changed();
   }
 
+  /** Replaces the applications only (a poll while the tap is busy reads nothing else). */
+  loadApps(apps: Snapshot['apps']): void {
+    this.apps = new Map(apps.map((a) => [a.name, a]));
+    this.changed();
+  }
+
   /** Replaces what REST answered for; playbacks and recordings (which ARI cannot list) are kept. */
   load(s: Snapshot): void {
     this.apps = new Map(s.apps.map((a) => [a.name, a]));

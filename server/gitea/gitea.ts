@@ -194,6 +194,8 @@ export async function createGitea(deps: GiteaDeps) {
     oauth2Authorize: createOAuth2Authorize({ apps: oauth2Apps, grants: grantRows }),
     oauth2Tokens,
     webSessions: createWebSessions({ rows: createWebSessionRepo(db), userById: (id) => accounts.byId(id) }),
+    /** Changes whenever the account tables may have changed (answers built from them are kept under it). */
+    accountsGeneration: () => users.generation(),
     repos,
     /** Organisations and their teams. */
     orgs,

@@ -1,10 +1,12 @@
 import type { Hono } from 'hono';
 import { GITEA_MODELS } from '../../protocol/gitea/index.js';
 import { giteaSwagger } from '../../protocol/gitea/swagger.js';
+import type { AnswerMemo } from '../http/answer-memo.js';
 import type { Logger } from '../log.js';
 import type { Gitea } from './gitea.js';
 import { giteaAuth, TOO_MANY_FAILURES } from './http/auth.js';
 import { createGiteaBinder } from './http/bind.js';
+import { createReplay } from './http/replay.js';
 import { mountBranches } from './routes/branches.js';
 import { mountContents } from './routes/contents.js';
 import { mountRepos } from './routes/repos.js';
@@ -36,6 +38,8 @@ export interface GiteaMountOptions {
   maxBodyBytes: number;
   maxJsonDepth: number;
   production: boolean;
+  /** Where replayable answers are kept (none: every request runs the app). */
+  answers?: AnswerMemo;
 }
 
 /** Whether a raw request target's path has a `.` or `..` segment (percent-encoded or not). */
@@ -58,6 +62,16 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
     log: opts.log,
     production: opts.production,
     mirrorEnabled: g.config.mirrorEnabled,
+    ...(opts.answers
+      ? {
+          replay: createReplay({
+            memo: opts.answers,
+            accounts: g.accounts,
+            accountsGeneration: g.accountsGeneration,
+            refsEpoch: (gitDir) => g.git.refsEpoch(gitDir),
+          }),
+        }
+      : {}),
   });
   // The Node adaptor resolves `.` and `..` segments (also `%2e%2e`) before routing, so
   // `DELETE …/collaborators/..` would reach `DELETE /repos/{owner}/{repo}`. Gitea routes the

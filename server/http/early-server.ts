@@ -1,5 +1,5 @@
 import { createAdaptorServer } from '@hono/node-server';
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 
 /** The port cannot be had (in use, no permission, HOST not ours or not resolvable); `message` is one line. */
 export class ListenError extends Error {
@@ -13,6 +13,9 @@ export class ListenError extends Error {
 
 type FetchApp = { fetch(req: Request, env?: unknown): Response | Promise<Response> };
 
+/** Sees each request before the app does: answers it, or calls `next` to hand it on. */
+export type FrontDoor = (req: IncomingMessage, res: ServerResponse, next: () => unknown) => unknown;
+
 /** A listening server that holds requests until the app is ready, so the port is taken before start-up work. */
 export interface EarlyServer {
   server: Server;
@@ -22,8 +25,8 @@ export interface EarlyServer {
   held(): number;
   /** Resolves true once the app is ready, false if start-up failed; counts the caller as held meanwhile. */
   waitReady(): Promise<boolean>;
-  /** Hands every waiting request, and every later one, to the app. */
-  ready(app: FetchApp): void;
+  /** Hands every waiting request, and every later one, to the app (through `front` first, when given). */
+  ready(app: FetchApp, front?: FrontDoor): void;
   /** Start-up failed: waiting requests get 503 and the port is released. */
   abort(): Promise<void>;
 }
@@ -73,7 +76,11 @@ export function createEarlyServer(opts: { headersTimeoutMs: number }): EarlyServ
   };
   const unavailable = () => new Response(JSON.stringify({ message: 'Service Unavailable' }), { status: 503, headers: { 'content-type': 'application/json', connection: 'close' } });
 
+  let front: FrontDoor | undefined;
   const server = createAdaptorServer({
+    // Node's own server, with the front door (if any) before the adaptor's listener.
+    createServer: ((options: ServerOptions, listener: RequestListener) =>
+      createServer(options, (req, res) => (front ? front(req, res, () => listener(req, res)) : listener(req, res)))) as typeof createServer,
     // A client gets this long to send its request's headers; silent and trickling connections are checked
     // often enough that none outlives the limit by much.
     serverOptions: { headersTimeout: opts.headersTimeoutMs, connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(opts.headersTimeoutMs / 4))) },
@@ -97,8 +104,9 @@ export function createEarlyServer(opts: { headersTimeoutMs: number }): EarlyServ
       }),
     held: () => held,
     waitReady,
-    ready(a) {
+    ready(a, door) {
       app = a;
+      front = door;
       settle(true);
     },
     async abort() {

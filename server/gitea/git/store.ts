@@ -57,6 +57,8 @@ export class GitStore {
   private readonly names = new Lru<string, Map<string, ObjectInfo>>(1024);
   /** Counts ref moves seen by `names`: an answer git gave across one is not kept. */
   private namesEpoch = 0;
+  /** Ref moves per repository (HEAD included), for answers kept outside this store. */
+  private readonly refMoves = new Map<string, number>();
   /** Small blobs we just wrote (the write's answer reads them back at once). */
   private readonly recentBlobs = new Lru<string, Buffer>(256, { maxWeight: 16 * 1024 * 1024, weigh: (b) => b.length + 64 });
 
@@ -139,6 +141,16 @@ export class GitStore {
   private dropNames(gitDir: string): void {
     this.names.delete(gitDir);
     this.namesEpoch++;
+    this.refMoves.set(gitDir, (this.refMoves.get(gitDir) ?? 0) + 1);
+  }
+
+  /**
+   * A number that changes whenever a ref or HEAD of the repository moves (or
+   * it is forgotten): an answer built from what its names pointed at holds
+   * while this stays the same. One small entry per repository ever touched.
+   */
+  refsEpoch(gitDir: string): number {
+    return this.refMoves.get(gitDir) ?? 0;
   }
 
   async setHead(gitDir: string, branch: string): Promise<void> {

@@ -19,6 +19,7 @@ import { takesWrites } from '../services/repo-access.js';
 import { accountVisibleTo, publicOnlyRefusesUser } from '../services/visibility.js';
 import type { Site } from '../site.js';
 import { giteaJsonError } from './go-json-error.js';
+import type { Replay } from './replay.js';
 
 /** What a handler knows about its request besides the bound arguments. */
 export interface GiteaContext {
@@ -38,6 +39,12 @@ export interface GiteaContext {
   org: UserRow | undefined;
   /** Set by the `team` guard. */
   team: TeamRow | undefined;
+  /**
+   * Marks the answer as built only from the request, the caller, the account
+   * tables, the repository's refs and git objects: it may then be sent again
+   * from memory until one of those changes (replay.ts).
+   */
+  replayable(): void;
 }
 
 /** The GiteaContext of one request; a class, so every request's context has one shape (and the URL is parsed only when asked for). */
@@ -47,6 +54,7 @@ class RequestContext implements GiteaContext {
   contextUser: UserRow | undefined = undefined;
   org: UserRow | undefined = undefined;
   team: TeamRow | undefined = undefined;
+  replay = false;
   #url: URL | undefined;
 
   constructor(
@@ -61,6 +69,10 @@ class RequestContext implements GiteaContext {
 
   get url(): URL {
     return (this.#url ??= new URL(this.href));
+  }
+
+  replayable(): void {
+    this.replay = true;
   }
 }
 
@@ -92,6 +104,8 @@ export interface GiteaBinderOptions {
   production: boolean;
   /** MIRROR_ENABLED (the `mirrorsEnabled` guard). */
   mirrorEnabled: boolean;
+  /** Where answers a handler marks replayable are offered (none: nothing is replayed). */
+  replay?: Replay;
 }
 
 /** Guards Gitea checks once the body is bound (in its handlers or after `bind`): they run after it. */
@@ -121,6 +135,7 @@ const GITEA_BOOLEAN: BooleanWords = { yes: new Set(['true', '1', 'on']), no: new
  */
 export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
   const mounted = new Set<GOperation>();
+  const replay = opts.replay;
 
   const dialect = giteaErrors(opts.site);
   const errorResponse = (status: number, message: string, headers: Record<string, string> = {}) => dialectError(dialect, status, message, headers);
@@ -266,6 +281,7 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
       const auth = c.get('giteaAuth') as Authenticated | null;
       const peer = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? '';
       const ctx = new RequestContext(auth, c.req.raw, c.req.url, c.get('giteaBasic') === true, peer.replace(/^::ffff:/, ''));
+      const stamp = replay && c.req.method === 'GET' ? replay.begin() : undefined;
       let result: unknown;
       try {
         checkScopes(op, auth, c.req.method);
@@ -273,6 +289,7 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
         for (const name of pathParams) params[name] = c.req.param(name) ?? '';
         if (dotted) splitDottedParams(op.path, params);
         for (const g of guards) runGuard(g, ctx, params);
+        if (stamp && ctx.repo) replay!.repository(stamp, ctx.repo.gitDir);
         const args: Record<string, unknown> = { ...params };
         if (queryParams.length && c.req.url.includes('?')) bindQuery(queryParams, ctx.url, args);
         if (op.body) args.body = await bindBody(op, c);
@@ -288,13 +305,11 @@ export function createGiteaBinder(app: Hono<any>, opts: GiteaBinderOptions) {
       if (result instanceof Response) return check(op, where, result, undefined, false);
       const reply = result instanceof Reply ? result : new Reply(op.success, result);
       if (reply.status === 204 || !op.response?.schema) return check(op, where, new Response(null, { status: reply.status, headers: reply.headers }), undefined, false);
-      return check(
-        op,
-        where,
-        new Response(serialize(reply.body), { status: reply.status, headers: { 'content-type': 'application/json;charset=utf-8', ...reply.headers } }),
-        reply.body,
-        true,
-      );
+      let body = serialize(reply.body);
+      if (stamp && ctx.replay && reply.status === 200 && typeof body === 'string') body = Buffer.from(body);
+      const res = new Response(body, { status: reply.status, headers: { 'content-type': 'application/json;charset=utf-8', ...reply.headers } });
+      if (stamp && ctx.replay && reply.status === 200) replay!.offer(res, body as Uint8Array, auth, stamp);
+      return check(op, where, res, reply.body, true);
     };
   }
 

@@ -20,6 +20,7 @@ export function mountCommits(b: GiteaBinder, g: { site: Site; commits: Commits; 
       'X-PageCount': String(pages),
       'X-HasMore': String(res.page < pages),
     });
+    ctx.replayable();
     return new Reply(200, res.commits, headers);
   });
 

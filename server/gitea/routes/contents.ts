@@ -63,9 +63,14 @@ export function mountContents(b: GiteaBinder, g: { files: Files; contents: Conte
 
   b.mount(ops.repoGetContentsList, async ({ ref }, ctx) => {
     const res = await g.contents.get(ctx.repo!, ref, '');
+    ctx.replayable();
     return Array.isArray(res) ? res : [res];
   });
-  b.mount(ops.repoGetContents, ({ filepath, ref }, ctx) => g.contents.get(ctx.repo!, ref, filepath));
+  b.mount(ops.repoGetContents, async ({ filepath, ref }, ctx) => {
+    const res = await g.contents.get(ctx.repo!, ref, filepath);
+    ctx.replayable();
+    return res;
+  });
 
   b.mount(ops.repoChangeFiles, async ({ body }, ctx) => {
     const files: ChangeFile[] = (body.files ?? []).map((f) => {

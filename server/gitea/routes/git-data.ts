@@ -16,6 +16,7 @@ export const commitParts = (ctx: GiteaContext, a: { stat?: boolean; verification
 export function mountGitData(b: GiteaBinder, g: { gitData: GitData; commits: Commits }): void {
   b.mount(ops.getTree, async ({ sha, recursive, page, per_page }, ctx) => {
     const tree = await g.gitData.tree(ctx.repo!, sha, { recursive, page, per_page });
+    ctx.replayable();
     return new Reply(200, tree, { 'X-Total-Count': String(tree.total_count), 'Access-Control-Expose-Headers': 'X-Total-Count' });
   });
   // Each diff route before its single commit route: `{sha}.diff` would otherwise be read as a commit name.
@@ -26,7 +27,11 @@ export function mountGitData(b: GiteaBinder, g: { gitData: GitData; commits: Com
     b.mount(diffOp, async ({ sha, diffType }, ctx) =>
       new Response(new Uint8Array(await g.commits.diff(ctx.repo!, sha, diffType)), { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' } }),
     );
-    b.mount(oneOp, ({ sha, ...a }, ctx) => g.commits.one(ctx.repo!, sha, commitParts(ctx, a), ctx.doer));
+    b.mount(oneOp, async ({ sha, ...a }, ctx) => {
+      const one = await g.commits.one(ctx.repo!, sha, commitParts(ctx, a), ctx.doer);
+      ctx.replayable();
+      return one;
+    });
   }
   b.mount(ops.repoListAllGitRefs, async (_a, ctx) => {
     const refs = await g.gitData.refs(ctx.repo!, '');

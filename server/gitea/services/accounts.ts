@@ -21,6 +21,9 @@ const RESERVED_PATTERNS = ['*.keys', '*.gpg', '*.rss', '*.atom', '*.png'];
 /** Gitea: passwords shorter than MIN_PASSWORD_LENGTH (8) are refused. */
 export const MIN_PASSWORD_LENGTH = 8;
 
+/** A token's last use is written at most this often (seconds). */
+const TOKEN_USE_RECORDED_EVERY_S = 60;
+
 /** The caller once credentials are checked. */
 export interface Authenticated {
   user: UserRow;
@@ -178,13 +181,30 @@ export function createAccounts(
     /** A token (header, query, or Basic): looked up by its hash. */
     checkToken(token: string): Authenticated | null {
       if (!/^[0-9a-f]{40}$/.test(token)) return oauthCaller(token);
-      const row = tokens.byHash(tokenHash(token));
+      const hash = tokenHash(token);
+      let row = tokens.byHash(hash);
       if (!row) return null;
       const user = users.byId(row.user_id);
       if (!user || !user.is_active || user.prohibit_login || user.type !== 0) return null;
       const at = now();
-      if (at - row.last_used_at >= 60) tokens.touch(row.id, at); // coarse: a write per minute, not per request
+      if (at - row.last_used_at >= TOKEN_USE_RECORDED_EVERY_S) {
+        // Coarse: a write per minute, not per request. The row as written is the caller's (stillCurrent reads it).
+        tokens.touch(row.id, at);
+        row = tokens.byHash(hash) ?? row;
+      }
       return { user, token: row, scopes: new Scopes(row.scopes) };
+    },
+
+    /**
+     * Whether the same credentials, presented again now, would authenticate
+     * `auth` without writing anything, provided no account table changed
+     * meanwhile (what replay.ts checks): a token whose use is due to be
+     * recorded is not, so its next request goes through `checkToken`.
+     */
+    stillCurrent(auth: Authenticated): boolean {
+      // An OAuth2 token dies with its grant or application, which no account table records: checked every time.
+      if (auth.oauth) return false;
+      return !auth.token || now() - auth.token.last_used_at < TOKEN_USE_RECORDED_EVERY_S;
     },
 
     /**
