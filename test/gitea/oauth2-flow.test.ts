@@ -252,6 +252,20 @@ test('a public client on a loopback IP may use any port; scopes asked for bind t
   assert.is((await g.api('GET', '/api/v1/user', { headers: bearer, auth: null })).status, 401);
 });
 
+test('a warm read with an OAuth2 token is never sent again from memory: revoking the application takes effect at once', async () => {
+  const { g, user, app, web } = await setup('mo');
+  await g.repo('notes', { owner: user });
+  const { code, verifier } = await codeFor(web, user, app.client_id);
+  const tok = await tokenRequest(g.url, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, client_id: app.client_id, code_verifier: verifier });
+  const bearer = { authorization: `Bearer ${tok.body.access_token}` };
+  const served = () => g.t.server.answers.counts.served;
+  const before = served();
+  for (let i = 0; i < 3; i++) assert.is((await g.api('GET', '/api/v1/repos/mo/notes', { headers: bearer, auth: null })).status, 200);
+  assert.is(served(), before);
+  assert.is((await g.api('DELETE', `/api/v1/user/applications/oauth2/${app.id}`, { auth: user.auth })).status, 204);
+  assert.is((await g.api('GET', '/api/v1/repos/mo/notes', { headers: bearer, auth: null })).status, 401);
+});
+
 test('CORS on the token endpoint: the preflight and the answer for an allowed origin; none for another', async () => {
   const { g } = ctx;
   const pre = await fetch(`${g.url}/login/oauth/access_token`, { method: 'OPTIONS', headers: { origin: CMS, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
