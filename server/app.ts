@@ -20,7 +20,7 @@ import type { Telephony } from './ari/telephony.js';
 import type { Config } from './config.js';
 import type { ChannelRepo } from './db/repos/channel-repo.js';
 import { apiKeyOf, PRESET_ARI_USER, type AriAuth, type PresetUserEnv } from './ari/http/auth.js';
-import { createCors } from './http/cors.js';
+import { createCors, isOAuthCorsPath } from './http/cors.js';
 import { createCrashPoint } from './http/crash-point.js';
 import { requestLog } from './http/request-log.js';
 import type { AnswerMemo } from './http/answer-memo.js';
@@ -92,8 +92,9 @@ export function createApp(deps: AppDeps) {
   // A page on another site may make the browser send our credentials (cached Basic auth): state changes
   // from a foreign Origin are refused before anything else runs (reads are kept from it by the browser itself).
   // With CORS on, an origin it allows may write to /api/v1 unless the browser could have added those credentials.
+  // The OAuth2 token endpoint and userinfo are called from other origins by design, with no such credentials.
   app.use('*', async (c, next) => {
-    if (!READ_METHODS.has(c.req.method) && !deps.origins.allows(c.req.header('origin'), c.req.header('host')) && !cors?.allowsWrite(c.req.path, c.req.method, c.req.raw.headers)) {
+    if (!READ_METHODS.has(c.req.method) && !isOAuthCorsPath(c.req.path) && !deps.origins.allows(c.req.header('origin'), c.req.header('host')) && !cors?.allowsWrite(c.req.path, c.req.method, c.req.raw.headers)) {
       return c.json(edgeErrorBody(c.req.path, CROSS_ORIGIN_REFUSED, deps.gitea.site.swaggerUrl), 403);
     }
     await next();

@@ -23,8 +23,12 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream,
   );
 }
 
-/** Query parameters whose value is a credential: ARI's api_key, Gitea's token and access_token, and anything named like a password or secret. */
-const SECRET_PARAM = /^(api_key|token|access_token|.*password.*|passwd|.*secret.*|private_key)$/i;
+/**
+ * Query parameters whose value is a credential: ARI's api_key, Gitea's token and access_token, OAuth2's
+ * code, code_verifier and refresh_token (a redirect back to a client carries the code), and anything
+ * named like a password or secret (client_secret).
+ */
+const SECRET_PARAM = /^(api_key|token|access_token|refresh_token|code|code_verifier|.*password.*|passwd|.*secret.*|private_key)$/i;
 
 /** A query parameter's name as URLSearchParams reads it (`+` is a space, %XX decoded), so `api%5Fkey` is still api_key. */
 function paramName(raw: string): string {

@@ -6,6 +6,7 @@ import * as contentModels from './models/contents.js';
 import * as fileOptionModels from './models/file-options.js';
 import * as gitDataModels from './models/git-data.js';
 import * as mirrorModels from './models/mirror.js';
+import * as oauth2Models from './models/oauth2.js';
 import * as orgModels from './models/org.js';
 import * as releaseModels from './models/release.js';
 import * as repoModels from './models/repository.js';
@@ -20,6 +21,7 @@ import * as discoveryOps from './operations/discovery.js';
 import * as gitDataOps from './operations/git-data.js';
 import * as miscOps from './operations/misc.js';
 import * as mirrorOps from './operations/mirrors.js';
+import * as oauth2AppOps from './operations/oauth2-apps.js';
 import * as orgOps from './operations/orgs.js';
 import * as releaseOps from './operations/releases.js';
 import * as releaseAssetOps from './operations/release-assets.js';
@@ -35,6 +37,7 @@ export * from './models/contents.js';
 export * from './models/file-options.js';
 export * from './models/git-data.js';
 export * from './models/mirror.js';
+export * from './models/oauth2.js';
 export * from './models/org.js';
 export * from './models/release.js';
 export * from './models/repository.js';
@@ -49,6 +52,7 @@ export * as discovery from './operations/discovery.js';
 export * as gitData from './operations/git-data.js';
 export * as misc from './operations/misc.js';
 export * as mirrors from './operations/mirrors.js';
+export * as oauth2Apps from './operations/oauth2-apps.js';
 export * as orgs from './operations/orgs.js';
 export * as releases from './operations/releases.js';
 export * as releaseAssets from './operations/release-assets.js';
@@ -59,9 +63,9 @@ export * as tags from './operations/tags.js';
 export * as users from './operations/users.js';
 
 /** Every declared Gitea operation, for the served document and the drift gate. */
-export const GITEA_OPERATIONS: readonly GOperation[] = [miscOps, settingsOps, userOps, repoOps, discoveryOps, branchOps, branchWriteOps, tagOps, releaseOps, releaseAssetOps, contentOps, gitDataOps, commitOps, rawOps, mirrorOps, orgOps].flatMap((m) => Object.values(m) as GOperation[]);
+export const GITEA_OPERATIONS: readonly GOperation[] = [miscOps, settingsOps, userOps, oauth2AppOps, repoOps, discoveryOps, branchOps, branchWriteOps, tagOps, releaseOps, releaseAssetOps, contentOps, gitDataOps, commitOps, rawOps, mirrorOps, orgOps].flatMap((m) => Object.values(m) as GOperation[]);
 
 /** Every declared model (response and request), by name. */
-export const GITEA_MODELS: readonly GModel[] = [userModels, repoModels, branchModels, contentModels, fileOptionModels, mirrorModels, gitDataModels, commitStatusModels, settingsModels, tagModels, releaseModels, orgModels].flatMap((m) =>
+export const GITEA_MODELS: readonly GModel[] = [userModels, oauth2Models, repoModels, branchModels, contentModels, fileOptionModels, mirrorModels, gitDataModels, commitStatusModels, settingsModels, tagModels, releaseModels, orgModels].flatMap((m) =>
   (Object.values(m) as GModel[]).filter((x) => x && typeof x === 'object' && 'name' in x && 'ref' in x),
 );

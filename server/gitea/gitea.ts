@@ -8,6 +8,9 @@ import { createAttachmentRepo } from '../db/repos/attachment-repo.js';
 import { createReleaseRepo } from '../db/repos/release-repo.js';
 import { createRepositoryRepo } from '../db/repos/repository-repo.js';
 import { createTokenRepo } from '../db/repos/token-repo.js';
+import { createOAuth2AppRepo } from '../db/repos/oauth2-app-repo.js';
+import { createOAuth2GrantRepo } from '../db/repos/oauth2-grant-repo.js';
+import { createWebSessionRepo } from '../db/repos/web-session-repo.js';
 import { createUserRepo } from '../db/repos/user-repo.js';
 import type { Logger } from '../log.js';
 import { GitStore } from './git/store.js';
@@ -36,6 +39,10 @@ import { createRefResolver } from './services/ref-resolver.js';
 import { bootstrapAdmin } from './services/bootstrap-admin.js';
 import { CommitBus } from './services/commit-bus.js';
 import { LoginThrottle } from './services/login-throttle.js';
+import { createOAuth2Apps } from './services/oauth2-apps.js';
+import { createOAuth2Authorize } from './services/oauth2-authorize.js';
+import { createOAuth2Tokens } from './services/oauth2-tokens.js';
+import { createWebSessions } from './services/web-sessions.js';
 import { createContentsReader } from './services/contents.js';
 import { createFiles } from './services/files.js';
 import { createLfsStore } from './services/lfs-store.js';
@@ -74,7 +81,11 @@ export async function createGitea(deps: GiteaDeps) {
   const site = new Site(config.rootUrl ?? 'http://127.0.0.1/');
   const git = new GitStore();
   const users = createUserRepo(db);
-  const accounts = createAccounts(users, createTokenRepo(db), undefined, new LoginThrottle(config.loginThrottle));
+  // OAuth2: applications, then the tokens they are issued, which the accounts check beside access tokens.
+  const oauth2Apps = createOAuth2Apps(createOAuth2AppRepo(db));
+  const grantRows = createOAuth2GrantRepo(db);
+  const oauth2Tokens = createOAuth2Tokens({ apps: oauth2Apps, grants: grantRows });
+  const accounts = createAccounts(users, createTokenRepo(db), undefined, new LoginThrottle(config.loginThrottle), oauth2Tokens);
   const repoRows = createRepositoryRepo(db);
   const orgRows = createOrgRepo(db);
   const orgs = createOrgService({ rows: orgRows, accounts, checkName: accounts.checkName });
@@ -206,6 +217,11 @@ export async function createGitea(deps: GiteaDeps) {
     commitStatuses,
     archives: createArchives(git),
     accounts,
+    /** OAuth2 applications (the API), the authorization endpoint, the token endpoint, and web sign-in sessions. */
+    oauth2Apps,
+    oauth2Authorize: createOAuth2Authorize({ apps: oauth2Apps, grants: grantRows }),
+    oauth2Tokens,
+    webSessions: createWebSessions({ rows: createWebSessionRepo(db), userById: (id) => accounts.byId(id) }),
     /** Changes whenever the account tables may have changed (answers built from them are kept under it). */
     accountsGeneration: () => users.generation(),
     repos,

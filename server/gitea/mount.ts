@@ -24,6 +24,9 @@ import { mountReleases } from './routes/releases.js';
 import { mountReleaseAssets } from './routes/release-assets.js';
 import { mountOrgs } from './routes/orgs.js';
 import { mountAttachmentDownloads } from './web/attachments.js';
+import { mountOAuth2Apps } from './routes/oauth2-apps.js';
+import { mountOAuth2Web } from './web/oauth2-web.js';
+import { mountSignIn } from './web/sign-in.js';
 import { mountDownload } from './web/download.js';
 import { mountGitHttp } from './web/git-http.js';
 import { mountLfs } from './web/lfs.js';
@@ -89,6 +92,7 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
 
   const { site, git, config, accounts, repos, files, contents, protections, lfsStore, lfsRepo, refs, blobs } = g;
   mountUsers(b, { site, accounts });
+  mountOAuth2Apps(b, { site, apps: g.oauth2Apps });
   mountRepos(b, { site, repos, accounts, files, pullMirrors: g.pullMirrors, mirrors: g.mirrors, languages: g.languages });
   mountBranches(b, { site, branches: g.branches, writer: g.branchWriter, accounts, protections, repos });
   mountContents(b, { files, contents, batch: g.contentsBatch });
@@ -113,6 +117,9 @@ export function mountGitea(app: Hono<any>, g: Gitea, opts: GiteaMountOptions): v
   mountGitHttp(app, { config, accounts, repos, git, protections, commits: g.commits }, opts);
   mountDownload(app, { config, accounts, repos, refs, blobs });
   mountAttachmentDownloads(app, { config, accounts, repos, releases: g.releases, releaseAssets: g.releaseAssets });
+  // Web sign-in and the OAuth2 provider, before the pages' loose `/{owner}/{repo}` routes.
+  mountSignIn(app, { site, accounts, sessions: g.webSessions });
+  mountOAuth2Web(app, { site, accounts, sessions: g.webSessions, authorize: g.oauth2Authorize, tokens: g.oauth2Tokens });
   // Last: the pages match the loosest paths of all (`/{owner}`, `/{owner}/{repo}`).
   mountRepoPages(app, { config, accounts, site, repos, browser: g.browser, search: g.repoSearch, releases: g.releases });
 }

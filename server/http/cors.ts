@@ -5,8 +5,9 @@ import { mayCarryKeptCredentials } from './origin-policy.js';
 
 /**
  * Gitea's `[cors]` for the repository API, as its go-chi/cors middleware does
- * it on `/api/v1` (the only routes of ours Gitea covers; its other CORS routes
- * are OAuth2's, which we do not have):
+ * it on `/api/v1`, and on the OAuth2 endpoints a page calls itself (the token
+ * endpoint and userinfo; there Gitea adds no headers of its own to the allowed
+ * ones, and answers 405 to an `OPTIONS` that is not a preflight it handles):
  * - a preflight (`OPTIONS` with `Access-Control-Request-Method`) is answered
  *   200 with no body before authentication and routing, allowed or not. It
  *   always varies on Origin and the two request headers; only when the
@@ -38,6 +39,15 @@ const PREFLIGHT_VARY = 'Origin, Access-Control-Request-Method, Access-Control-Re
 
 /** Whether a routing path (`//` collapsed) is the repository API's. */
 export const isRepositoryApiPath = (path: string): boolean => path === '/api/v1' || path.startsWith('/api/v1/');
+
+const OAUTH_CORS_PATHS = new Set(['/login/oauth/access_token', '/login/oauth/userinfo']);
+/**
+ * Whether a routing path is an OAuth2 endpoint a page on another origin calls
+ * with `fetch`. They take no credential a browser adds by itself (the client's
+ * own in the body or `Authorization`, or a bearer token), so a cross-origin
+ * state change there acts for nobody the page does not already speak for.
+ */
+export const isOAuthCorsPath = (path: string): boolean => OAUTH_CORS_PATHS.has(path);
 
 /** A header name as Go's CanonicalHeaderKey writes it (`content-type` → `Content-Type`). */
 export function canonicalHeaderName(name: string): string {
@@ -75,13 +85,14 @@ export function createCors(settings: CorsSettings): Cors {
   const methods = new Set(settings.methods.map((m) => m.toUpperCase()));
   const anyHeader = settings.headers.includes('*');
   const headers = new Set([...ALWAYS_ALLOWED, ...settings.headers].map(canonicalHeaderName));
+  const oauthHeaders = new Set(['Origin', ...settings.headers].map(canonicalHeaderName));
   const methodAllowed = (m: string) => m.toUpperCase() === 'OPTIONS' || methods.has(m.toUpperCase());
   const allowOrigin = (origin: string) => (origins.any ? '*' : origin);
 
-  function preflight(origin: string | undefined, method: string, asked: string | undefined): Response {
+  function preflight(origin: string | undefined, method: string, asked: string | undefined, allowed: Set<string>): Response {
     const h = new Headers({ vary: PREFLIGHT_VARY });
     const wanted = requestedHeaders(asked ?? '');
-    if (origin && origins.test(origin) && methodAllowed(method) && (anyHeader || wanted.every((x) => headers.has(x)))) {
+    if (origin && origins.test(origin) && methodAllowed(method) && (anyHeader || wanted.every((x) => allowed.has(x)))) {
       h.set('access-control-allow-origin', allowOrigin(origin));
       h.set('access-control-allow-methods', method.toUpperCase());
       if (wanted.length) h.set('access-control-allow-headers', wanted.join(', '));
@@ -95,10 +106,11 @@ export function createCors(settings: CorsSettings): Cors {
 
   return {
     async handle(c, next) {
-      if (!isRepositoryApiPath(c.req.path)) return next();
+      const api = isRepositoryApiPath(c.req.path);
+      if (!api && !isOAuthCorsPath(c.req.path)) return next();
       const origin = c.req.header('origin');
       const asked = c.req.header('access-control-request-method');
-      if (c.req.method === 'OPTIONS' && asked) return preflight(origin, asked, c.req.header('access-control-request-headers'));
+      if (c.req.method === 'OPTIONS' && asked) return preflight(origin, asked, c.req.header('access-control-request-headers'), api ? headers : oauthHeaders);
       await next();
       const add: [string, string][] = [['vary', 'Origin']];
       if (origin && origins.test(origin) && methodAllowed(c.req.method)) {

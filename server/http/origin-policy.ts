@@ -52,9 +52,10 @@ const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form
 
 /**
  * Whether a browser could have sent this state change with Basic credentials
- * it keeps for us (the only credential a browser adds by itself here: we set
- * no cookies), so that a page on another site could act as the person using
- * the browser. CORS (server/http/cors.ts) lets origins CORS_ALLOW_DOMAIN names
+ * it keeps for us (the only credential a browser adds by itself to the API:
+ * the web sign-in's session cookie is SameSite=Lax and signs in nothing but
+ * the OAuth2 pages, whose forms carry CSRF tokens), so that a page on another
+ * site could act as the person using the browser. CORS (server/http/cors.ts) lets origins CORS_ALLOW_DOMAIN names
  * write to the repository API; this is what stays refused to them:
  * - a request the browser must preflight (PUT, PATCH, DELETE, a JSON body,
  *   any `Authorization` header the page sets) is sent only after our

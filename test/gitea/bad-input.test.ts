@@ -213,6 +213,9 @@ async function makeWorld(g: GiteaWorld): Promise<World> {
   assert.is(org.status, 201, org.text);
   const teams = await g.api('GET', '/api/v1/orgs/acme/teams', { auth: owen.auth });
   assert.is(teams.status, 200, teams.text);
+  // The admin's own (the cases are sent as the admin): another user's application is a 404.
+  const oauthApp = await g.api('POST', '/api/v1/user/applications/oauth2', { json: { name: 'cms', redirect_uris: ['https://cms.example.test/'] } });
+  assert.is(oauthApp.status, 201, oauthApp.text);
   // Nothing queued may finish during the run (it would look like a write).
   await waitUntil(() => (g.t.server.db.prepare('SELECT count(*) AS n FROM mirror_jobs').get() as { n: number }).n === 0, 'the mirror queue is empty', WAIT_MS, 50);
   return {
@@ -242,6 +245,7 @@ async function makeWorld(g: GiteaWorld): Promise<World> {
       'teams/id': String(teams.body[0].id),
       'releases/id': String(release.body.id),
       'assets/attachment_id': String(asset.body.id),
+      'oauth2/id': String(oauthApp.body.id),
     },
   };
 }

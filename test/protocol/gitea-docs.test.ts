@@ -87,7 +87,7 @@ test('every operation: a unique operationId, a summary, tags, path params matchi
   for (const { path, method, op } of opsOf(doc)) {
     const where = `${method.toUpperCase()} ${path}`;
     assert.ok(METHODS.includes(method), `${where}: method`);
-    assert.ok(typeof op.operationId === 'string' && /^[A-Za-z]+$/.test(op.operationId), `${where}: operationId`);
+    assert.ok(typeof op.operationId === 'string' && /^[A-Za-z][A-Za-z0-9]*$/.test(op.operationId), `${where}: operationId`);
     assert.not.ok(ids.has(op.operationId), `${where}: operationId ${op.operationId} is unique`);
     ids.add(op.operationId);
     assert.ok(typeof op.summary === 'string' && op.summary.length > 0, `${where}: summary`);

@@ -31,6 +31,13 @@ export interface Authenticated {
   token: TokenRow | null;
   /** The token's scopes, parsed once (null without a token: password sessions are not scoped). */
   scopes: Scopes | null;
+  /** Set when the token is an OAuth2 access token: the grant it was issued under. */
+  oauth?: { grantId: number; applicationId: number };
+}
+
+/** The port through which OAuth2 access tokens are checked (services/oauth2-tokens.ts). */
+export interface OAuthTokenCheck {
+  check(token: string): { userId: number; grantId: number; applicationId: number; scopes: string } | null;
 }
 
 /** A user to create. */
@@ -57,6 +64,7 @@ export function createAccounts(
   tokens: TokenRepo,
   now: () => number = () => Math.floor(Date.now() / 1000),
   throttle: LoginThrottle = new LoginThrottle({ failures: 0, windowMs: 0 }),
+  oauthTokens?: OAuthTokenCheck,
 ) {
   // Checking a password costs ~50 ms of scrypt; git over HTTP sends Basic credentials on every
   // request, so a verified pair is remembered briefly, keyed by a salted hash (never the password).
@@ -65,6 +73,20 @@ export function createAccounts(
   // admin command line, in another process) no longer matches it.
   const verified = new Lru<string, { userId: number; hash: string; until: number }>(1024);
   const pairKey = (name: string, password: string) => createHash('sha256').update(pepper).update(name.toLowerCase()).update('\0').update(password).digest('hex');
+
+  /**
+   * An OAuth2 access token's caller: its user (who must still be able to sign
+   * in) with the grant's scopes. It stands in a token row of its own, so the
+   * routes that take only the account password refuse it as they refuse tokens.
+   */
+  function oauthCaller(token: string): Authenticated | null {
+    const found = oauthTokens?.check(token);
+    if (!found) return null;
+    const user = users.byId(found.userId);
+    if (!user || !user.is_active || user.prohibit_login || user.type !== 0) return null;
+    const row: TokenRow = { id: 0, user_id: user.id, name: 'oauth2', token_hash: '', last_eight: '', scopes: found.scopes, created_at: 0, last_used_at: 0 };
+    return { user, token: row, scopes: new Scopes(found.scopes), oauth: { grantId: found.grantId, applicationId: found.applicationId } };
+  }
 
   /** Gitea's IsUsableUsername: the characters first, then reserved names, then reserved patterns. */
   function checkName(name: string): void {
@@ -127,6 +149,14 @@ export function createAccounts(
       // As Gitea: a token in the password slot authenticates its owner, whatever user name is given.
       const asToken = this.checkToken(password);
       if (asToken) return asToken;
+      return this.checkPassword(name, password, client);
+    },
+
+    /**
+     * The account password alone (the web sign-in form, Basic credentials),
+     * checked from `client` (its address) under the login throttle.
+     */
+    async checkPassword(name: string, password: string, client = ''): Promise<Authenticated | Throttled | null> {
       const wait = throttle.check(name, client);
       if (wait) return new Throttled(wait);
       const user = users.byName(name);
@@ -150,7 +180,7 @@ export function createAccounts(
 
     /** A token (header, query, or Basic): looked up by its hash. */
     checkToken(token: string): Authenticated | null {
-      if (!/^[0-9a-f]{40}$/.test(token)) return null;
+      if (!/^[0-9a-f]{40}$/.test(token)) return oauthCaller(token);
       const hash = tokenHash(token);
       let row = tokens.byHash(hash);
       if (!row) return null;
@@ -172,6 +202,8 @@ export function createAccounts(
      * recorded is not, so its next request goes through `checkToken`.
      */
     stillCurrent(auth: Authenticated): boolean {
+      // An OAuth2 token dies with its grant or application, which no account table records: checked every time.
+      if (auth.oauth) return false;
       return !auth.token || now() - auth.token.last_used_at < TOKEN_USE_RECORDED_EVERY_S;
     },
 

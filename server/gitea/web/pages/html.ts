@@ -13,10 +13,12 @@ export const pageAssets = new AssetBundle('/assets/pages', { 'pages.css': join(i
 /**
  * Scripts are not allowed at all: the pages are plain documents. Images come
  * from this server only (a file shown inline is fetched from its raw URL).
+ * Forms may post only where the page says (none but the sign-in and consent
+ * pages have any); a form whose answer redirects elsewhere (the consent page
+ * sends the browser on to the client) must name that place too.
  */
-const CSP = [
-  "default-src 'none'", "style-src 'self'", "img-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
-].join('; ');
+const csp = (formAction: string) =>
+  ["default-src 'none'", "style-src 'self'", "img-src 'self'", "base-uri 'none'", `form-action ${formAction}`, "frame-ancestors 'none'"].join('; ');
 
 /** One link of a page's trail. */
 export interface Crumb {
@@ -24,8 +26,8 @@ export interface Crumb {
   href?: string;
 }
 
-/** A whole page: the trail of links at the top, then the body. */
-export function pageResponse(basePath: string, title: string, crumbs: readonly Crumb[], body: Html, status = 200): Response {
+/** A whole page: the trail of links at the top, then the body; `formAction` is the CSP source list its forms may post to. */
+export function pageResponse(basePath: string, title: string, crumbs: readonly Crumb[], body: Html, status = 200, formAction = "'none'"): Response {
   const trail = crumbs.map((c) => (c.href ? `<a href="${esc(c.href)}">${esc(c.text)}</a>` : `<span>${esc(c.text)}</span>`)).join('<span class="sep">/</span>');
   const html = `<!doctype html>
 <html lang="en">
@@ -47,7 +49,7 @@ ${body}
     status,
     headers: {
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': CSP,
+      'content-security-policy': csp(formAction),
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
     },
