@@ -77,8 +77,8 @@ function wrap(proc: ChildProcess, url: string, port: number, cleanup = () => {})
 }
 
 /** Trunkline as `npm start` runs it (one node process), on loopback, fresh data dir, contract checks off. */
-export async function startTrunkline(env: Record<string, string> = {}, opts: { inspect?: boolean } = {}): Promise<Proc> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trunkline-bench-'));
+export async function startTrunkline(env: Record<string, string> = {}, opts: { inspect?: boolean; dataDir?: string; keepDataDir?: boolean } = {}): Promise<Proc> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'trunkline-bench-'));
   const extra = process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : [];
   if (opts.inspect) extra.push('--inspect=127.0.0.1:0');
   const proc = spawn(process.execPath, [...extra, '--import', 'tsx', join(root, 'server', 'main.ts')], {
@@ -88,7 +88,8 @@ export async function startTrunkline(env: Record<string, string> = {}, opts: { i
   });
   const { url, port, out } = await waitForUrl(proc, /listening on (http:\/\/127\.0\.0\.1:(\d+))/);
   const inspectorUrl = opts.inspect ? /Debugger listening on (ws:\/\/\S+)/.exec(out())?.[1] : undefined;
-  return { ...wrap(proc, url, port, () => rmSync(dataDir, { recursive: true, force: true })), dataDir, ...(inspectorUrl ? { inspectorUrl } : {}) };
+  const cleanup = () => (opts.keepDataDir ? undefined : rmSync(dataDir, { recursive: true, force: true }));
+  return { ...wrap(proc, url, port, cleanup), dataDir, ...(inspectorUrl ? { inspectorUrl } : {}) };
 }
 
 /** The baseline: a bare node:http server answering a fixed body from memory (given through a file: bodies can be large). */

@@ -191,8 +191,13 @@ export class GitStore {
     map.set(name, info);
   }
 
-  /** Caches a small blob we wrote ourselves. */
+  /**
+   * Caches a small blob we wrote ourselves, and the size of any: a listing of a directory
+   * written through the API then asks git for none of them (freshly written objects are
+   * loose files, each a file to open and inflate).
+   */
   rememberBlob(gitDir: string, sha: string, data: Buffer): void {
+    this.infos.set(`${gitDir}\0${sha}`, { sha, type: 'blob', size: data.length });
     if (data.length <= 64 * 1024) this.recentBlobs.set(`${gitDir}\0${sha}`, data);
   }
 
