@@ -22,6 +22,8 @@ export class ReadCache {
   private readonly maps = new Map<string, Map<string | number, unknown>>();
   private version: unknown;
   private checked = false;
+  /** A request of the current poll has reset `checked` (cleared after the poll phase). */
+  private pollOpen = false;
   private gen = 0;
 
   private constructor(private readonly dataVersion: { get(): unknown }) {}
@@ -56,9 +58,16 @@ export class ReadCache {
 
   /**
    * A request arrived: its first read checks for another process's commit again,
-   * so whatever was committed before the request was sent is what it reads.
+   * so whatever was committed before the request was sent is what it reads. The
+   * requests one poll of the event loop hands over were all in the kernel's
+   * buffers before the first of them runs, so the first one's check (made after
+   * that) serves them all: only the first of each poll resets. (libuv polls
+   * again within one phase only when a poll returned 1,024 events at once.)
    */
   recheck(): void {
+    if (this.pollOpen) return;
+    this.pollOpen = true;
+    setImmediate(() => (this.pollOpen = false));
     this.checked = false;
   }
 
