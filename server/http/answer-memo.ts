@@ -83,6 +83,15 @@ export class AnswerMemo {
     };
   }
 
+  /** A check that fails (the database gone at shutdown) is a miss: the app answers, in its own way. */
+  private stillHolds(kept: Kept): boolean {
+    try {
+      return kept.holds();
+    } catch {
+      return false;
+    }
+  }
+
   /**
    * Sends the kept answer to `req` if there is one that still holds; otherwise
    * hands the request to `next` (the app).
@@ -91,7 +100,7 @@ export class AnswerMemo {
     const key = this.keyOf(req);
     const kept = key === undefined ? undefined : this.kept.get(key);
     if (!kept) return void next();
-    if (!kept.holds()) {
+    if (!this.stillHolds(kept)) {
       this.counts.stale++;
       this.kept.delete(key!);
       return void next();
