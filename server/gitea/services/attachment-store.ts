@@ -4,6 +4,7 @@ import { mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { tooLarge } from '../../errors.js';
+import { fileHead } from '../../util/file-head.js';
 
 /** An attachment's name on disk: a UUID as Gitea makes them (lowercase, hyphenated). */
 export const ATTACHMENT_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -63,16 +64,7 @@ export function createAttachmentStore(dataDir: string) {
     open: (uuid: string, start: number, end: number): Readable => createReadStream(pathOf(uuid), { start, end }),
 
     /** Up to the first `n` bytes of a stored file (to sniff its type). */
-    async head(uuid: string, n: number): Promise<Buffer> {
-      const fh = await open(pathOf(uuid), 'r');
-      try {
-        const buf = Buffer.alloc(n);
-        const { bytesRead } = await fh.read(buf, 0, n, 0);
-        return buf.subarray(0, bytesRead);
-      } finally {
-        await fh.close();
-      }
-    },
+    head: (uuid: string, n: number): Promise<Buffer> => fileHead(pathOf(uuid), n),
 
     /** Removes stored files (their rows are already gone); a file already missing is no error. */
     async remove(uuids: readonly string[]): Promise<void> {

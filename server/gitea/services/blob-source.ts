@@ -1,7 +1,7 @@
-import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { LfsRepo } from '../../db/repos/lfs-repo.js';
 import { notFound } from '../../errors.js';
+import { fileHead } from '../../util/file-head.js';
 import { blobStream } from '../git/blob-stream.js';
 import type { ChildOutput } from '../git/child-output.js';
 import type { GitStore } from '../git/store.js';
@@ -75,16 +75,7 @@ function blobContent(git: GitStore, gitDir: string, sha: string, size: number, k
 /** An LFS object from the store: its first bytes for sniffing, then a file stream for the body. */
 function lfsContent(store: LfsStore, oid: string): Pick<Content, 'head' | 'body'> {
   return {
-    async head() {
-      const fh = await open(store.pathOf(oid), 'r');
-      try {
-        const buf = Buffer.alloc(SNIFF_LEN);
-        const { bytesRead } = await fh.read(buf, 0, SNIFF_LEN, 0);
-        return buf.subarray(0, bytesRead);
-      } finally {
-        await fh.close();
-      }
-    },
+    head: () => fileHead(store.pathOf(oid), SNIFF_LEN),
     body: (start, end) => Readable.toWeb(store.open(oid, { start, end })) as ReadableStream<Uint8Array>,
   };
 }
