@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lastCommitsIn } from '../../server/gitea/git/history.js';
-import { lastCommitsNearby, type HistoryReader } from '../../server/gitea/git/recent-history.js';
+import { lastCommitsNearby } from '../../server/gitea/git/recent-history.js';
 import { GitStore } from '../../server/gitea/git/store.js';
 
 // The in-process walk that finds a directory's entries' last commits must answer exactly what
@@ -42,24 +42,12 @@ function write(dir: string, files: Record<string, string | null>, message: strin
   return git(dir, 'rev-parse', 'HEAD');
 }
 
-function reader(gitDir: string): HistoryReader {
-  return {
-    commit: (sha) => store.commit(gitDir, sha),
-    dirAt: async (c, parts) => {
-      const at = await store.lookup(gitDir, c.sha, parts);
-      if (!at.found || at.entry.mode !== '40000') return null;
-      const entries = await store.tree(gitDir, at.entry.sha);
-      return entries ? { sha: at.entry.sha, entries } : null;
-    },
-  };
-}
-
 /** Every entry of `dir` at HEAD: the walk's answer for those it found equals git log's. */
 async function agrees(work: string, dir: string, max = 100): Promise<Map<string, string>> {
   const gitDir = join(work, '.git');
   const tip = git(work, 'rev-parse', 'HEAD');
   const names = git(work, 'ls-tree', '--name-only', `HEAD:${dir}`).split('\n').filter(Boolean);
-  const walked = await lastCommitsNearby(reader(gitDir), tip, dir ? dir.split('/') : [], names, max);
+  const walked = await lastCommitsNearby(store.historyReader(gitDir), tip, dir ? dir.split('/') : [], names, max);
   const logged = await lastCommitsIn(gitDir, tip, dir, names);
   for (const [name, sha] of walked) assert.is(sha, logged.get(name), `${dir || '(root)'}/${name}`);
   return walked;

@@ -290,8 +290,8 @@ export class GitStore {
     return out;
   }
 
-  /** Commits and directories as lastCommitsNearby reads them. */
-  private historyReader(gitDir: string): HistoryReader {
+  /** Commits and directories of a repository as lastCommitsNearby reads them, through these caches. */
+  historyReader(gitDir: string): HistoryReader {
     return {
       commit: (sha) => this.commit(gitDir, sha),
       dirAt: async (c, parts) => {
