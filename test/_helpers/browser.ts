@@ -1,4 +1,6 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { skip } from './skip.js';
@@ -47,6 +49,35 @@ export async function waitForCount(page: Page, selector: string, n: number, exac
   );
 }
 
+/**
+ * Headless chromium in which names resolve to nothing but the loopback address, whatever a page or
+ * chromium itself asks for; or, when it is missing, `SKIP <test> (install chromium)` and undefined.
+ * TestBrowser's pages add routing on top; tests of the server's own CORS answers use the browser
+ * as it comes (with routing on, Playwright answers preflights itself).
+ */
+export async function launchChromium(test: string): Promise<Browser | undefined> {
+  const executablePath = chromiumPath();
+  if (!executablePath) {
+    skip(test, 'chromium');
+    return undefined;
+  }
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/** A server on a loopback port of its own that answers every request with the page `html()` gives: a second origin for a test page. */
+export async function servePage(html: () => string): Promise<{ server: Server; origin: string }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
 /** A page under watch: what it asked for, what went wrong in it. */
 export interface WatchedPage {
   page: Page;
@@ -72,18 +103,8 @@ export class TestBrowser {
    * it is missing (the test then returns before its first assertion).
    */
   static async launch(test: string): Promise<TestBrowser | undefined> {
-    const executablePath = chromiumPath();
-    if (!executablePath) {
-      skip(test, 'chromium');
-      return undefined;
-    }
-    const browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      // Names resolve to nothing but the loopback address, whatever a page or chromium itself asks for.
-      args: ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
-    return new TestBrowser(browser);
+    const browser = await launchChromium(test);
+    return browser && new TestBrowser(browser);
   }
 
   /**

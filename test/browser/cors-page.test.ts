@@ -1,11 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chromiumPath } from '../_helpers/browser.js';
+import { launchChromium, servePage } from '../_helpers/browser.js';
 import { useGitea } from '../_helpers/gitea.js';
-import { skip } from '../_helpers/skip.js';
 
 // A real browser's CORS checks against the repository API with CORS_ENABLED: a page served from a
 // second loopback origin (a small node:http server on its own port) signs in with a token, reads a
@@ -15,23 +12,14 @@ import { skip } from '../_helpers/skip.js';
 //
 // Not TestBrowser's pages: they route every request (to refuse any leaving 127.0.0.1), and with
 // routing on Playwright answers CORS preflights itself, allowing anything, so the server's own
-// answers would never be tested. Here nothing is routed; chromium's host resolver rules (as
-// TestBrowser's) keep every name but 127.0.0.1 from resolving, and the test checks what the page
-// asked for and what it logged.
+// answers would never be tested. Here nothing is routed; launchChromium's host resolver rules
+// keep every name but 127.0.0.1 from resolving, and the test checks what the page asked for and
+// what it logged.
 const test = suite('browser: CORS for a CMS page on another origin');
 
-/** A server that hands out one empty page; its origin is a page origin of the test. */
-async function pageServer(): Promise<{ server: Server; origin: string }> {
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><meta charset="utf-8"><title>CMS</title><p>CMS page</p>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-const cms = await pageServer();
-const foreign = await pageServer();
+const emptyPage = () => '<!doctype html><meta charset="utf-8"><title>CMS</title><p>CMS page</p>';
+const cms = await servePage(emptyPage);
+const foreign = await servePage(emptyPage);
 const ctx = useGitea(test, { CORS_ENABLED: 'true', CORS_ALLOW_DOMAIN: cms.origin });
 let browser: Browser | undefined;
 
@@ -42,16 +30,8 @@ test.after(async () => {
 
 /** A page opened at `origin`, its requests and console errors recorded; undefined (skipped) without chromium. */
 async function openAt(name: string, origin: string): Promise<{ page: Page; requests: string[]; errors: string[] } | undefined> {
-  const executablePath = chromiumPath();
-  if (!executablePath) {
-    skip(name, 'chromium');
-    return undefined;
-  }
-  browser ??= await chromium.launch({
-    executablePath,
-    headless: true,
-    args: ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  browser ??= await launchChromium(name);
+  if (!browser) return undefined;
   const page = await (await browser.newContext()).newPage();
   const requests: string[] = [];
   const errors: string[] = [];

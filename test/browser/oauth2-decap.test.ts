@@ -1,11 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chromiumPath } from '../_helpers/browser.js';
+import { launchChromium, servePage } from '../_helpers/browser.js';
 import { useGitea } from '../_helpers/gitea.js';
-import { skip } from '../_helpers/skip.js';
 
 // Decap CMS's Gitea sign-in in a real browser: a CMS page on a second loopback origin does what
 // Decap's PkceAuthenticator does (a verifier in sessionStorage, the browser sent to
@@ -50,16 +47,7 @@ const b64url = (bytes) => btoa(String.fromCharCode(...bytes)).replace(/\\+/g, '-
 })();
 </script>`;
 
-async function cmsServer(): Promise<{ server: Server; origin: string }> {
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(CMS_PAGE.replace('<script>', `<script type="application/json" id="config">${JSON.stringify(config)}</script><script>`));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-const cms = await cmsServer();
+const cms = await servePage(() => CMS_PAGE.replace('<script>', `<script type="application/json" id="config">${JSON.stringify(config)}</script><script>`));
 const ctx = useGitea(test, { CORS_ENABLED: 'true', CORS_ALLOW_DOMAIN: cms.origin });
 let browser: Browser | undefined;
 
@@ -69,8 +57,8 @@ test.after(async () => {
 });
 
 test('sign in, grant, exchange the code from the CMS origin, call the API with the token', async () => {
-  const executablePath = chromiumPath();
-  if (!executablePath) return skip('oauth2: Decap sign-in', 'chromium');
+  browser = await launchChromium('oauth2: Decap sign-in');
+  if (!browser) return;
   const { g } = ctx;
   const editor = await g.user('editor');
   const app = await g.api('POST', '/api/v1/user/applications/oauth2', { json: { name: 'Decap', redirect_uris: [`${cms.origin}/admin/`] }, auth: editor.auth });
@@ -78,11 +66,6 @@ test('sign in, grant, exchange the code from the CMS origin, call the API with t
   config.api = g.url;
   config.clientId = app.body.client_id;
 
-  browser = await chromium.launch({
-    executablePath,
-    headless: true,
-    args: ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
   const page = await (await browser.newContext()).newPage();
   const requests: string[] = [];
   const errors: string[] = [];
