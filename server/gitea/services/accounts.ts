@@ -21,6 +21,9 @@ const RESERVED_PATTERNS = ['*.keys', '*.gpg', '*.rss', '*.atom', '*.png'];
 /** Gitea: passwords shorter than MIN_PASSWORD_LENGTH (8) are refused. */
 export const MIN_PASSWORD_LENGTH = 8;
 
+/** Whether an account may sign in at all (any way: password, token, OAuth2, web session): active, not barred, and a person (an organisation, type 1, never signs in). */
+export const canSignIn = (user: UserRow | undefined): user is UserRow => !!user && !!user.is_active && !user.prohibit_login && user.type === 0;
+
 /** A token's last use is written at most this often (seconds). */
 const TOKEN_USE_RECORDED_EVERY_S = 60;
 
@@ -83,7 +86,7 @@ export function createAccounts(
     const found = oauthTokens?.check(token);
     if (!found) return null;
     const user = users.byId(found.userId);
-    if (!user || !user.is_active || user.prohibit_login || user.type !== 0) return null;
+    if (!canSignIn(user)) return null;
     const row: TokenRow = { id: 0, user_id: user.id, name: 'oauth2', token_hash: '', last_eight: '', scopes: found.scopes, created_at: 0, last_used_at: 0 };
     return { user, token: row, scopes: new Scopes(found.scopes), oauth: { grantId: found.grantId, applicationId: found.applicationId } };
   }
@@ -160,8 +163,7 @@ export function createAccounts(
       const wait = throttle.check(name, client);
       if (wait) return new Throttled(wait);
       const user = users.byName(name);
-      // An organisation (type 1) never signs in.
-      const usable = !!user && !!user.is_active && !user.prohibit_login && user.type === 0;
+      const usable = canSignIn(user);
       const key = pairKey(name, password);
       const hit = usable ? verified.get(key) : undefined;
       if (hit && hit.userId === user!.id && hit.hash === user!.password_hash && hit.until > Date.now()) {
@@ -185,7 +187,7 @@ export function createAccounts(
       let row = tokens.byHash(hash);
       if (!row) return null;
       const user = users.byId(row.user_id);
-      if (!user || !user.is_active || user.prohibit_login || user.type !== 0) return null;
+      if (!canSignIn(user)) return null;
       const at = now();
       if (at - row.last_used_at >= TOKEN_USE_RECORDED_EVERY_S) {
         // Coarse: a write per minute, not per request. The row as written is the caller's (stillCurrent reads it).

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { UserRow } from '../../db/repos/user-repo.js';
 import type { WebSessionRepo } from '../../db/repos/web-session-repo.js';
+import { canSignIn } from './accounts.js';
 import { secretHash } from './oauth2-secrets.js';
 
 /** Gitea's SESSION_LIFE_TIME default: a sign-in lasts a day. */
@@ -33,7 +34,7 @@ export function createWebSessions(deps: { rows: WebSessionRepo; userById: (id: n
       const row = deps.rows.byHash(secretHash(id));
       if (!row || row.expires_at < now()) return null;
       const user = deps.userById(row.user_id);
-      return user && user.is_active && !user.prohibit_login && user.type === 0 ? user : null;
+      return canSignIn(user) ? user : null;
     },
 
     /** Ends a session (signing out). */
